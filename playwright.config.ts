@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Web-mode e2e runs in Debian's Chromium (no browser download is possible here). Electron e2e lives
+ * in e2e/electron and skips itself, with the reason, where no Electron binary exists.
+ */
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

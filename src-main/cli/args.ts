@@ -1,0 +1,100 @@
+import { isIP } from 'node:net';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  kubeconfig: string[];
+  dataDir: string;
+  demo: boolean;
+  timeoutMs: number;
+  staticDir?: string;
+  /** Proxy addresses or CIDRs whose X-Forwarded-For is believed. */
+  trustProxy: string[];
+  /** Extra Host header values accepted (DNS-rebinding protection). */
+  allowedHosts: string[];
+  /** .mmdb file or directory for session locations; from --geoip-db or $SKIFF_GEOIP_DB. */
+  geoipDb?: string;
+  accessTokenMinutes: number;
+  refreshTokenDays: number;
+}
+
+const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
+       [--trust-proxy ADDR ...] [--allowed-host NAME[:PORT] ...] [--geoip-db PATH]
+       [--access-token-minutes 15-60] [--refresh-token-days 1-365]`;
+
+const portSchema = z.coerce.number().int().min(0).max(65535);
+const timeoutSchema = z.coerce.number().positive().max(600);
+const accessMinutesSchema = z.coerce.number().int().min(15).max(60);
+const refreshDaysSchema = z.coerce.number().int().min(1).max(365);
+
+export class UsageError extends Error {}
+
+export function parseServeArgs(
+  argv: readonly string[],
+  defaults: { dataDir: string; geoipDb?: string | undefined },
+): ServeOptions {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+  const { values } = parsed;
+  const port = portSchema.safeParse(values.port ?? '7733');
+  if (!port.success) throw new UsageError(`--port must be a whole number from 0 to 65535\n${USAGE}`);
+  const timeout = timeoutSchema.safeParse(values.timeout ?? '10');
+  if (!timeout.success) throw new UsageError(`--timeout must be a number of seconds from 0 to 600\n${USAGE}`);
+  const access = accessMinutesSchema.safeParse(values['access-token-minutes'] ?? '15');
+  if (!access.success) throw new UsageError(`--access-token-minutes must be a whole number from 15 to 60\n${USAGE}`);
+  const refresh = refreshDaysSchema.safeParse(values['refresh-token-days'] ?? '14');
+  if (!refresh.success) throw new UsageError(`--refresh-token-days must be a whole number from 1 to 365\n${USAGE}`);
+  const geoipDb = values['geoip-db'] ?? defaults.geoipDb;
+  for (const proxy of values['trust-proxy'] ?? []) {
+    const [addr, bits] = proxy.split('/') as [string, string | undefined];
+    const family = isIP(addr);
+    const maxBits = family === 4 ? 32 : 128;
+    if (family === 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new UsageError(`--trust-proxy ${proxy}: give an IP address or CIDR (e.g. 127.0.0.1 or 10.0.0.0/8)\n${USAGE}`);
+    }
+  }
+  return {
+    host: values.host ?? '127.0.0.1',
+    port: port.data,
+    kubeconfig: values.kubeconfig ?? [],
+    dataDir: values['data-dir'] ?? defaults.dataDir,
+    demo: values.demo ?? false,
+    timeoutMs: timeout.data * 1000,
+    ...(values['static-dir'] ? { staticDir: values['static-dir'] } : {}),
+    trustProxy: values['trust-proxy'] ?? [],
+    allowedHosts: values['allowed-host'] ?? [],
+    ...(geoipDb ? { geoipDb } : {}),
+    accessTokenMinutes: access.data,
+    refreshTokenDays: refresh.data,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      kubeconfig: { type: 'string', multiple: true },
+      'data-dir': { type: 'string' },
+      demo: { type: 'boolean' },
+      timeout: { type: 'string' },
+      'static-dir': { type: 'string' },
+      'trust-proxy': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
+      'geoip-db': { type: 'string' },
+      'access-token-minutes': { type: 'string' },
+      'refresh-token-days': { type: 'string' },
+    },
+  });
+}
+
+export const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);

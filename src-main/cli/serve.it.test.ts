@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../simulator/index';
+
+interface Running {
+  url: string;
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+  stderr: () => string;
+}
+
+/** Starts `serve` exactly as `npm run serve -- …` does and waits for its one ready line. */
+function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/serve.ts', ...args], {
+    env: { ...process.env, SKIFF_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
+      if (!m) return reject(new Error(`unexpected first line: ${line}`));
+      resolve({
+        url: m[1]!,
+        stderr: () => err,
+        stop: (signal) =>
+          new Promise((done) => {
+            child.once('exit', (code) => done(code));
+            child.kill(signal);
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+let sim: Simulator;
+let dir: string;
+beforeAll(async () => {
+  sim = await startSimulator({ tickMs: false });
+  dir = await mkdtemp(join(tmpdir(), 'skiff-cli-'));
+  await writeFile(join(dir, 'a.yaml'), sim.kubeconfigYaml('Team A/prod'));
+  await writeFile(join(dir, 'b.yaml'), sim.kubeconfigYaml('kind-dev'));
+});
+afterAll(async () => {
+  await sim?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const clusterIds = async (url: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${url}/v1/workspaces/default/clusters`, { headers });
+  const body = (await res.json()) as Array<{ clusterId: string; context: string; status: string }>;
+  return body.map((c) => `${c.clusterId}:${c.context}:${c.status}`).sort();
+};
+
+describe('npm run serve', () => {
+  it('prints exactly one ready line, serves repeatable --kubeconfig files and stops cleanly on SIGTERM', async () => {
+    const run = await serve(
+      ['--port', '0', '--kubeconfig', join(dir, 'a.yaml'), '--kubeconfig', join(dir, 'b.yaml'), '--data-dir', join(dir, 'd1')],
+      {},
+    );
+    expect(await clusterIds(run.url)).toEqual(['kind-dev:kind-dev:connected', 'team-a-prod:Team A/prod:connected']);
+    expect(await run.stop('SIGTERM')).toBe(0);
+  });
+
+  it('merges $KUBECONFIG like kubectl and adds the demo cluster with --demo; SIGINT stops it', async () => {
+    const run = await serve(['--port', '0', '--data-dir', join(dir, 'd2'), '--demo'], {
+      KUBECONFIG: `${join(dir, 'a.yaml')}:${join(dir, 'missing.yaml')}:${join(dir, 'b.yaml')}`,
+    });
+    expect(await clusterIds(run.url)).toEqual([
+      'demo:demo:connected',
+      'kind-dev:kind-dev:connected',
+      'team-a-prod:Team A/prod:connected',
+    ]);
+    expect(await run.stop('SIGINT')).toBe(0);
+  });
+
+  it('serves the embedded demo cluster when no kubeconfig exists', async () => {
+    const run = await serve(['--port', '0', '--data-dir', join(dir, 'd3')], { KUBECONFIG: '', HOME: join(dir, 'empty-home') });
+    expect(await clusterIds(run.url)).toEqual(['demo:demo:connected']);
+    expect(await run.stop('SIGTERM')).toBe(0);
+  });
+
+  it('refuses bad arguments with a usage line and exit code 2', async () => {
+    await expect(serve(['--port', 'abc'], {})).rejects.toThrow(/exited with 2.*--port must be/s);
+    await expect(serve(['--bogus'], {})).rejects.toThrow(/exited with 2/);
+  });
+});

@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AuthStateError } from '../service/auth/state';
+import { createService } from '../service/index';
+import { createLogger } from '../service/logger';
+import { WorkspaceConfigError } from '../service/workspaces/config';
+import { LOOPBACK_HOSTS, parseServeArgs, UsageError } from './args';
+import { defaultDataDir } from './data-dir';
+import { loadClusterSources } from './sources';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const RENDERER_DIR = resolve(here, '../../out/renderer');
+
+async function main() {
+  const opts = parseServeArgs(process.argv.slice(2), {
+    dataDir: defaultDataDir(),
+    geoipDb: process.env.SKIFF_GEOIP_DB || undefined,
+  });
+  if (opts.geoipDb && !existsSync(opts.geoipDb)) throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
+  const logger = createLogger();
+  if (!LOOPBACK_HOSTS.has(opts.host)) {
+    // Every request needs credentials, but tokens then cross the network in clear text unless a
+    // TLS proxy is in front.
+    logger.warn(
+      { host: opts.host },
+      'listening beyond loopback: other machines can reach the API; put a TLS-terminating proxy in front (--trust-proxy) and list its public name with --allowed-host',
+    );
+  }
+  const { contexts, demo, simulator } = await loadClusterSources(opts.kubeconfig, opts.demo);
+  if (contexts.length === 0) logger.info('no kubeconfig found; serving the embedded demo cluster');
+
+  const staticDir = opts.staticDir ?? (existsSync(join(RENDERER_DIR, 'index.html')) ? RENDERER_DIR : undefined);
+  const service = createService({
+    dataDir: opts.dataDir,
+    contexts,
+    ...(demo ? { demo } : {}),
+    timeoutMs: opts.timeoutMs,
+    logger,
+    ...(staticDir ? { staticDir } : {}),
+    auth: {
+      trustProxy: opts.trustProxy,
+      allowedHosts: opts.allowedHosts,
+      ...(opts.geoipDb ? { geoipDb: opts.geoipDb } : {}),
+      accessTokenMinutes: opts.accessTokenMinutes,
+      refreshTokenDays: opts.refreshTokenDays,
+    },
+  });
+  if (service.auth.geoipFiles.length === 0) {
+    logger.info('no GeoIP database found; public client addresses will show as "Unknown location" (see --geoip-db)');
+  }
+  const { url } = await service.listen(opts.port, opts.host);
+  process.stdout.write(`listening on ${url}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 5_000);
+    force.unref();
+    await service.close();
+    await simulator?.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  // RangeError: a setting out of its range, e.g. a too short SKIFF_ADMIN_PASSWORD.
+  if (
+    err instanceof UsageError ||
+    err instanceof WorkspaceConfigError ||
+    err instanceof AuthStateError ||
+    err instanceof RangeError
+  ) {
+    process.stderr.write(`skiff: ${err.message}\n`);
+    process.exit(2);
+  }
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    process.stderr.write(`skiff: cannot listen: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`skiff: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

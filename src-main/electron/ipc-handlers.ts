@@ -1,0 +1,63 @@
+import type { IpcMainInvokeEvent } from 'electron';
+import { type OperationName, operationNames } from '../../src-shared/contract/operations';
+import { IPC_INVOKE, type IpcOutcome } from '../../src-shared/ipc/channels';
+import type { Principal } from '../service/context';
+import { ProblemError } from '../service/errors';
+import type { Invoker } from '../service/invoke';
+
+/** The part of ipcMain we use; a paired fake implements it in the IPC contract test. */
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>): void;
+  removeHandler(channel: string): void;
+}
+
+export interface IpcHandlerOptions {
+  invoke: Invoker;
+  /** True only for the app's own window frame; anything else is refused. */
+  isTrustedSender: (event: IpcMainInvokeEvent) => boolean;
+  principal: () => Principal;
+}
+
+const NAMES = new Set<string>(operationNames);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringRecord(v: unknown, what: string): Record<string, string> {
+  if (v === undefined) return {};
+  if (!isRecord(v) || Object.values(v).some((x) => typeof x !== 'string' && x !== undefined)) {
+    throw new ProblemError('invalid_parameter', `${what} must be an object of strings`);
+  }
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as Record<string, string>;
+}
+
+/** One IPC handler for every contract operation, validated by the same invoker HTTP uses. */
+export function registerIpcHandlers(ipcMain: IpcMainLike, opts: IpcHandlerOptions): () => void {
+  ipcMain.handle(IPC_INVOKE, async (event, name, input): Promise<IpcOutcome<unknown>> => {
+    try {
+      if (!opts.isTrustedSender(event)) {
+        throw new ProblemError('forbidden', 'IPC from a frame that is not the Skiff window is refused');
+      }
+      if (typeof name !== 'string' || !NAMES.has(name)) {
+        throw new ProblemError('route_not_found', `unknown operation ${String(name)}`);
+      }
+      const raw = isRecord(input) ? input : {};
+      if (input !== undefined && !isRecord(input)) {
+        throw new ProblemError('invalid_parameter', 'the operation input must be an object');
+      }
+      const abort = new AbortController();
+      const reply = await opts.invoke(
+        name as OperationName,
+        { params: stringRecord(raw.params, 'params'), query: stringRecord(raw.query, 'query'), body: raw.body },
+        { principal: opts.principal(), client: { via: 'ipc' }, signal: abort.signal },
+      );
+      return { ok: true, data: reply.data, ...(reply.page ? { page: reply.page } : {}) };
+    } catch (err) {
+      const problem =
+        err instanceof ProblemError ? err : new ProblemError('internal_error', 'the service failed to handle this call');
+      return { ok: false, problem: problem.toProblem() };
+    }
+  });
+  return () => ipcMain.removeHandler(IPC_INVOKE);
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import type { Account, AccountRole } from '../../../src-shared/contract/auth-models';
+import { ProblemError } from '../errors';
+import type { KeyValueStore } from '../storage/store';
+import { DEFAULT_PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { newId } from './secrets';
+import { accountSchema, iso, loadState, type StoredAccount } from './state';
+
+const KEY = 'accounts';
+export const BOOTSTRAP_ADMIN = 'admin';
+
+export interface NewAccount {
+  username: string;
+  password: string;
+  role?: AccountRole;
+  workspaces?: string[];
+}
+
+export interface AccountPatch {
+  role?: AccountRole;
+  workspaces?: string[];
+  password?: string;
+}
+
+/** Local accounts. Usernames are case-insensitive (stored lower-case); passwords only as scrypt hashes. */
+export class Accounts {
+  private accounts: StoredAccount[];
+  /** Verified against when the username is unknown, so both failures cost the same time. */
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly now: () => number,
+    private readonly cost = DEFAULT_PASSWORD_COST,
+  ) {
+    this.accounts = loadState(store, KEY, z.array(accountSchema), []);
+  }
+
+  /** Prepares the stand-in hash now, so the first unknown-username login is not slower than the rest. */
+  async warmUp(): Promise<void> {
+    this.dummyHash ??= hashPassword('not a password of anyone', this.cost);
+    await this.dummyHash;
+  }
+
+  get isEmpty(): boolean {
+    return this.accounts.length === 0;
+  }
+
+  list(): StoredAccount[] {
+    return [...this.accounts].sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  get(accountId: string): StoredAccount | undefined {
+    return this.accounts.find((a) => a.accountId === accountId);
+  }
+
+  byUsername(username: string): StoredAccount | undefined {
+    const name = username.trim().toLowerCase();
+    return this.accounts.find((a) => a.username === name);
+  }
+
+  async create(input: NewAccount): Promise<StoredAccount> {
+    const username = input.username.trim().toLowerCase();
+    const passwordHash = await hashPassword(input.password, this.cost);
+    // Checked after the slow hash so that two concurrent creations cannot both pass.
+    if (this.byUsername(username)) {
+      throw new ProblemError('account_exists', `an account named "${username}" already exists`);
+    }
+    const at = this.now();
+    const role = input.role ?? 'member';
+    const account: StoredAccount = {
+      accountId: newId(),
+      username,
+      role,
+      workspaces: role === 'admin' ? [] : [...new Set(input.workspaces ?? [])],
+      passwordHash,
+      createdAt: at,
+      passwordChangedAt: at,
+    };
+    this.accounts = [...this.accounts, account];
+    this.save();
+    return account;
+  }
+
+  /** The account when the password is right; null otherwise, in the same time for an unknown name. */
+  async verify(username: string, password: string): Promise<StoredAccount | null> {
+    const account = this.byUsername(username);
+    this.dummyHash ??= hashPassword('not a password of anyone', this.cost);
+    const ok = await verifyPassword(password, account?.passwordHash ?? (await this.dummyHash));
+    if (!account || !ok) return null;
+    if (needsRehash(account.passwordHash, this.cost)) {
+      const passwordHash = await hashPassword(password, this.cost);
+      this.replace({ ...account, passwordHash });
+    }
+    return this.get(account.accountId) ?? null;
+  }
+
+  async update(accountId: string, patch: AccountPatch): Promise<StoredAccount> {
+    const account = this.require(accountId);
+    const role = patch.role ?? account.role;
+    if (account.role === 'admin' && role !== 'admin') this.refuseLastAdmin(account);
+    const next: StoredAccount = {
+      ...account,
+      role,
+      workspaces: role === 'admin' ? [] : [...new Set(patch.workspaces ?? account.workspaces)],
+    };
+    if (patch.password !== undefined) {
+      next.passwordHash = await hashPassword(patch.password, this.cost);
+      next.passwordChangedAt = this.now();
+    }
+    this.replace(next);
+    return next;
+  }
+
+  remove(accountId: string): StoredAccount {
+    const account = this.require(accountId);
+    if (account.role === 'admin') this.refuseLastAdmin(account);
+    this.accounts = this.accounts.filter((a) => a.accountId !== accountId);
+    this.save();
+    return account;
+  }
+
+  require(accountId: string): StoredAccount {
+    const account = this.get(accountId);
+    if (!account) throw new ProblemError('account_not_found', `account "${accountId}" not found`);
+    return account;
+  }
+
+  private refuseLastAdmin(account: StoredAccount) {
+    if (this.accounts.some((a) => a.role === 'admin' && a.accountId !== account.accountId)) return;
+    throw new ProblemError('last_admin', `"${account.username}" is the last administrator and must stay one`);
+  }
+
+  private replace(account: StoredAccount) {
+    this.accounts = this.accounts.map((a) => (a.accountId === account.accountId ? account : a));
+    this.save();
+  }
+
+  private save() {
+    this.store.set(KEY, this.accounts);
+  }
+}
+
+export function workspacesOf(account: StoredAccount): 'all' | string[] {
+  return account.role === 'admin' ? 'all' : account.workspaces;
+}
+
+export function publicAccount(account: StoredAccount): Account {
+  return {
+    accountId: account.accountId,
+    username: account.username,
+    role: account.role,
+    workspaces: workspacesOf(account),
+    createdAt: iso(account.createdAt),
+    passwordChangedAt: iso(account.passwordChangedAt),
+  };
+}

@@ -1,0 +1,103 @@
+import type { IncomingMessage } from 'node:http';
+import type { AuthRequirement } from '../../../src-shared/contract/define';
+import type { Principal } from '../context';
+import { ProblemError } from '../errors';
+import type { Authenticator } from '../http/server';
+import { type Accounts, workspacesOf } from './accounts';
+import type { ApiKeys } from './api-keys';
+import type { SessionStore } from './sessions';
+import { API_KEY_PREFIX } from './secrets';
+import { type AccessTokens, bearerChallenge, invalidToken } from './tokens';
+
+/** Who calls a public operation: nobody in particular, and a member of nothing. */
+export const ANONYMOUS: Principal = { accountId: '', workspaces: [] };
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+export interface Credentials {
+  bearer?: string;
+  apiKey?: string;
+}
+
+function readCredentials(req: IncomingMessage): Credentials {
+  const header = req.headers.authorization;
+  const apiKey = req.headers['x-api-key'];
+  const out: Credentials = {};
+  if (typeof apiKey === 'string' && apiKey.trim() !== '') out.apiKey = apiKey.trim();
+  if (header !== undefined) {
+    const m = BEARER.exec(header);
+    if (!m) throw invalidToken('the Authorization header must be "Bearer <access token>"');
+    out.bearer = m[1]!;
+  }
+  return out;
+}
+
+export function createAuthenticator(deps: {
+  tokens: AccessTokens;
+  sessions: SessionStore;
+  apiKeys: ApiKeys;
+  accounts: Accounts;
+}) {
+  const { tokens, sessions, apiKeys, accounts } = deps;
+
+  /** A live session's principal from an access token; 401 for anything else, logged-out sessions included. */
+  async function fromAccessToken(token: string): Promise<Principal> {
+    const payload = await tokens.verify(token);
+    const session = sessions.active(payload.sid);
+    const account = accounts.get(payload.sub);
+    if (!session || session.accountId !== payload.sub || !account) {
+      throw invalidToken('the session of this access token has ended');
+    }
+    sessions.touch(session);
+    return {
+      accountId: account.accountId,
+      sessionId: session.sessionId,
+      admin: account.role === 'admin',
+      workspaces: workspacesOf(account),
+    };
+  }
+
+  function fromApiKey(key: string): Principal {
+    const record = apiKeys.authenticate(key);
+    const account = record ? accounts.get(record.accountId) : undefined;
+    if (!record || !account) throw invalidToken('the API key is unknown, revoked or expired');
+    const member = workspacesOf(account);
+    // A key's scope narrows its owner's membership and never widens it; both are read per request
+    // so that a membership change applies at once.
+    const scoped =
+      record.workspaces === null
+        ? member
+        : record.workspaces.filter((w) => member === 'all' || member.includes(w));
+    return { accountId: account.accountId, apiKeyId: record.apiKeyId, workspaces: scoped };
+  }
+
+  const authenticate: Authenticator = async (req: IncomingMessage, requirement: AuthRequirement) => {
+    if (requirement === 'public') return ANONYMOUS;
+    const { bearer, apiKey } = readCredentials(req);
+    const keyInBearer = bearer?.startsWith(API_KEY_PREFIX) ?? false;
+    if (requirement === 'session' && (apiKey !== undefined || keyInBearer)) {
+      throw new ProblemError(
+        'api_key_not_allowed',
+        'session management needs a Bearer access token from a login; API keys are refused here',
+      );
+    }
+    if (bearer !== undefined && apiKey !== undefined) {
+      throw new ProblemError(
+        'unauthorized',
+        'send either Authorization or X-API-Key, not both',
+        {},
+        bearerChallenge('more than one credential'),
+      );
+    }
+    if (apiKey !== undefined) return fromApiKey(apiKey);
+    if (bearer !== undefined) return keyInBearer ? fromApiKey(bearer) : fromAccessToken(bearer);
+    throw new ProblemError(
+      'unauthorized',
+      'this endpoint needs Authorization: Bearer <access token> (POST /v1/auth/login gives one)',
+      {},
+      bearerChallenge('an access token is required'),
+    );
+  };
+
+  return { authenticate, fromAccessToken };
+}

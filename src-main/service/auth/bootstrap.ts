@@ -1,0 +1,60 @@
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIN_PASSWORD_LENGTH } from '../../../src-shared/contract/auth-operations';
+import type { Logger } from '../logger';
+import { type Accounts, BOOTSTRAP_ADMIN } from './accounts';
+import type { AdminCreatedInfo } from './options';
+import { generatePassword } from './passwords';
+
+export const ADMIN_PASSWORD_FILE = 'initial-admin-password';
+
+/** Printed, not logged: log lines travel to places a one-time password must not. */
+export function printAdminCreated(info: AdminCreatedInfo): void {
+  if (info.generatedPassword === undefined) {
+    process.stderr.write(`skiff: created account "${info.username}" with the configured password (SKIFF_ADMIN_PASSWORD)\n`);
+    return;
+  }
+  const where = info.passwordFile ? ` (also written to ${info.passwordFile}, readable only by you)` : '';
+  process.stderr.write(
+    `skiff: created account "${info.username}" with password ${info.generatedPassword}${where}. ` +
+      'It is shown only this once; change it with POST /v1/auth/password.\n',
+  );
+}
+
+/**
+ * First start: the `admin` account, with the given password or a generated one. Later starts
+ * leave accounts alone (the password is never reset from the environment).
+ */
+export async function bootstrapAdmin(
+  accounts: Accounts,
+  opts: { adminPassword?: string; dataDir?: string; onAdminCreated?: (info: AdminCreatedInfo) => void; logger: Logger },
+): Promise<void> {
+  if (!accounts.isEmpty) {
+    if (opts.adminPassword !== undefined) {
+      opts.logger.info('accounts exist already; the given admin password applies only on first start and was ignored');
+    }
+    return;
+  }
+  if (opts.adminPassword !== undefined && opts.adminPassword.length < MIN_PASSWORD_LENGTH) {
+    throw new RangeError(`SKIFF_ADMIN_PASSWORD must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  const generated = opts.adminPassword === undefined ? generatePassword() : undefined;
+  await accounts.create({ username: BOOTSTRAP_ADMIN, password: opts.adminPassword ?? generated!, role: 'admin' });
+  const info: AdminCreatedInfo = { username: BOOTSTRAP_ADMIN };
+  if (generated !== undefined) {
+    info.generatedPassword = generated;
+    if (opts.dataDir) {
+      info.passwordFile = join(opts.dataDir, ADMIN_PASSWORD_FILE);
+      writeFileSync(info.passwordFile, `${generated}\n`, { mode: 0o600 });
+    }
+  }
+  opts.logger.info({ username: BOOTSTRAP_ADMIN, generated: generated !== undefined }, 'created the first administrator');
+  (opts.onAdminCreated ?? printAdminCreated)(info);
+}
+
+/** Once the admin has chosen a password, the generated one must not linger on disk. */
+export function forgetInitialPassword(dataDir: string | undefined, username: string): void {
+  if (!dataDir || username !== BOOTSTRAP_ADMIN) return;
+  const file = join(dataDir, ADMIN_PASSWORD_FILE);
+  if (existsSync(file)) rmSync(file, { force: true });
+}

@@ -1,0 +1,101 @@
+import type { IncomingMessage } from 'node:http';
+import type { ClientDescription, LoginResult } from '../../../src-shared/contract/auth-models';
+import type { Principal } from '../context';
+import type { Authenticator, RequestGuard } from '../http/server';
+import type { Logger } from '../logger';
+import { confStore } from '../storage/conf-store';
+import { memoryStore } from '../storage/store';
+import { type AuthCore, createCore } from './core';
+import { desktopClientInfo } from './desktop-client';
+import { createGeoLocator } from './geo';
+import { createRequestGuard } from './guard';
+import { createClientAddressResolver } from './ip';
+import { startLocalSession } from './login';
+import { type AuthOptions, resolveLifetimes } from './options';
+import type { ClientSoftware } from './user-agent';
+
+export type { AuthOptions } from './options';
+export { desktopClientInfo } from './desktop-client';
+
+const SWEEP_MS = 60_000;
+
+/** Authentication as the rest of the service sees it. */
+export interface AuthService {
+  /** Settles once the signing key is loaded and the first admin exists; rejects if that failed. */
+  ready: Promise<void>;
+  core(): Promise<AuthCore>;
+  authenticate: Authenticator;
+  guard: RequestGuard;
+  /** The client address, through X-Forwarded-For only when the peer is a trusted proxy. */
+  clientAddress(req: IncomingMessage): string | undefined;
+  /** Makes the address the service listens on a valid Host. */
+  allowListenAddress(host: string): void;
+  /**
+   * A session for the desktop window (or a test), without a password. Software defaults to this
+   * process (Skiff desktop on this OS); the account defaults to `admin`.
+   */
+  createLocalSession(software?: Partial<ClientSoftware>, username?: string): Promise<LoginResult>;
+  /** The principal of an access token, as the HTTP edge would compute it (for IPC callers). */
+  principalForAccessToken(accessToken: string): Promise<Principal>;
+  /** The database files used for locations; empty when none is installed. */
+  geoipFiles: readonly string[];
+  close(): Promise<void>;
+}
+
+export function createAuth(
+  options: AuthOptions & { dataDir?: string; now?: () => number; logger: Logger; appVersion?: string },
+): AuthService {
+  const now = options.now ?? Date.now;
+  const lifetimes = resolveLifetimes(options);
+  const store = options.store ?? (options.dataDir ? confStore(options.dataDir, 'auth') : memoryStore());
+  const activityStore =
+    options.activityStore ?? (options.dataDir ? confStore(options.dataDir, 'auth-activity') : memoryStore());
+  const geo = createGeoLocator({
+    ...(options.geoipDb !== undefined ? { dbPath: options.geoipDb } : {}),
+    logger: options.logger,
+  });
+  const ready = createCore({
+    store,
+    activityStore,
+    options,
+    lifetimes,
+    geo,
+    now,
+    dataDir: options.dataDir,
+    logger: options.logger,
+  });
+  // A failed start is reported through `ready`; this only keeps it from being an unhandled rejection.
+  ready.catch(() => {});
+  const { guard, allowListenAddress } = createRequestGuard({
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+  });
+  const resolveAddress = createClientAddressResolver(options.trustProxy ?? []);
+  const sweeper = setInterval(() => void ready.then((c) => c.sessions.sweep()).catch(() => {}), SWEEP_MS);
+  sweeper.unref();
+
+  return {
+    ready: ready.then(() => undefined),
+    core: () => ready,
+    authenticate: async (req, requirement) => (await ready).authenticator.authenticate(req, requirement),
+    guard,
+    clientAddress: (req) => resolveAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']),
+    allowListenAddress,
+    async createLocalSession(software, username) {
+      const core = await ready;
+      const base = desktopClientInfo({ appVersion: options.appVersion ?? '0.0.0' });
+      const merged: Omit<ClientDescription, 'location'> = { ...base, ...software };
+      return startLocalSession(core, merged, username);
+    },
+    async principalForAccessToken(accessToken) {
+      return (await ready).authenticator.fromAccessToken(accessToken);
+    },
+    geoipFiles: geo.files,
+    async close() {
+      clearInterval(sweeper);
+      const core = await ready.catch(() => undefined);
+      core?.sessions.flush();
+      core?.apiKeys.flush();
+    },
+  };
+}

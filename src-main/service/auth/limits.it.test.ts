@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { type AuthStack, startAuthStack } from './test-stack';
+
+let stack: AuthStack;
+afterEach(() => stack.close());
+
+const attempt = (username: string, password: string, headers: Record<string, string> = {}) =>
+  stack.call<{ code?: string; detail?: string }>('POST', '/v1/auth/login', { body: { username, password }, headers });
+
+describe('login failures', () => {
+  it('answer a wrong username and a wrong password with the same 401', async () => {
+    stack = await startAuthStack();
+    const unknown = await attempt('nobody', 'whatever-password');
+    const wrong = await attempt('admin', 'whatever-password');
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+    expect(unknown.body.code).toBe('invalid_credentials');
+    const { date: _a, ...h1 } = unknown.headers;
+    const { date: _b, ...h2 } = wrong.headers;
+    expect(h1).toEqual(h2);
+    expect(h1['www-authenticate']).toBe('Bearer realm="skiff"');
+  });
+
+  it('take the same time for an unknown username and a wrong password', async () => {
+    // The real cost (ln=16) makes scrypt dominate; the medians must be within a third of each other.
+    stack = await startAuthStack({ auth: { passwordCost: 14, rateLimits: { loginPerAddress: { limit: 100, windowMs: 60_000 } } } });
+    const time = async (username: string) => {
+      const t = performance.now();
+      await attempt(username, 'not-the-password');
+      return performance.now() - t;
+    };
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      unknown.push(await time(`ghost${i}`));
+      wrong.push(await time('admin'));
+      stack.clock.advance(60_000 * 16);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[3]!;
+    const ratio = median(unknown) / median(wrong);
+    expect(ratio).toBeGreaterThan(0.67);
+    expect(ratio).toBeLessThan(1.5);
+  }, 60_000);
+});
+
+describe('429 with Retry-After', () => {
+  it('limits login attempts per client address', async () => {
+    stack = await startAuthStack({ auth: { rateLimits: { loginPerAddress: { limit: 3, windowMs: 60_000 } } } });
+    for (let i = 0; i < 3; i++) expect((await attempt(`user${i}`, 'x-password')).status).toBe(401);
+    const limited = await attempt('admin', TEST_ADMIN_PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(limited.headers['retry-after']).toBe('60');
+    stack.clock.advance(45_000);
+    expect((await attempt('admin', TEST_ADMIN_PASSWORD)).headers['retry-after']).toBe('15');
+    stack.clock.advance(15_000);
+    expect((await attempt('admin', TEST_ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  it('limits failed logins per account, from any address, without telling whether it exists', async () => {
+    stack = await startAuthStack({
+      auth: { trustProxy: ['127.0.0.1'], rateLimits: { loginFailuresPerAccount: { limit: 2, windowMs: 300_000 } } },
+    });
+    for (const name of ['admin', 'nobody']) {
+      expect((await attempt(name, 'bad-password', { 'x-forwarded-for': '203.0.113.1' })).status).toBe(401);
+      expect((await attempt(name, 'bad-password', { 'x-forwarded-for': '203.0.113.2' })).status).toBe(401);
+      const limited = await attempt(name, TEST_ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.3' });
+      expect(limited.status, name).toBe(429);
+      expect(limited.headers['retry-after']).toBe('300');
+    }
+    // Another account is not affected, and the limit lifts with time.
+    await stack.call('POST', '/v1/auth/login', { body: { username: 'admin', password: TEST_ADMIN_PASSWORD } }).then((r) =>
+      expect(r.status).toBe(429),
+    );
+    stack.clock.advance(300_000);
+    expect((await attempt('admin', TEST_ADMIN_PASSWORD)).status).toBe(200);
+  });
+
+  it('limits refreshes per client address and per account', async () => {
+    stack = await startAuthStack({
+      auth: {
+        trustProxy: ['127.0.0.1'],
+        rateLimits: {
+          refreshPerAddress: { limit: 3, windowMs: 60_000 },
+          refreshPerAccount: { limit: 4, windowMs: 60_000 },
+        },
+      },
+    });
+    const t = await stack.login();
+    let token = t.refreshToken;
+    const refresh = (ip: string) =>
+      stack.call<{ refreshToken: string }>('POST', '/v1/auth/refresh', {
+        body: { refreshToken: token },
+        headers: { 'x-forwarded-for': ip },
+      });
+    for (let i = 0; i < 3; i++) {
+      const r = await refresh('198.51.100.7');
+      expect(r.status).toBe(200);
+      token = r.body.refreshToken;
+    }
+    const byAddress = await refresh('198.51.100.7');
+    expect(byAddress.status).toBe(429);
+    expect(Number(byAddress.headers['retry-after'])).toBeGreaterThan(0);
+    const r4 = await refresh('198.51.100.8');
+    expect(r4.status).toBe(200);
+    token = r4.body.refreshToken;
+    const byAccount = await refresh('198.51.100.9');
+    expect(byAccount.status).toBe(429);
+    // A limited refresh did not consume the token.
+    stack.clock.advance(60_000);
+    expect((await refresh('198.51.100.9')).status).toBe(200);
+  });
+});

@@ -1,0 +1,83 @@
+import type { ClientDescription, LoginResult, TokenPair } from '../../../src-shared/contract/auth-models';
+import type { ClientInfo } from '../context';
+import { ProblemError } from '../errors';
+import { BOOTSTRAP_ADMIN } from './accounts';
+import type { AuthCore } from './core';
+import type { ClientSoftware } from './user-agent';
+
+type Caller = Pick<ClientInfo, 'address' | 'userAgent'>;
+
+/** Rate-limit keys name the address as seen after proxy resolution; in-process callers share one. */
+const addressKey = (client: Caller) => client.address ?? 'in-process';
+
+const badCredentials = () =>
+  new ProblemError(
+    'invalid_credentials',
+    'the username or password is wrong',
+    {},
+    { 'WWW-Authenticate': 'Bearer realm="skiff"' },
+  );
+
+/**
+ * Password login. Both limits are checked before the password is, so a limited client learns
+ * nothing; an unknown username and a wrong password take the same path and the same time.
+ */
+export async function login(core: AuthCore, username: string, password: string, client: Caller): Promise<LoginResult> {
+  const { limiter, rateLimits } = core;
+  const name = username.trim().toLowerCase();
+  const addrKey = `login:address:${addressKey(client)}`;
+  const accountKey = `login:account:${name}`;
+  limiter.enforce(addrKey, rateLimits.loginPerAddress, 'login attempts from this address');
+  limiter.enforce(accountKey, rateLimits.loginFailuresPerAccount, 'failed logins for this account');
+  limiter.hit(addrKey, rateLimits.loginPerAddress);
+
+  const account = await core.accounts.verify(name, password);
+  if (!account) {
+    limiter.hit(accountKey, rateLimits.loginFailuresPerAccount);
+    const known = core.accounts.byUsername(name);
+    // Recorded after the answer has gone, so the write cannot make a known name measurably slower.
+    if (known) {
+      setImmediate(() => {
+        void core
+          .describe(client)
+          .then((device) => core.activity.record({ type: 'login_failed', accountId: known.accountId, client: device }))
+          .catch((err: unknown) => core.logger.warn({ err }, 'could not record a failed login'));
+      });
+    }
+    throw badCredentials();
+  }
+  limiter.reset(accountKey);
+  return startSession(core, account.accountId, await core.describe(client));
+}
+
+export async function startSession(core: AuthCore, accountId: string, client: ClientDescription): Promise<LoginResult> {
+  const { session, ...pair } = await core.issuer.startSession(accountId, client);
+  core.activity.record({ type: 'login', accountId, sessionId: session.sessionId, client });
+  core.logger.info({ accountId, sessionId: session.sessionId }, 'login');
+  return { ...pair, sessionId: session.sessionId };
+}
+
+/** The desktop window's own session: no password, since its user owns the data dir already. */
+export async function startLocalSession(
+  core: AuthCore,
+  software: ClientSoftware,
+  username = BOOTSTRAP_ADMIN,
+): Promise<LoginResult> {
+  const account = core.accounts.byUsername(username) ?? core.accounts.list().find((a) => a.role === 'admin');
+  if (!account) throw new ProblemError('account_not_found', `account "${username}" not found`);
+  return startSession(core, account.accountId, { ...software, location: await core.describe({}).then((d) => d.location) });
+}
+
+export async function refresh(core: AuthCore, refreshToken: string, client: Caller): Promise<TokenPair> {
+  const { limiter, rateLimits } = core;
+  const addrKey = `refresh:address:${addressKey(client)}`;
+  limiter.enforce(addrKey, rateLimits.refreshPerAddress, 'refreshes from this address');
+  limiter.hit(addrKey, rateLimits.refreshPerAddress);
+  const { pair, session } = await core.issuer.refresh(refreshToken, () => core.describe(client), (s) => {
+    const key = `refresh:account:${s.accountId}`;
+    limiter.enforce(key, rateLimits.refreshPerAccount, 'refreshes for this account');
+    limiter.hit(key, rateLimits.refreshPerAccount);
+  });
+  core.logger.debug({ sessionId: session.sessionId }, 'refresh');
+  return pair;
+}

@@ -1,0 +1,72 @@
+import type { Logger } from '../logger';
+import type { KeyValueStore } from '../storage/store';
+import type { RateLimits } from './rate-limit';
+
+export interface AdminCreatedInfo {
+  username: string;
+  /** Present only when the password was generated. */
+  generatedPassword?: string;
+  /** Where the generated password was written (mode 0600), when there is a data dir. */
+  passwordFile?: string;
+}
+
+export interface AuthOptions {
+  /** Accounts, sessions, API keys and the signing key; defaults to `auth.json` in the data dir. */
+  store?: KeyValueStore;
+  /** The activity log; defaults to `auth-activity.json` in the data dir. */
+  activityStore?: KeyValueStore;
+  /** Password of the first `admin` account, used only when no account exists yet. */
+  adminPassword?: string;
+  /** Told once when the first admin is created; the default prints to stderr. */
+  onAdminCreated?: (info: AdminCreatedInfo) => void;
+  /** 15-60, default 15. */
+  accessTokenMinutes?: number;
+  /** Idle lifetime of a session (each refresh token); default 14. */
+  refreshTokenDays?: number;
+  /** Absolute lifetime of a session; default 90. */
+  sessionMaxDays?: number;
+  /** How long the previous refresh token may be retried; default 10. */
+  overlapSeconds?: number;
+  /** Proxy addresses (or CIDRs) whose X-Forwarded-For is believed. */
+  trustProxy?: readonly string[];
+  /** Extra Host header values to accept (name, or name:port). */
+  allowedHosts?: readonly string[];
+  /** Extra origins (scheme://host[:port]) whose browser requests are accepted. */
+  allowedOrigins?: readonly string[];
+  /** An .mmdb file or a directory of them; false for none; default the installed DB-IP Lite package. */
+  geoipDb?: string | false;
+  /** log2 of scrypt's N; tests lower it. */
+  passwordCost?: number;
+  rateLimits?: Partial<RateLimits>;
+}
+
+export interface ResolvedLifetimes {
+  accessTtlMs: number;
+  refreshTtlMs: number;
+  sessionMaxMs: number;
+  overlapMs: number;
+}
+
+export const DEFAULT_ACCESS_TOKEN_MINUTES = 15;
+export const DEFAULT_REFRESH_TOKEN_DAYS = 14;
+export const DEFAULT_SESSION_MAX_DAYS = 90;
+export const DEFAULT_OVERLAP_SECONDS = 10;
+
+const DAY_MS = 24 * 3_600_000;
+
+function inRange(name: string, value: number, min: number, max: number): number {
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be from ${min} to ${max} (got ${value})`);
+  }
+  return value;
+}
+
+export function resolveLifetimes(o: AuthOptions): ResolvedLifetimes {
+  const access = inRange('access token lifetime (minutes)', o.accessTokenMinutes ?? DEFAULT_ACCESS_TOKEN_MINUTES, 15, 60);
+  const refresh = inRange('refresh token lifetime (days)', o.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS, 1, 365);
+  const max = inRange('session lifetime (days)', o.sessionMaxDays ?? Math.max(DEFAULT_SESSION_MAX_DAYS, refresh), refresh, 3650);
+  const overlap = inRange('refresh overlap window (seconds)', o.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS, 0, 60);
+  return { accessTtlMs: access * 60_000, refreshTtlMs: refresh * DAY_MS, sessionMaxMs: max * DAY_MS, overlapMs: overlap * 1000 };
+}
+
+export type { Logger };

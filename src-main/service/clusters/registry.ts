@@ -1,0 +1,107 @@
+import type { MonitoringFlags, Workspace } from '../../../src-shared/contract/models';
+import type { Principal } from '../context';
+import { ProblemError } from '../errors';
+import type { Logger } from '../logger';
+import type { KeyValueStore } from '../storage/store';
+import {
+  DEFAULT_WORKSPACE_ID,
+  loadWorkspaceConfig,
+  monitoringOf,
+  saveWorkspaceConfig,
+  type WorkspaceConfig,
+} from '../workspaces/config';
+import { ClusterConnection } from './cluster';
+import type { ContextSource } from './kubeconfig';
+import { assignClusterIds } from './slug';
+
+export const DEMO_CLUSTER_ID = 'demo';
+
+export interface RegistryOptions {
+  contexts: readonly ContextSource[];
+  /** The embedded demo cluster; always gets clusterId `demo`. */
+  demo?: ContextSource;
+  store: KeyValueStore;
+  logger: Logger;
+  timeoutMs: number;
+  cacheIdleMs?: number;
+}
+
+/** Workspaces and the clusters in them, resolved from kubeconfig contexts and the data dir. */
+export class ClusterRegistry {
+  private config: WorkspaceConfig;
+  private readonly clusters = new Map<string, ClusterConnection>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly opts: RegistryOptions) {
+    this.config = loadWorkspaceConfig(opts.store);
+    const ids = assignClusterIds(
+      opts.contexts.map((c) => c.context),
+      this.config.clusterIds,
+      opts.demo ? [DEMO_CLUSTER_ID] : [],
+    );
+    const connOpts = { timeoutMs: opts.timeoutMs, logger: opts.logger };
+    for (const source of opts.contexts) {
+      const id = ids[source.context]!;
+      this.clusters.set(id, new ClusterConnection(id, source, connOpts));
+    }
+    if (opts.demo) this.clusters.set(DEMO_CLUSTER_ID, new ClusterConnection(DEMO_CLUSTER_ID, opts.demo, connOpts));
+    const known = { ...this.config.clusterIds, ...ids };
+    if (JSON.stringify(known) !== JSON.stringify(this.config.clusterIds)) {
+      this.config = { ...this.config, clusterIds: known };
+      saveWorkspaceConfig(opts.store, this.config);
+    }
+    const idleMs = opts.cacheIdleMs ?? 10 * 60_000;
+    this.sweeper = setInterval(() => {
+      for (const c of this.clusters.values()) void c.sweep(idleMs);
+    }, Math.min(idleMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  workspaces(principal: Principal): Workspace[] {
+    return this.config.workspaces
+      .filter((w) => principal.workspaces === 'all' || principal.workspaces.includes(w.workspaceId))
+      .map((w) => ({ workspaceId: w.workspaceId, name: w.name }));
+  }
+
+  /** Non-members get the same 404 as a workspace that does not exist, so existence does not leak. */
+  workspace(workspaceId: string, principal: Principal) {
+    const ws = this.config.workspaces.find((w) => w.workspaceId === workspaceId);
+    const member = principal.workspaces === 'all' || principal.workspaces.includes(workspaceId);
+    if (!ws || !member) throw new ProblemError('workspace_not_found', `workspace "${workspaceId}" not found`);
+    return ws;
+  }
+
+  clustersOf(workspaceId: string, principal: Principal): ClusterConnection[] {
+    const ws = this.workspace(workspaceId, principal);
+    const all = [...this.clusters.values()];
+    if (ws.clusterIds === undefined || ws.workspaceId === DEFAULT_WORKSPACE_ID) return all;
+    return all.filter((c) => ws.clusterIds?.includes(c.clusterId));
+  }
+
+  cluster(workspaceId: string, clusterId: string, principal: Principal): ClusterConnection {
+    const found = this.clustersOf(workspaceId, principal).find((c) => c.clusterId === clusterId);
+    if (!found) {
+      throw new ProblemError('cluster_not_found', `cluster "${clusterId}" not found in workspace "${workspaceId}"`);
+    }
+    return found;
+  }
+
+  monitoring(clusterId: string): MonitoringFlags {
+    return monitoringOf(this.config, clusterId);
+  }
+
+  setMonitoring(clusterId: string, patch: Partial<MonitoringFlags>): MonitoringFlags {
+    const next = { ...this.monitoring(clusterId), ...patch };
+    this.config = {
+      ...this.config,
+      clusters: { ...this.config.clusters, [clusterId]: { clusterAgent: { monitoring: next } } },
+    };
+    saveWorkspaceConfig(this.opts.store, this.config);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.clusters.values()].map((c) => c.close()));
+  }
+}

@@ -1,0 +1,34 @@
+import type { OperationName, Operations } from '../../src-shared/contract/operations';
+import type { Reply, ResultOf, ValidInput } from '../../src-shared/contract/define';
+
+/** Who is calling: an account, through one login session or one API key (or neither, for public operations). */
+export interface Principal {
+  accountId: string;
+  sessionId?: string;
+  apiKeyId?: string;
+  /** Administrators manage accounts. */
+  admin?: boolean;
+  /** Workspaces the caller is a member of; 'all' for administrators. */
+  workspaces: 'all' | readonly string[];
+}
+
+export interface ClientInfo {
+  via: 'http' | 'ipc';
+  /** Client address as the socket (or a trusted proxy) reported it. */
+  address?: string;
+  userAgent?: string;
+}
+
+export interface CallContext {
+  principal: Principal;
+  client: ClientInfo;
+  /** Aborted when the caller goes away, so cluster requests stop too. */
+  signal: AbortSignal;
+}
+
+export type OperationHandler<K extends OperationName> = (
+  input: ValidInput<Operations[K]>,
+  ctx: CallContext,
+) => Promise<Reply<ResultOf<Operations[K]>>>;
+
+export type OperationHandlers = { [K in OperationName]: OperationHandler<K> };

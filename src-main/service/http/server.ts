@@ -1,0 +1,97 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { operations } from '../../../src-shared/contract/operations';
+import type { AuthRequirement } from '../../../src-shared/contract/define';
+import type { CallContext, Principal } from '../context';
+import { ProblemError } from '../errors';
+import type { Invoker } from '../invoke';
+import type { Logger } from '../logger';
+import { pageHeaders } from '../pagination';
+import { readJsonBody, requireJsonContentType } from './body';
+import { sendJson, sendProblem } from './respond';
+import { createApiRouter } from './router';
+
+/** Decides who is calling; throws a ProblemError (401/403) when the requirement is not met. */
+export type Authenticator = (req: IncomingMessage, requirement: AuthRequirement) => Promise<Principal>;
+
+/** Runs before routing: Host and Origin checks, rate limits. Throws a ProblemError to refuse. */
+export type RequestGuard = (req: IncomingMessage) => void;
+
+export interface HttpAppOptions {
+  invoke: Invoker;
+  authenticate: Authenticator;
+  guard?: RequestGuard;
+  /** The client's address; defaults to the socket peer (a trusted proxy's X-Forwarded-For is resolved here). */
+  clientAddress?: (req: IncomingMessage) => string | undefined;
+  /** Serves the renderer for every non-API path (web mode). */
+  serveStatic?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+  logger: Logger;
+}
+
+function queryObject(search: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of search) {
+    if (key in out) throw new ProblemError('invalid_query', `query parameter ${key} is given more than once`);
+    out[key] = value;
+  }
+  return out;
+}
+
+export function createHttpApp(options: HttpAppOptions): RequestListener {
+  const router = createApiRouter();
+  const { logger } = options;
+
+  return (req, res) => {
+    const started = performance.now();
+    const abort = new AbortController();
+    // 'close' on the response fires when it finished or when the client went away; either way, stop work.
+    res.on('close', () => abort.abort());
+    handle(req, res, abort.signal)
+      .catch((err: unknown) => {
+        const problem =
+          err instanceof ProblemError
+            ? err
+            : new ProblemError('internal_error', 'the service failed to handle this request; see its log');
+        if (!(err instanceof ProblemError)) logger.error({ err, method: req.method, url: req.url }, 'unhandled error');
+        sendProblem(res, problem);
+      })
+      .finally(() => {
+        logger.debug(
+          { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: performance.now() - started },
+          'request',
+        );
+      });
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal) {
+    options.guard?.(req);
+    const url = new URL(req.url ?? '/', 'http://local');
+    const path = url.pathname;
+    if (!path.startsWith('/v1/') && path !== '/v1') {
+      if (options.serveStatic && (await options.serveStatic(req, res, path))) return;
+      throw new ProblemError('route_not_found', `no route for ${path}`);
+    }
+    const match = router.match(req.method ?? 'GET', path);
+    if (match === null) throw new ProblemError('route_not_found', `no API route for ${path}`);
+    if ('allowed' in match) {
+      throw new ProblemError(
+        'method_not_allowed',
+        `${req.method} is not allowed on ${path}; allowed: ${match.allowed.join(', ')}`,
+        {},
+        { Allow: match.allowed.join(', ') },
+      );
+    }
+    const spec = operations[match.name];
+    const principal = await options.authenticate(req, spec.auth);
+    if (spec.requiresJson) requireJsonContentType(req);
+    const body = spec.method === 'GET' || spec.method === 'DELETE' ? undefined : await readJsonBody(req);
+    const address = options.clientAddress ? options.clientAddress(req) : req.socket.remoteAddress;
+    const ctx: CallContext = {
+      principal,
+      client: { via: 'http', address, userAgent: req.headers['user-agent'] },
+      signal,
+    };
+    const reply = await options.invoke(match.name, { params: match.params, query: queryObject(url.searchParams), body }, ctx);
+    const headers = reply.page ? pageHeaders(path, url.searchParams, reply.page) : {};
+    sendJson(res, reply.status ?? spec.successStatus ?? 200, reply.data, headers);
+  }
+}

@@ -1,0 +1,46 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+/** The same CSP the Electron window uses, so the web build cannot do what the desktop build may not. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Serves the built renderer; unknown paths get index.html so client-side routes survive a reload. */
+export function createStaticHandler(root: string) {
+  const base = normalize(root);
+  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    let file = normalize(join(base, decodeURIComponent(path)));
+    if (file !== base && !file.startsWith(base + sep)) return false;
+    let info = await stat(file).catch(() => null);
+    if (!info || info.isDirectory()) {
+      file = join(base, 'index.html');
+      info = await stat(file).catch(() => null);
+      if (!info) return false;
+    }
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': info.size,
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Cache-Control': file.endsWith('index.html') ? 'no-cache' : 'public, max-age=3600',
+    });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+    return true;
+  };
+}

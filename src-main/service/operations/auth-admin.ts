@@ -1,0 +1,106 @@
+import { publicAccount } from '../auth/accounts';
+import { forgetInitialPassword } from '../auth/bootstrap';
+import type { AuthService } from '../auth/index';
+import type { OperationHandlers, Principal } from '../context';
+import { ProblemError } from '../errors';
+import { paginate } from '../pagination';
+
+type AdminHandlers = Pick<
+  OperationHandlers,
+  'listApiKeys' | 'createApiKey' | 'revokeApiKey' | 'listAccounts' | 'createAccount' | 'updateAccount' | 'removeAccount'
+>;
+
+function requireAdmin(principal: Principal) {
+  if (!principal.admin) throw new ProblemError('admin_required', 'only an administrator may manage accounts');
+}
+
+/** API keys (each user's own) and accounts (administrators only). */
+export function authAdminHandlers(auth: AuthService): AdminHandlers {
+  return {
+    async listApiKeys({ query }, ctx) {
+      const core = await auth.core();
+      const { items, page } = paginate(core.apiKeys.list(ctx.principal.accountId), query.limit, query.offset);
+      return { data: items.map((k) => core.apiKeys.toRecord(k)), page };
+    },
+
+    async createApiKey({ body }, ctx) {
+      const core = await auth.core();
+      const member = ctx.principal.workspaces;
+      // A key cannot be scoped to a workspace its owner cannot see; 404 as for any such workspace.
+      for (const w of body.workspaces ?? []) {
+        if (member !== 'all' && !member.includes(w)) {
+          throw new ProblemError('workspace_not_found', `workspace "${w}" not found`);
+        }
+      }
+      const { record, key } = core.apiKeys.create(ctx.principal.accountId, body);
+      core.activity.record({
+        type: 'api_key_created',
+        accountId: ctx.principal.accountId,
+        sessionId: ctx.principal.sessionId ?? null,
+        apiKeyId: record.apiKeyId,
+        client: await core.describe(ctx.client),
+        detail: record.name,
+      });
+      return { data: { apiKey: core.apiKeys.toRecord(record), key }, status: 201 };
+    },
+
+    async revokeApiKey({ params }, ctx) {
+      const core = await auth.core();
+      const record = core.apiKeys.revoke(ctx.principal.accountId, params.apiKeyId);
+      core.activity.record({
+        type: 'api_key_revoked',
+        accountId: ctx.principal.accountId,
+        sessionId: ctx.principal.sessionId ?? null,
+        apiKeyId: record.apiKeyId,
+        client: await core.describe(ctx.client),
+        detail: record.name,
+      });
+      return { data: core.apiKeys.toRecord(record) };
+    },
+
+    async listAccounts({ query }, ctx) {
+      requireAdmin(ctx.principal);
+      const core = await auth.core();
+      const { items, page } = paginate(core.accounts.list(), query.limit, query.offset);
+      return { data: items.map(publicAccount), page };
+    },
+
+    async createAccount({ body }, ctx) {
+      requireAdmin(ctx.principal);
+      const core = await auth.core();
+      const account = await core.accounts.create(body);
+      core.logger.info({ accountId: account.accountId, by: ctx.principal.accountId }, 'account created');
+      return { data: publicAccount(account), status: 201 };
+    },
+
+    async updateAccount({ params, body }, ctx) {
+      requireAdmin(ctx.principal);
+      const core = await auth.core();
+      const account = await core.accounts.update(params.accountId, body);
+      if (body.password !== undefined) {
+        // A reset password is a reset trust: every session of the account ends except the admin's own.
+        const ended = core.sessions.endAllFor(account.accountId, 'password_changed', ctx.principal.sessionId);
+        for (const s of ended) core.issuer.forgetSession(s);
+        core.activity.record({
+          type: 'password_changed',
+          accountId: account.accountId,
+          detail: `reset by an administrator; ${ended.length} session(s) ended`,
+        });
+        forgetInitialPassword(core.dataDir, account.username);
+      }
+      return { data: publicAccount(account) };
+    },
+
+    async removeAccount({ params }, ctx) {
+      requireAdmin(ctx.principal);
+      const core = await auth.core();
+      const account = core.accounts.remove(params.accountId);
+      for (const s of core.sessions.endAllFor(account.accountId, 'account_removed')) core.issuer.forgetSession(s);
+      core.sessions.forget(account.accountId);
+      core.apiKeys.forget(account.accountId);
+      core.activity.forget(account.accountId);
+      core.logger.info({ accountId: account.accountId, by: ctx.principal.accountId }, 'account removed');
+      return { data: publicAccount(account) };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import type { AuthService } from '../auth/index';
+import { forgetInitialPassword } from '../auth/bootstrap';
+import { login, refresh } from '../auth/login';
+import { publicAccount } from '../auth/accounts';
+import type { OperationHandlers, Principal } from '../context';
+import { ProblemError } from '../errors';
+import { paginate } from '../pagination';
+
+type AuthHandlers = Pick<
+  OperationHandlers,
+  'login' | 'refresh' | 'whoAmI' | 'listSessions' | 'logoutSession' | 'listActivity' | 'changePassword'
+>;
+
+/** Session operations are 'session'-only in the contract, so the authenticator guarantees a sessionId. */
+function sessionOf(principal: Principal): string {
+  if (!principal.sessionId) throw new ProblemError('api_key_not_allowed', 'this operation needs a login session');
+  return principal.sessionId;
+}
+
+export function authHandlers(auth: AuthService): AuthHandlers {
+  return {
+    async login({ body }, ctx) {
+      return { data: await login(await auth.core(), body.username, body.password, ctx.client) };
+    },
+
+    async refresh({ body }, ctx) {
+      return { data: await refresh(await auth.core(), body.refreshToken, ctx.client) };
+    },
+
+    async whoAmI(_input, ctx) {
+      const core = await auth.core();
+      const account = core.accounts.require(ctx.principal.accountId);
+      return {
+        data: {
+          account: publicAccount(account),
+          sessionId: ctx.principal.sessionId ?? null,
+          apiKeyId: ctx.principal.apiKeyId ?? null,
+        },
+      };
+    },
+
+    async listSessions({ query }, ctx) {
+      const core = await auth.core();
+      const current = sessionOf(ctx.principal);
+      const all = core.sessions.listFor(ctx.principal.accountId, query.includeExpired ?? false);
+      const { items, page } = paginate(all, query.limit, query.offset);
+      return { data: items.map((s) => core.sessions.toRecord(s, current)), page };
+    },
+
+    async logoutSession({ params }, ctx) {
+      const core = await auth.core();
+      const current = sessionOf(ctx.principal);
+      const session = core.sessions.get(params.sessionId);
+      // Someone else's session is answered exactly like one that does not exist.
+      if (!session || session.accountId !== ctx.principal.accountId) {
+        throw new ProblemError('session_not_found', `session "${params.sessionId}" not found`);
+      }
+      if (session.status === 'active') {
+        core.sessions.end(session, 'logout');
+        core.issuer.forgetSession(session);
+        core.activity.record({
+          type: 'logout',
+          accountId: session.accountId,
+          sessionId: session.sessionId,
+          client: await core.describe(ctx.client),
+          detail: session.sessionId === current ? 'logged out' : `ended from session ${current}`,
+        });
+      }
+      return { data: core.sessions.toRecord(session, current) };
+    },
+
+    async listActivity({ query }, ctx) {
+      const core = await auth.core();
+      sessionOf(ctx.principal);
+      // Expiries are logged when noticed; look now so the log is complete up to this moment.
+      core.sessions.sweep();
+      const all = core.activity.list(ctx.principal.accountId, query.sessionId);
+      const { items, page } = paginate(all, query.limit, query.offset);
+      return { data: items, page };
+    },
+
+    async changePassword({ body }, ctx) {
+      const core = await auth.core();
+      const current = sessionOf(ctx.principal);
+      const account = core.accounts.require(ctx.principal.accountId);
+      // A stolen access token must not become a way to guess the password at full speed.
+      const key = `login:account:${account.username}`;
+      core.limiter.enforce(key, core.rateLimits.loginFailuresPerAccount, 'failed password checks for this account');
+      if (!(await core.accounts.verify(account.username, body.currentPassword))) {
+        core.limiter.hit(key, core.rateLimits.loginFailuresPerAccount);
+        throw new ProblemError('forbidden', 'the current password is wrong');
+      }
+      await core.accounts.update(account.accountId, { password: body.newPassword });
+      const ended = core.sessions.endAllFor(account.accountId, 'password_changed', current);
+      for (const s of ended) core.issuer.forgetSession(s);
+      core.activity.record({
+        type: 'password_changed',
+        accountId: account.accountId,
+        sessionId: current,
+        client: await core.describe(ctx.client),
+        detail: `${ended.length} other session(s) ended`,
+      });
+      forgetInitialPassword(core.dataDir, account.username);
+      return { data: { endedSessions: ended.length } };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { AuthService } from '../auth/index';
+import type { ClusterRegistry } from '../clusters/registry';
+import type { OperationHandlers } from '../context';
+import { authHandlers } from './auth';
+import { authAdminHandlers } from './auth-admin';
+import { eventHandlers } from './events';
+import { resourceHandlers } from './resources';
+import { workspaceHandlers } from './workspaces';
+
+export const SERVICE_VERSION = '0.1.0';
+
+export function createHandlers(registry: ClusterRegistry, now: () => number, auth: AuthService): OperationHandlers {
+  return {
+    ...authHandlers(auth),
+    ...authAdminHandlers(auth),
+    health: async () => ({ data: { status: 'ok', version: SERVICE_VERSION } }),
+    ...workspaceHandlers(registry),
+    ...resourceHandlers(registry),
+    ...eventHandlers(registry, now),
+  };
+}

@@ -1,0 +1,48 @@
+import type { Cluster } from '../../../src-shared/contract/models';
+import type { ClusterConnection } from '../clusters/cluster';
+import type { ClusterRegistry } from '../clusters/registry';
+import type { OperationHandlers } from '../context';
+import { paginate } from '../pagination';
+
+export async function describeCluster(
+  registry: ClusterRegistry,
+  c: ClusterConnection,
+  workspaceId: string,
+): Promise<Cluster> {
+  const { status, version } = await c.status();
+  return {
+    clusterId: c.clusterId,
+    workspaceId,
+    name: c.context,
+    context: c.context,
+    server: c.source.server,
+    status,
+    ...(version ? { kubernetesVersion: version } : {}),
+    monitoring: { clusterAgent: { monitoring: registry.monitoring(c.clusterId) } },
+  };
+}
+
+export function workspaceHandlers(
+  registry: ClusterRegistry,
+): Pick<OperationHandlers, 'listWorkspaces' | 'listClusters' | 'updateCluster'> {
+  return {
+    async listWorkspaces({ query }, ctx) {
+      const { items, page } = paginate(registry.workspaces(ctx.principal), query.limit, query.offset);
+      return { data: items, page };
+    },
+
+    async listClusters({ params, query }, ctx) {
+      const all = registry.clustersOf(params.workspaceId, ctx.principal);
+      const { items, page } = paginate(all, query.limit, query.offset);
+      // Probes run in parallel and are cached, so a page of clusters costs one round trip at most.
+      const data = await Promise.all(items.map((c) => describeCluster(registry, c, params.workspaceId)));
+      return { data, page };
+    },
+
+    async updateCluster({ params, body }, ctx) {
+      const c = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+      registry.setMonitoring(c.clusterId, body.clusterAgent.monitoring);
+      return { data: await describeCluster(registry, c, params.workspaceId) };
+    },
+  };
+}

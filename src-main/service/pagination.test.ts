@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { linkHeader, paginate } from './pagination';
+
+const rels = (header: string) =>
+  Object.fromEntries(
+    header.split(', ').map((part) => {
+      const m = /^<([^>]+)>; rel="(\w+)"$/.exec(part);
+      if (!m) throw new Error(`bad link part ${part}`);
+      return [m[2], m[1]];
+    }),
+  );
+
+describe('paginate', () => {
+  it('slices an ordered collection and reports the totals', () => {
+    const all = Array.from({ length: 45 }, (_, i) => i);
+    expect(paginate(all, 20, 40)).toEqual({ items: [40, 41, 42, 43, 44], page: { total: 45, limit: 20, offset: 40 } });
+    expect(paginate(all, 20, 100).items).toEqual([]);
+  });
+});
+
+describe('linkHeader', () => {
+  const q = new URLSearchParams('labelSelector=app%3Dweb&limit=10&offset=10');
+
+  it('has no prev on the first page and keeps other parameters', () => {
+    const links = rels(linkHeader('/v1/x', q, { total: 25, limit: 10, offset: 0 }));
+    expect(Object.keys(links)).toEqual(['first', 'next', 'last']);
+    expect(links.first).toBe('/v1/x?labelSelector=app%3Dweb&limit=10&offset=0');
+    expect(links.next).toBe('/v1/x?labelSelector=app%3Dweb&limit=10&offset=10');
+    expect(links.last).toBe('/v1/x?labelSelector=app%3Dweb&limit=10&offset=20');
+  });
+
+  it('has all four on a middle page', () => {
+    const links = rels(linkHeader('/v1/x', q, { total: 25, limit: 10, offset: 10 }));
+    expect(Object.keys(links)).toEqual(['first', 'prev', 'next', 'last']);
+    expect(links.prev).toContain('offset=0');
+  });
+
+  it('has no next on the last page, which may be short', () => {
+    const links = rels(linkHeader('/v1/x', q, { total: 25, limit: 10, offset: 20 }));
+    expect(Object.keys(links)).toEqual(['first', 'prev', 'last']);
+    expect(links.last).toContain('offset=20');
+  });
+
+  it('gives an empty collection first and last at offset 0', () => {
+    const links = rels(linkHeader('/v1/x', new URLSearchParams(), { total: 0, limit: 20, offset: 0 }));
+    expect(links).toEqual({ first: '/v1/x?limit=20&offset=0', last: '/v1/x?limit=20&offset=0' });
+  });
+
+  it('points prev at the last real page when the offset runs past the end', () => {
+    const links = rels(linkHeader('/v1/x', new URLSearchParams(), { total: 25, limit: 10, offset: 90 }));
+    expect(links.prev).toContain('offset=20');
+    expect(links.next).toBeUndefined();
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Problem } from '../../../src-shared/contract/problem';
+import type { ResourceWrapper } from '../../../src-shared/contract/models';
+import { parseLinks, type Stack, startStack } from './harness';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ simulator: { scale: { pods: 95 } } });
+});
+afterAll(async () => stack?.close());
+
+const pods = () => `${stack.cluster}/kubernetes-proxy/pod`;
+
+async function total(): Promise<number> {
+  const res = await stack.get(`${pods()}?limit=1`);
+  return Number(res.headers.get('x-total'));
+}
+
+describe('pagination headers on every list', () => {
+  it('defaults to limit 20 and offset 0', async () => {
+    const res = await stack.get<ResourceWrapper[]>(pods());
+    expect(res.headers.get('x-limit')).toBe('20');
+    expect(res.headers.get('x-offset')).toBe('0');
+    expect(res.body).toHaveLength(20);
+  });
+
+  it('first page: first, next and last, no prev', async () => {
+    const n = await total();
+    const res = await stack.get(`${pods()}?limit=10`);
+    const links = parseLinks(res.headers.get('link')!);
+    expect(Object.keys(links)).toEqual(['first', 'next', 'last']);
+    expect(links.first).toBe(`${pods()}?limit=10&offset=0`);
+    expect(links.next).toBe(`${pods()}?limit=10&offset=10`);
+    expect(links.last).toBe(`${pods()}?limit=10&offset=${Math.floor((n - 1) / 10) * 10}`);
+  });
+
+  it('middle page: all four links', async () => {
+    const res = await stack.get(`${pods()}?limit=10&offset=30`);
+    const links = parseLinks(res.headers.get('link')!);
+    expect(Object.keys(links)).toEqual(['first', 'prev', 'next', 'last']);
+    expect(links.prev).toBe(`${pods()}?limit=10&offset=20`);
+    expect(links.next).toBe(`${pods()}?limit=10&offset=40`);
+  });
+
+  it('last page: no next, and it may hold fewer than limit', async () => {
+    const n = await total();
+    const lastOffset = Math.floor((n - 1) / 10) * 10;
+    const res = await stack.get<unknown[]>(`${pods()}?limit=10&offset=${lastOffset}`);
+    const links = parseLinks(res.headers.get('link')!);
+    expect(Object.keys(links)).toEqual(['first', 'prev', 'last']);
+    expect(res.body).toHaveLength(n - lastOffset);
+    expect(res.headers.get('x-total')).toBe(String(n));
+  });
+
+  it('empty collection: first and last only, with the filter kept', async () => {
+    const res = await stack.get<unknown[]>(`${pods()}?labelSelector=app%3Dno-such-app&limit=5`);
+    expect(res.body).toEqual([]);
+    const links = parseLinks(res.headers.get('link')!);
+    expect(links).toEqual({
+      first: `${pods()}?labelSelector=app%3Dno-such-app&limit=5&offset=0`,
+      last: `${pods()}?labelSelector=app%3Dno-such-app&limit=5&offset=0`,
+    });
+  });
+
+  it('keeps filters in every link of the event list', async () => {
+    const path = `${stack.cluster}/kubernetes-events?type=WARNING&limit=2&offset=2`;
+    const res = await stack.get(path);
+    const links = parseLinks(res.headers.get('link')!);
+    for (const href of Object.values(links)) expect(href).toContain('type=WARNING');
+  });
+
+  it('pages of the workspace and cluster lists carry the same headers', async () => {
+    for (const path of ['/v1/workspaces', '/v1/workspaces/default/clusters']) {
+      const res = await stack.get(path);
+      expect(res.headers.get('x-total')).toBe('1');
+      expect(parseLinks(res.headers.get('link')!)).toHaveProperty('last');
+    }
+  });
+});
+
+describe('pagination input', () => {
+  it.each([
+    ['limit=0'],
+    ['limit=1001'],
+    ['limit=abc'],
+    ['limit=1.5'],
+    ['limit=-1'],
+    ['limit='],
+    ['offset=-1'],
+    ['offset=x'],
+  ])('refuses %s with 400 instead of clamping', async (q) => {
+    const res = await stack.get<Problem>(`${pods()}?${q}`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_pagination');
+  });
+
+  it('accepts limit 1000, the maximum', async () => {
+    const res = await stack.get(`${pods()}?limit=1000`);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers an offset past the end with an empty page', async () => {
+    const res = await stack.get<unknown[]>(`${pods()}?offset=100000`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+  });
+
+  it('refuses unknown and repeated query parameters', async () => {
+    const unknown = await stack.get<Problem>(`${pods()}?labelselector=app%3Dx`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('unknown_query_parameter');
+    expect(unknown.body.detail).toContain('labelselector');
+    const twice = await stack.get<Problem>(`${pods()}?limit=1&limit=2`);
+    expect(twice.status).toBe(400);
+  });
+});

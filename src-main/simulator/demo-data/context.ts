@@ -1,0 +1,90 @@
+/**
+ * Shared state of one demo generation run: the clock, the seeded randomness, the objects made
+ * so far (in creation order, each with its own resourceVersion) and what the ticker and log
+ * source need to know about them afterwards.
+ */
+
+import { Rng, uidFor } from '../random';
+import { rfc3339 } from '../time';
+import type { CoreEvent, KubeObject } from '../types';
+import type { LogProfileId } from './log-profiles';
+
+export interface NodeInfo {
+  name: string;
+  ip: string;
+  index: number;
+  ready: boolean;
+  memoryPressure: boolean;
+  labels: Record<string, string>;
+}
+
+/** A container the ticker crash-loops or OOM-kills now and then. */
+export interface Crasher {
+  namespace: string;
+  pod: string;
+  container: string;
+  mode: 'crashloop' | 'oom';
+}
+
+/** An event the ticker repeats (count++ / series++) every `everyTicks` ticks. */
+export interface RecurringEvent {
+  namespace: string;
+  name: string;
+  everyTicks: number;
+}
+
+export interface GenScale {
+  pods?: number;
+  events?: number;
+  nodes?: number;
+  namespaces?: number;
+}
+
+export class Gen {
+  readonly rng: Rng;
+  readonly objects: KubeObject[] = [];
+  readonly events: CoreEvent[] = [];
+  readonly nodes: NodeInfo[] = [];
+  readonly logProfiles = new Map<string, LogProfileId>();
+  readonly crashers: Crasher[] = [];
+  readonly recurring: RecurringEvent[] = [];
+  private rv = 0;
+
+  constructor(
+    readonly seed: number,
+    readonly now: number,
+    readonly scale: GenScale,
+  ) {
+    this.rng = new Rng(seed);
+  }
+
+  ago(ms: number): string {
+    return rfc3339(this.now - ms);
+  }
+
+  uid(key: string): string {
+    return uidFor(`${this.seed}:${key}`);
+  }
+
+  /** Adds an object with the next resourceVersion and returns it. */
+  add<T extends KubeObject>(obj: T): T {
+    obj.metadata.resourceVersion = String(++this.rv);
+    if (obj.kind === 'Event') this.events.push(obj as unknown as CoreEvent);
+    else this.objects.push(obj);
+    return obj;
+  }
+
+  readyNodes(): NodeInfo[] {
+    return this.nodes.filter((n) => n.ready);
+  }
+
+  node(name: string): NodeInfo {
+    const n = this.nodes.find((x) => x.name === name);
+    if (!n) throw new Error(`no node ${name}`);
+    return n;
+  }
+
+  setLogProfile(namespace: string, pod: string, container: string, profile: LogProfileId): void {
+    this.logProfiles.set(`${namespace}/${pod}/${container}`, profile);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * list and get. Lists walk the resource's sorted key array, so a chunk of a 100k-item list
+ * costs a binary search plus the chunk itself. Continue tokens have the apiserver's shape:
+ * base64url({"v":"meta.k8s.io/v1","rv":<revision>,"start":"<last key>\u0000"}).
+ */
+
+import { itemJson, listEnvelope, objectJson } from './present';
+import type { ResourceDef } from './resources';
+import { type Filter, matches } from './selectors';
+import { badRequest, expired, notFound, type Status } from './status';
+import type { SimStore } from './store';
+import { objectKey } from './table';
+
+export interface ListParams {
+  namespace: string | undefined;
+  filter: Filter;
+  limit: number;
+  continueToken: string | undefined;
+}
+
+export type Result = { ok: true; json: string } | { ok: false; status: Status };
+
+interface ContinueToken {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+export function encodeContinue(rv: number, lastKey: string): string {
+  const token: ContinueToken = { v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` };
+  return Buffer.from(JSON.stringify(token)).toString('base64url');
+}
+
+function decodeContinue(token: string): ContinueToken | string {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      'v' in parsed &&
+      parsed.v === 'meta.k8s.io/v1' &&
+      'rv' in parsed &&
+      typeof parsed.rv === 'number' &&
+      'start' in parsed &&
+      typeof parsed.start === 'string' &&
+      parsed.start.length > 0
+    ) {
+      return { v: parsed.v, rv: parsed.rv, start: parsed.start };
+    }
+    return 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)';
+  } catch {
+    return 'continue key is not valid: illegal base64 data';
+  }
+}
+
+const TOO_OLD =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+export function listObjects(store: SimStore, def: ResourceDef, params: ListParams): Result {
+  const table = store.table(def.storage ?? def.resource);
+  const range = table.range(def.namespaced ? params.namespace : undefined);
+  let start = range[0];
+  const end = range[1];
+  let rv = store.rv;
+  if (params.continueToken) {
+    const token = decodeContinue(params.continueToken);
+    if (typeof token === 'string') return { ok: false, status: badRequest(token) };
+    if (token.rv !== -1 && token.rv < store.oldestAvailableRv(def.storage ?? def.resource)) {
+      const s = expired(TOO_OLD);
+      s.metadata.continue = Buffer.from(JSON.stringify({ ...token, rv: -1 })).toString('base64url');
+      return { ok: false, status: s };
+    }
+    if (token.rv !== -1) rv = token.rv;
+    start = Math.max(start, table.lowerBound(token.start));
+  }
+  const items: string[] = [];
+  let i = start;
+  let lastKey: string | undefined;
+  const limit = params.limit > 0 ? params.limit : Number.POSITIVE_INFINITY;
+  for (; i < end && items.length < limit; i++) {
+    const obj = table.at(i);
+    if (!obj || !matches(params.filter, obj)) continue;
+    items.push(itemJson(def, obj));
+    lastKey = table.keyAt(i);
+  }
+  const meta: string[] = [`"resourceVersion":"${rv}"`];
+  if (i < end && lastKey !== undefined) {
+    meta.push(`"continue":"${encodeContinue(rv, lastKey)}"`);
+    // The apiserver only knows the remaining count when no selector filters the range.
+    if (params.filter.empty) meta.push(`"remainingItemCount":${end - i}`);
+  }
+  return {
+    ok: true,
+    json: `${listEnvelope(def)},"metadata":{${meta.join(',')}},"items":[${items.join(',')}]}`,
+  };
+}
+
+export function getObject(
+  store: SimStore,
+  def: ResourceDef,
+  namespace: string | undefined,
+  name: string,
+): Result {
+  const table = store.table(def.storage ?? def.resource);
+  const obj = table.get(objectKey(def.namespaced ? namespace : undefined, name));
+  if (!obj) return { ok: false, status: notFound(def, name) };
+  return { ok: true, json: objectJson(def, obj) };
+}

@@ -1,0 +1,310 @@
+/**
+ * HTTP routing for the Kubernetes REST paths the simulator serves, plus the fault knobs
+ * (latency, hang, 401, metrics down). Every error leaves as a metav1.Status except where the
+ * real component answers differently (the aggregator's plain-text 503 for metrics).
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { apiGroupList, apiVersions, resourceList, versionInfo } from './discovery';
+import { getObject, listObjects } from './list';
+import { parseBool, serveLog } from './log-http';
+import { type MetricsResult, type MetricsSource, NODE_METRICS, POD_METRICS } from './metrics';
+import { type ResourceDef, resourceInGroup } from './resources';
+import { buildFilter } from './selectors';
+import {
+  badRequest,
+  methodNotAllowed,
+  pathNotFound,
+  SENT,
+  type Sent,
+  sendJson,
+  sendRaw,
+  sendStatus,
+  unauthorized,
+} from './status';
+import type { SimStore } from './store';
+import { serveWatch } from './watch';
+
+export interface Faults {
+  /** metrics.k8s.io answers 503 as when metrics-server is unavailable. */
+  metricsDown: boolean;
+  /** metrics.k8s.io is not registered at all: 404 and absent from discovery. */
+  metricsMissing: boolean;
+  /** Added before every response. */
+  latencyMs: number;
+  /** Accept requests and never answer. */
+  hang: boolean;
+  /** Reject every request with 401 (token revoked). */
+  unauthorized: boolean;
+}
+
+export interface ServerDeps {
+  store: SimStore;
+  metrics: MetricsSource;
+  faults: Faults;
+  token: string;
+  bookmarkMs: number;
+  serverAddress: () => string;
+}
+
+interface ResourcePath {
+  group: string;
+  version: string;
+  watchPath: boolean;
+  namespace: string | undefined;
+  resource: string;
+  name: string | undefined;
+  subresource: string | undefined;
+}
+
+const PUBLIC_PATHS = new Set(['/version', '/healthz', '/livez', '/readyz']);
+
+export class Router {
+  private readonly streams = new Set<() => void>();
+
+  constructor(private readonly deps: ServerDeps) {}
+
+  /** Ends every open watch and log follow. */
+  closeStreams(): void {
+    for (const stop of [...this.streams]) stop();
+    this.streams.clear();
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { faults } = this.deps;
+    if (faults.hang) return;
+    if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    if (faults.hang || res.destroyed) return;
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    if (
+      faults.unauthorized ||
+      (!PUBLIC_PATHS.has(path) && req.headers.authorization !== `Bearer ${this.deps.token}`)
+    ) {
+      sendStatus(res, unauthorized());
+      return;
+    }
+    try {
+      this.route(req, res, path, url.searchParams);
+    } catch (err) {
+      sendJson(res, 500, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `simulator error: ${err instanceof Error ? err.message : String(err)}`,
+        reason: 'InternalError',
+        code: 500,
+      });
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse, path: string, q: URLSearchParams): Sent {
+    if (path === '/version') return sendJson(res, 200, versionInfo());
+    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('ok');
+      return SENT;
+    }
+    const segs = path
+      .split('/')
+      .filter((s) => s !== '')
+      .map(decodeURIComponent);
+    const metricsServed = !this.deps.faults.metricsMissing;
+    if (segs[0] === 'api') {
+      if (segs.length === 1) return sendJson(res, 200, apiVersions(this.deps.serverAddress()));
+      if (segs.length === 2) return this.sendDiscovery(res, '', segs[1] as string);
+      return this.resource(req, res, parseResourcePath('', segs[1] as string, segs.slice(2)), q);
+    }
+    if (segs[0] === 'apis') {
+      if (segs.length === 1) return sendJson(res, 200, apiGroupList(metricsServed));
+      const group = segs[1] as string;
+      if (group === POD_METRICS.group && this.metricsUnavailable(res)) return SENT;
+      if (segs.length === 2) return sendStatus(res, pathNotFound());
+      if (segs.length === 3) return this.sendDiscovery(res, group, segs[2] as string);
+      return this.resource(req, res, parseResourcePath(group, segs[2] as string, segs.slice(3)), q);
+    }
+    return sendStatus(res, pathNotFound());
+  }
+
+  private metricsUnavailable(res: ServerResponse): boolean {
+    const { faults } = this.deps;
+    if (faults.metricsMissing) {
+      sendStatus(res, pathNotFound());
+      return true;
+    }
+    if (faults.metricsDown) {
+      // kube-aggregator answers with http.Error, i.e. plain text, not a Status.
+      res.writeHead(503, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end('service unavailable\n');
+      return true;
+    }
+    return false;
+  }
+
+  private sendDiscovery(res: ServerResponse, group: string, version: string): Sent {
+    const doc = resourceList(group, version);
+    if (doc === undefined) return sendStatus(res, pathNotFound());
+    return sendJson(res, 200, doc);
+  }
+
+  private resource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    p: ResourcePath | undefined,
+    q: URLSearchParams,
+  ): Sent {
+    if (!p) return sendStatus(res, pathNotFound());
+    if (p.group === POD_METRICS.group) return this.metrics(req, res, p, q);
+    const def = resourceInGroup(p.group, p.version, p.resource);
+    if (!def) return sendStatus(res, pathNotFound());
+    if (
+      (p.namespace !== undefined && !def.namespaced) ||
+      (def.namespaced && p.name !== undefined && p.namespace === undefined)
+    ) {
+      return sendStatus(res, pathNotFound());
+    }
+    if (req.method !== 'GET') return sendStatus(res, methodNotAllowed(req.method ?? '', def));
+    if (p.subresource !== undefined) return this.subresource(req, res, def, p, q);
+
+    const filter = buildFilter(
+      def,
+      q.get('labelSelector'),
+      nameField(q.get('fieldSelector'), p.watchPath ? p.name : undefined),
+    );
+    if (!filter.ok) return sendStatus(res, badRequest(filter.message));
+    const watching = p.watchPath || parseBool(q.get('watch'));
+    if (p.name !== undefined && !p.watchPath) {
+      const got = getObject(this.deps.store, def, p.namespace, p.name);
+      return got.ok ? sendRaw(res, 200, got.json) : sendStatus(res, got.status);
+    }
+    const rv = q.get('resourceVersion') ?? undefined;
+    if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
+      return sendStatus(res, badRequest(`invalid resource version "${rv}": must be a non-negative integer`));
+    }
+    if (watching) {
+      const timeout = q.get('timeoutSeconds');
+      const stop = serveWatch(req, res, this.deps.store, def, {
+        namespace: p.namespace,
+        filter: filter.filter,
+        resourceVersion: rv,
+        allowBookmarks: parseBool(q.get('allowWatchBookmarks')),
+        sendInitialEvents: parseBool(q.get('sendInitialEvents')),
+        timeoutSeconds: timeout && /^\d+$/.test(timeout) ? Number(timeout) : undefined,
+        bookmarkMs: this.deps.bookmarkMs,
+      });
+      return this.track(res, stop);
+    }
+    const limitRaw = q.get('limit');
+    if (limitRaw && !/^-?\d+$/.test(limitRaw)) {
+      return sendStatus(res, badRequest(`limit: Invalid value: "${limitRaw}": must be an integer`));
+    }
+    const listed = listObjects(this.deps.store, def, {
+      namespace: p.namespace,
+      filter: filter.filter,
+      limit: limitRaw ? Number(limitRaw) : 0,
+      continueToken: q.get('continue') || undefined,
+    });
+    return listed.ok ? sendRaw(res, 200, listed.json) : sendStatus(res, listed.status);
+  }
+
+  private subresource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    def: ResourceDef,
+    p: ResourcePath,
+    q: URLSearchParams,
+  ): Sent {
+    const name = p.name as string;
+    if (def.resource === 'pods' && def.group === '' && p.subresource === 'log' && p.namespace) {
+      const stop = serveLog(req, res, this.deps.store, p.namespace, name, q, this.unreachableNodes());
+      return stop ? this.track(res, stop) : SENT;
+    }
+    if (p.subresource === 'status' && def.storage === undefined) {
+      const got = getObject(this.deps.store, def, p.namespace, name);
+      return got.ok ? sendRaw(res, 200, got.json) : sendStatus(res, got.status);
+    }
+    return sendStatus(res, pathNotFound());
+  }
+
+  private metrics(req: IncomingMessage, res: ServerResponse, p: ResourcePath, q: URLSearchParams): Sent {
+    const isPods = p.resource === 'pods';
+    if (
+      p.version !== POD_METRICS.version ||
+      (!isPods && p.resource !== 'nodes') ||
+      p.subresource !== undefined
+    ) {
+      return sendStatus(res, pathNotFound());
+    }
+    if ((!isPods && p.namespace !== undefined) || p.watchPath) return sendStatus(res, pathNotFound());
+    const def = isPods ? POD_METRICS : NODE_METRICS;
+    if (req.method !== 'GET') return sendStatus(res, methodNotAllowed(req.method ?? '', def));
+    if (parseBool(q.get('watch'))) return sendStatus(res, methodNotAllowed('WATCH', def));
+    const filter = buildFilter(def, q.get('labelSelector'), q.get('fieldSelector'));
+    if (!filter.ok) return sendStatus(res, badRequest(filter.message));
+    const m = this.deps.metrics;
+    let result: MetricsResult;
+    if (isPods) {
+      result =
+        p.name !== undefined ? m.getPod(p.namespace ?? '', p.name) : m.listPods(p.namespace, filter.filter);
+    } else {
+      result = p.name !== undefined ? m.getNode(p.name) : m.listNodes(filter.filter);
+    }
+    return result.ok ? sendJson(res, 200, result.body) : sendStatus(res, result.status);
+  }
+
+  private unreachableNodes(): Set<string> {
+    const out = new Set<string>();
+    for (const node of this.deps.store.table('nodes').values()) {
+      const conditions = (node.status as { conditions?: { type: string; status: string }[] } | undefined)
+        ?.conditions;
+      const ready = conditions?.find((c) => c.type === 'Ready');
+      if (ready && ready.status !== 'True') out.add(node.metadata.name);
+    }
+    return out;
+  }
+
+  private track(res: ServerResponse, stop: () => void): Sent {
+    this.streams.add(stop);
+    res.on('close', () => this.streams.delete(stop));
+    return SENT;
+  }
+}
+
+function parseResourcePath(group: string, version: string, rest: string[]): ResourcePath | undefined {
+  let parts = rest;
+  const watchPath = parts[0] === 'watch';
+  if (watchPath) parts = parts.slice(1);
+  if (parts[0] === 'namespaces' && parts.length >= 3) {
+    if (parts.length > 5) return undefined;
+    return {
+      group,
+      version,
+      watchPath,
+      namespace: parts[1],
+      resource: parts[2] as string,
+      name: parts[3],
+      subresource: parts[4],
+    };
+  }
+  if (parts.length === 0 || parts.length > 3) return undefined;
+  return {
+    group,
+    version,
+    watchPath,
+    namespace: undefined,
+    resource: parts[0] as string,
+    name: parts[1],
+    subresource: parts[2],
+  };
+}
+
+/** Legacy /watch/.../{name} paths watch one object: the same as a metadata.name field selector. */
+function nameField(fieldSelector: string | null, name: string | undefined): string | null {
+  if (name === undefined) return fieldSelector;
+  const byName = `metadata.name=${name}`;
+  return fieldSelector ? `${fieldSelector},${byName}` : byName;
+}

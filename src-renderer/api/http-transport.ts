@@ -1,0 +1,85 @@
+import type { RawInput, Reply } from '../../src-shared/contract/define';
+import { type OperationName, type Operations, operations } from '../../src-shared/contract/operations';
+import { fillPath } from '../../src-shared/contract/path';
+import { isProblem } from '../../src-shared/contract/problem';
+import { ApiError, type CallOptions, type Transport } from './client';
+
+export interface HttpTransportOptions {
+  baseUrl: string;
+  /** Supplies the Authorization header; may refresh tokens first. */
+  authorize?: () => Promise<Record<string, string>>;
+  /** Called on a 401 so the session can refresh and the call be retried once. */
+  onUnauthorized?: () => Promise<boolean>;
+}
+
+/** A fetch that never reached the service (it is down, or the network is) becomes a problem like any other. */
+function unreachable(err: unknown): ApiError {
+  return new ApiError({
+    type: 'about:blank',
+    title: 'Service unreachable',
+    status: 0,
+    detail: `The Skiff service did not answer (${(err as Error).message}). It is retried automatically.`,
+    code: 'internal_error',
+  });
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return undefined;
+  const text = await res.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The browser transport: the same operations over /v1 HTTP. */
+export function httpTransport(opts: HttpTransportOptions): Transport {
+  const send = async (
+    name: OperationName,
+    input: RawInput<Operations[OperationName]>,
+    options: CallOptions | undefined,
+    retry: boolean,
+  ): Promise<Reply<unknown>> => {
+    const spec = operations[name];
+    const url = new URL(fillPath(spec.path, input.params as Record<string, string>), opts.baseUrl);
+    for (const [k, v] of Object.entries((input.query ?? {}) as Record<string, string | undefined>)) {
+      if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    }
+    const headers: Record<string, string> = { Accept: 'application/json', ...(await opts.authorize?.()) };
+    const init: RequestInit = { method: spec.method, headers, ...(options?.signal ? { signal: options.signal } : {}) };
+    if (input.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(input.body);
+    } else if (spec.requiresJson) {
+      // The service refuses these without the JSON content type even when nothing is sent.
+      headers['Content-Type'] = 'application/json';
+    }
+    let res: Response;
+    try {
+      res = await fetch(url, init);
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw err;
+      throw unreachable(err);
+    }
+    if (res.status === 401 && retry && opts.onUnauthorized && (await opts.onUnauthorized())) {
+      return send(name, input, options, false);
+    }
+    const body = await readBody(res);
+    if (!res.ok) {
+      throw new ApiError(
+        isProblem(body)
+          ? body
+          : { type: 'about:blank', title: res.statusText, status: res.status, detail: res.statusText, code: 'internal_error' },
+      );
+    }
+    const total = res.headers.get('x-total');
+    const page =
+      total === null
+        ? undefined
+        : { total: Number(total), limit: Number(res.headers.get('x-limit')), offset: Number(res.headers.get('x-offset')) };
+    return { data: body, ...(page ? { page } : {}), status: res.status };
+  };
+  return { call: (name, input, options) => send(name, input, options, true) };
+}

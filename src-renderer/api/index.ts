@@ -1,0 +1,57 @@
+import type { LoginResult } from '../../src-shared/contract/auth-models';
+import { type ApiClient, createClient } from './client';
+import { httpTransport } from './http-transport';
+import { ipcTransport } from './ipc-transport';
+import { type SessionEnd, TokenKeeper } from './token-keeper';
+
+export type Mode = 'desktop' | 'browser';
+
+export interface Connection {
+  mode: Mode;
+  client: ApiClient;
+  /** Browser only: the in-memory token holder; null in the desktop app, whose main process owns the session. */
+  keeper: TokenKeeper | null;
+  /** Browser only: logs in without going through the keeper. */
+  login(username: string, password: string): Promise<LoginResult>;
+}
+
+/**
+ * In Electron the preload's bridge is there and calls go over IPC; the main process created the
+ * window's session, so there is nothing to log in to. In a browser, calls go over /v1 HTTP and
+ * carry the tokens the keeper holds.
+ */
+export function connect(onEnded: (end: SessionEnd) => void): Connection {
+  if (window.skiff) {
+    const client = createClient(ipcTransport(window.skiff));
+    return {
+      mode: 'desktop',
+      client,
+      keeper: null,
+      login: () => Promise.reject(new Error('the desktop app has no login page')),
+    };
+  }
+  const baseUrl = window.location.origin;
+  // Login and refresh go through a bare transport: a refresh that itself waited for a refresh would deadlock.
+  const bare = createClient(httpTransport({ baseUrl }));
+  const keeper = new TokenKeeper({
+    refresh: async (refreshToken) => (await bare.call('refresh', { params: {}, body: { refreshToken } })).data,
+    onEnded,
+  });
+  const client = createClient(
+    httpTransport({ baseUrl, authorize: () => keeper.authorize(), onUnauthorized: () => keeper.refresh() }),
+  );
+  return {
+    mode: 'browser',
+    client,
+    keeper,
+    login: async (username, password) => (await bare.call('login', { params: {}, body: { username, password } })).data,
+  };
+}
+
+/** Kept for callers that only need a client (scripts, tests); the app uses `connect`. */
+export function defaultClient(): ApiClient {
+  return connect(() => {}).client;
+}
+
+export { ApiError, type ApiClient } from './client';
+export type { SessionEnd } from './token-keeper';

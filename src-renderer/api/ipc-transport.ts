@@ -1,0 +1,35 @@
+import type { RawInput, Reply } from '../../src-shared/contract/define';
+import type { IpcOutcome } from '../../src-shared/ipc/channels';
+import type { OperationName, Operations } from '../../src-shared/contract/operations';
+import { ApiError, type Transport } from './client';
+
+/** The shape the preload exposes as window.skiff; one method per contract operation. */
+export type SkiffBridge = {
+  [K in OperationName]: (input: RawInput<Operations[K]>) => Promise<IpcOutcome<unknown>>;
+};
+
+declare global {
+  interface Window {
+    skiff?: SkiffBridge;
+  }
+}
+
+function aborted(): Error {
+  const err = new Error('the call was cancelled');
+  err.name = 'AbortError';
+  return err;
+}
+
+export function ipcTransport(bridge: SkiffBridge): Transport {
+  return {
+    async call(name, input, options): Promise<Reply<unknown>> {
+      const method = bridge[name] as (i: RawInput<Operations[OperationName]>) => Promise<IpcOutcome<unknown>>;
+      // IPC cannot carry a signal to the main process; a cancelled call is dropped here instead.
+      if (options?.signal?.aborted) throw aborted();
+      const outcome = await method(input);
+      if (options?.signal?.aborted) throw aborted();
+      if (!outcome.ok) throw new ApiError(outcome.problem);
+      return { data: outcome.data, ...(outcome.page ? { page: outcome.page } : {}) };
+    },
+  };
+}

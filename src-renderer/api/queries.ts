@@ -1,0 +1,128 @@
+import type { EventRecord, ResourceWrapper } from '../../src-shared/contract/models';
+import { MAX_PAGE_LIMIT } from '../../src-shared/contract/params';
+import { RESOURCE_KINDS, type ResourceType } from '../../src-shared/kube/kinds';
+import type { ApiClient } from './client';
+
+/** Where a list or object lives. */
+export interface Scope {
+  workspaceId: string;
+  clusterId: string;
+}
+
+/** A list bigger than this is cut (and says so): beyond it the browser, not the service, is the bottleneck. */
+export const LIST_CAP = 50_000;
+const PARALLEL_PAGES = 4;
+
+export interface ListResult {
+  items: ResourceWrapper[];
+  total: number;
+  truncated: boolean;
+}
+
+function listPage(
+  client: ApiClient,
+  scope: Scope,
+  kind: ResourceType,
+  namespace: string | null,
+  labelSelector: string,
+  limit: number,
+  offset: number,
+  signal?: AbortSignal,
+) {
+  const query = {
+    limit: String(limit),
+    offset: String(offset),
+    ...(labelSelector.trim() ? { labelSelector } : {}),
+  };
+  const options = signal ? { signal } : {};
+  if (namespace && RESOURCE_KINDS[kind].namespaced) {
+    return client.call(
+      'listNamespacedResources',
+      { params: { ...scope, namespace, resourceType: kind }, query },
+      options,
+    );
+  }
+  return client.call('listResources', { params: { ...scope, resourceType: kind }, query }, options);
+}
+
+/**
+ * Every object of a list. The service pages at most MAX_PAGE_LIMIT per request, so the first page
+ * tells the total and the rest are fetched a few at a time; tables sort and filter on the whole
+ * list, which needs all of it.
+ */
+export async function listAll(
+  client: ApiClient,
+  scope: Scope,
+  kind: ResourceType,
+  namespace: string | null,
+  labelSelector: string,
+  signal?: AbortSignal,
+): Promise<ListResult> {
+  const first = await listPage(client, scope, kind, namespace, labelSelector, MAX_PAGE_LIMIT, 0, signal);
+  const total = first.page?.total ?? first.data.length;
+  const wanted = Math.min(total, LIST_CAP);
+  const items = [...first.data];
+  const offsets: number[] = [];
+  for (let o = first.data.length; o < wanted; o += MAX_PAGE_LIMIT) offsets.push(o);
+  for (let i = 0; i < offsets.length; i += PARALLEL_PAGES) {
+    const batch = offsets.slice(i, i + PARALLEL_PAGES);
+    const pages = await Promise.all(
+      batch.map((o) => listPage(client, scope, kind, namespace, labelSelector, MAX_PAGE_LIMIT, o, signal)),
+    );
+    for (const p of pages) items.push(...p.data);
+  }
+  return { items: items.slice(0, wanted), total, truncated: total > wanted };
+}
+
+/** How many objects a list has, at the cost of one row: the service reports the total with any page. */
+export async function countOf(
+  client: ApiClient,
+  scope: Scope,
+  kind: ResourceType,
+  namespace: string | null,
+  signal?: AbortSignal,
+): Promise<number> {
+  const reply = await listPage(client, scope, kind, namespace, '', 1, 0, signal);
+  return reply.page?.total ?? reply.data.length;
+}
+
+export async function getOne(
+  client: ApiClient,
+  scope: Scope,
+  kind: ResourceType,
+  name: string,
+  namespace: string | undefined,
+  signal?: AbortSignal,
+): Promise<ResourceWrapper> {
+  const options = signal ? { signal } : {};
+  if (namespace && RESOURCE_KINDS[kind].namespaced) {
+    const r = await client.call(
+      'getNamespacedResource',
+      { params: { ...scope, namespace, resourceType: kind, resourceName: name } },
+      options,
+    );
+    return r.data;
+  }
+  const r = await client.call('getResource', { params: { ...scope, resourceType: kind, resourceName: name } }, options);
+  return r.data;
+}
+
+/** The events whose involvedObject is this object (the events endpoint filters by kind, name and namespace). */
+export async function objectEvents(
+  client: ApiClient,
+  scope: Scope,
+  kind: ResourceType,
+  name: string,
+  namespace: string | undefined,
+  signal?: AbortSignal,
+): Promise<{ items: EventRecord[]; total: number }> {
+  const r = await client.call(
+    'listEvents',
+    {
+      params: scope,
+      query: { kind: RESOURCE_KINDS[kind].kind, name, ...(namespace ? { namespace } : {}), limit: '200' },
+    },
+    signal ? { signal } : {},
+  );
+  return { items: r.data, total: r.page?.total ?? r.data.length };
+}

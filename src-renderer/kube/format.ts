@@ -1,0 +1,87 @@
+/** Display helpers shared by tables and detail panes. */
+
+/** kubectl-style age: 45s, 12m, 3h, 5d, 2y; the most significant unit, plus a second one while it matters. */
+export function age(iso: string | undefined, now: number = Date.now()): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return '—';
+  const s = Math.max(0, Math.floor((now - t) / 1000));
+  if (s < 120) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 10) return `${m}m${s % 60 ? `${s % 60}s` : ''}`;
+  if (m < 180) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 8) return `${h}h${m % 60 ? `${m % 60}m` : ''}`;
+  if (h < 48) return `${h}h`;
+  const d = Math.floor(h / 24);
+  if (d < 8) return `${d}d${h % 24 ? `${h % 24}h` : ''}`;
+  if (d < 365 * 2) return `${d}d`;
+  return `${Math.floor(d / 365)}y`;
+}
+
+export function timestamp(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  return t.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/** Milliseconds since the epoch, or 0 for missing values so they sort first. */
+export function time(iso: string | undefined): number {
+  if (!iso) return 0;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+const BINARY: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+const DECIMAL: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
+
+/** A Kubernetes quantity ("250m", "1.5Gi", "2e3") as a plain number, or NaN when it does not parse. */
+export function parseQuantity(q: string | number | undefined): number {
+  if (q === undefined) return Number.NaN;
+  if (typeof q === 'number') return q;
+  const m = /^([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)([a-zA-Z]*)$/.exec(q.trim());
+  if (!m) return Number.NaN;
+  const n = Number(m[1]);
+  const suffix = m[2] ?? '';
+  if (suffix in BINARY) return n * BINARY[suffix]!;
+  if (suffix in DECIMAL) return n * DECIMAL[suffix]!;
+  return Number.NaN;
+}
+
+export function formatCpu(cores: number): string {
+  if (!Number.isFinite(cores)) return '—';
+  if (cores < 1) return `${Math.round(cores * 1000)}m`;
+  return `${Number(cores.toFixed(2))}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '—';
+  const units = ['B', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${Number(v.toFixed(v < 10 && i > 0 ? 1 : 0))}${units[i]}`;
+}
+
+/** Shows a quantity the way a person reads it: CPU in cores or millicores, memory in binary units. */
+export function formatQuantity(resource: string, q: string | undefined): string {
+  if (q === undefined) return '—';
+  const n = parseQuantity(q);
+  if (Number.isNaN(n)) return q;
+  if (resource === 'cpu') return formatCpu(n);
+  if (resource === 'memory' || resource.includes('storage')) return formatBytes(n);
+  return q;
+}
+
+export function percent(part: number, whole: number): string {
+  if (!Number.isFinite(part) || !Number.isFinite(whole) || whole <= 0) return '—';
+  return `${Math.round((part / whole) * 100)}%`;
+}
+
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}

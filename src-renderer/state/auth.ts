@@ -1,0 +1,104 @@
+import { create } from 'zustand';
+import { ApiError } from '../api';
+import { api, getConnection, onSessionEnded } from './connection';
+
+/**
+ * - checking: finding out whether this service wants a login at all.
+ * - signed-out: the browser shows the login page.
+ * - signed-in: the browser holds tokens (in memory only).
+ * - open: the service answered without credentials (a build without accounts); no login page.
+ * - desktop: Electron; the main process owns the session.
+ */
+export type AuthPhase = 'checking' | 'signed-out' | 'signed-in' | 'open' | 'desktop';
+
+interface AuthState {
+  phase: AuthPhase;
+  username: string | null;
+  sessionId: string | null;
+  /** Why the person is looking at the login page (session ended elsewhere, logged out…). */
+  notice: string | null;
+  busy: boolean;
+  loginError: string | null;
+  init(): Promise<void>;
+  login(username: string, password: string): Promise<void>;
+  logout(): Promise<void>;
+}
+
+function message(err: unknown): string {
+  return err instanceof ApiError ? err.problem.detail : (err as Error).message;
+}
+
+export const useAuth = create<AuthState>()((set, get) => ({
+  phase: 'checking',
+  username: null,
+  sessionId: null,
+  notice: null,
+  busy: false,
+  loginError: null,
+
+  async init() {
+    const conn = getConnection();
+    onSessionEnded((end) => {
+      set({
+        phase: 'signed-out',
+        sessionId: null,
+        notice:
+          end.reason === 'logged-out'
+            ? 'You logged out.'
+            : `Your session has ended (${end.detail}). Log in again to continue.`,
+      });
+    });
+    if (conn.mode === 'desktop') {
+      set({ phase: 'desktop' });
+      void loadWhoAmI(set);
+      return;
+    }
+    try {
+      // Asking for something harmless without a token tells whether this service wants one.
+      await api().call('listWorkspaces', { params: {}, query: { limit: '1' } });
+      set({ phase: 'open' });
+    } catch (err) {
+      const unauthorized = err instanceof ApiError && err.problem.status === 401;
+      set({ phase: 'signed-out', notice: unauthorized ? null : `The service did not answer: ${message(err)}` });
+    }
+  },
+
+  async login(username, password) {
+    set({ busy: true, loginError: null });
+    try {
+      const result = await getConnection().login(username, password);
+      getConnection().keeper?.start(result);
+      set({ phase: 'signed-in', username, sessionId: result.sessionId, notice: null, busy: false });
+    } catch (err) {
+      set({ busy: false, loginError: message(err) });
+    }
+  },
+
+  async logout() {
+    const conn = getConnection();
+    const sessionId = get().sessionId ?? conn.keeper?.sessionId;
+    try {
+      if (sessionId) await api().call('logoutSession', { params: { sessionId } });
+    } catch {
+      // The tokens are dropped either way; a session the service already ended needs no logout.
+    }
+    conn.keeper?.clear();
+    set({ phase: 'signed-out', sessionId: null, notice: 'You logged out.' });
+  },
+}));
+
+async function loadWhoAmI(set: (s: Partial<AuthState>) => void): Promise<void> {
+  try {
+    const me = await api().call('whoAmI', { params: {} });
+    set({ username: me.data.account.username, sessionId: me.data.sessionId });
+  } catch {
+    // Older services have no whoAmI; the header then shows no name, nothing else depends on it.
+  }
+}
+
+/** The current session's id, for marking "this device" when the service does not. */
+export function currentSessionId(): string | null {
+  return useAuth.getState().sessionId;
+}
+
+export { loadWhoAmI };

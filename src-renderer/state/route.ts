@@ -1,0 +1,170 @@
+import { create } from 'zustand';
+import type { GuidanceAction } from '../../src-shared/guidance';
+import { RESOURCE_TYPES, type ResourceType } from '../../src-shared/kube/kinds';
+
+/** The parts of the window a person navigates to; mirrored in location.hash so reloads and Back work. */
+export type Area = 'resources' | 'events' | 'security' | 'settings';
+export type DetailTab = 'overview' | 'events' | 'yaml' | 'logs';
+
+export interface ResourceRef {
+  kind: ResourceType;
+  name: string;
+  /** Absent for nodes and namespaces. */
+  namespace?: string;
+}
+
+/** A request to bring one part of the detail pane into view (a guidance action's target). */
+export interface Focus {
+  section: string;
+  /** Changes on every request so asking twice for the same section scrolls again. */
+  nonce: number;
+}
+
+/** What the logs tab was asked for; the logs issue reads this. */
+export interface LogsRequest {
+  container?: string;
+  previous: boolean;
+}
+
+export interface Route {
+  workspaceId: string | null;
+  clusterId: string | null;
+  area: Area;
+  kind: ResourceType;
+  /** null: all namespaces (or a cluster-scoped kind). */
+  namespace: string | null;
+  selected: ResourceRef | null;
+  tab: DetailTab;
+}
+
+/** A guidance action to perform once the object it targets has loaded (asked for from another view). */
+export interface PendingAction {
+  action: GuidanceAction;
+  container?: string;
+  nonce: number;
+}
+
+interface RouteState extends Route {
+  focus: Focus | null;
+  pending: PendingAction | null;
+  logs: LogsRequest;
+  /** A label selector a navigation wants the list to start with (e.g. "pods of this deployment"). */
+  presetSelector: { text: string; nonce: number } | null;
+  go(patch: Partial<Route>): void;
+  openList(kind: ResourceType, namespace: string | null, selector?: string): void;
+  select(ref: ResourceRef | null, tab?: DetailTab): void;
+  setTab(tab: DetailTab): void;
+  focusSection(section: string, tab?: DetailTab): void;
+  openLogs(req: LogsRequest): void;
+  /** Opens `ref` and then performs `action` on it (the detail pane picks it up). */
+  openWithAction(ref: ResourceRef, action: GuidanceAction, container?: string): void;
+  clearPending(): void;
+}
+
+const TABS: readonly DetailTab[] = ['overview', 'events', 'yaml', 'logs'];
+const AREAS: readonly Area[] = ['resources', 'events', 'security', 'settings'];
+
+const isKind = (s: string | null): s is ResourceType => s !== null && (RESOURCE_TYPES as readonly string[]).includes(s);
+
+export function parseHash(hash: string): Route {
+  const q = new URLSearchParams(hash.replace(/^#/, ''));
+  const kind = q.get('kind');
+  const area = q.get('area');
+  const tab = q.get('tab');
+  const sel = q.get('sel');
+  let selected: ResourceRef | null = null;
+  if (sel) {
+    // sel = kind/name or kind/namespace/name
+    const parts = sel.split('/');
+    if (isKind(parts[0] ?? null) && parts.length === 2) selected = { kind: parts[0] as ResourceType, name: parts[1]! };
+    if (isKind(parts[0] ?? null) && parts.length === 3)
+      selected = { kind: parts[0] as ResourceType, namespace: parts[1]!, name: parts[2]! };
+  }
+  return {
+    workspaceId: q.get('ws'),
+    clusterId: q.get('cl'),
+    area: AREAS.includes(area as Area) ? (area as Area) : 'resources',
+    kind: isKind(kind) ? kind : 'pod',
+    namespace: q.get('ns'),
+    selected,
+    tab: TABS.includes(tab as DetailTab) ? (tab as DetailTab) : 'overview',
+  };
+}
+
+export function formatHash(r: Route): string {
+  const q = new URLSearchParams();
+  if (r.workspaceId) q.set('ws', r.workspaceId);
+  if (r.clusterId) q.set('cl', r.clusterId);
+  q.set('area', r.area);
+  if (r.area === 'resources') {
+    q.set('kind', r.kind);
+    if (r.namespace) q.set('ns', r.namespace);
+    if (r.selected) {
+      const s = r.selected;
+      q.set('sel', s.namespace ? `${s.kind}/${s.namespace}/${s.name}` : `${s.kind}/${s.name}`);
+      q.set('tab', r.tab);
+    }
+  }
+  return `#${q.toString()}`;
+}
+
+const pick = (s: RouteState): Route => ({
+  workspaceId: s.workspaceId,
+  clusterId: s.clusterId,
+  area: s.area,
+  kind: s.kind,
+  namespace: s.namespace,
+  selected: s.selected,
+  tab: s.tab,
+});
+
+export const useRoute = create<RouteState>()((set) => ({
+  ...parseHash(typeof window === 'undefined' ? '' : window.location.hash),
+  focus: null,
+  pending: null,
+  logs: { previous: false },
+  presetSelector: null,
+  go: (patch) => set(patch),
+  openList: (kind, namespace, selector) =>
+    set({
+      area: 'resources',
+      kind,
+      namespace: kind === 'node' || kind === 'namespace' ? null : namespace,
+      selected: null,
+      presetSelector: { text: selector ?? '', nonce: Date.now() },
+    }),
+  select: (ref, tab) => set({ area: 'resources', selected: ref, tab: tab ?? 'overview', focus: null }),
+  setTab: (tab) => set({ tab }),
+  focusSection: (section, tab = 'overview') => set({ tab, focus: { section, nonce: Date.now() } }),
+  openLogs: (req) => set({ tab: 'logs', logs: req }),
+  openWithAction: (ref, action, container) =>
+    set({
+      area: 'resources',
+      selected: ref,
+      tab: 'overview',
+      focus: null,
+      pending: { action, ...(container ? { container } : {}), nonce: Date.now() },
+    }),
+  clearPending: () => set({ pending: null }),
+}));
+
+/** Keeps location.hash and the store in step, both ways; pushes history only when the place changes. */
+export function syncRouteWithHash(): () => void {
+  let last = window.location.hash;
+  const unsubscribe = useRoute.subscribe((s) => {
+    const next = formatHash(pick(s));
+    if (next !== last) {
+      last = next;
+      window.history.pushState(null, '', next);
+    }
+  });
+  const onPop = () => {
+    last = window.location.hash;
+    useRoute.setState(parseHash(last));
+  };
+  window.addEventListener('popstate', onPop);
+  return () => {
+    unsubscribe();
+    window.removeEventListener('popstate', onPop);
+  };
+}

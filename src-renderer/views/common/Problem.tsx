@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { ApiError } from '../../api';
+
+const CLUSTER_DOWN = new Set(['cluster_unreachable', 'cluster_timeout', 'cluster_unauthorized', 'cluster_error']);
+
+export function problemText(err: unknown): string {
+  if (err instanceof ApiError) return err.problem.detail || err.problem.title;
+  return (err as Error | undefined)?.message ?? String(err);
+}
+
+export function isClusterDown(err: unknown): boolean {
+  return err instanceof ApiError && CLUSTER_DOWN.has(err.problem.code);
+}
+
+/**
+ * An error as the person should read it: the service's problem+json `detail`, and for a cluster
+ * that cannot be reached, that it is the cluster (not Skiff) and that Skiff keeps trying.
+ */
+export function ProblemNotice({
+  error,
+  what,
+  retrying = true,
+  children,
+}: {
+  error: unknown;
+  /** What was being loaded, e.g. "pods". */
+  what?: string;
+  retrying?: boolean;
+  children?: ReactNode;
+}) {
+  const down = isClusterDown(error);
+  const title = down
+    ? 'The cluster cannot be reached'
+    : error instanceof ApiError && error.problem.status === 0
+      ? 'The Skiff service is not answering'
+      : `Could not load${what ? ` ${what}` : ''}`;
+  return (
+    <div className={`notice ${down ? 'notice-warn' : 'notice-error'}`} role="alert">
+      <strong>{title}</strong>
+      <p>{problemText(error)}</p>
+      {retrying && <p className="muted">Skiff retries by itself; this clears when the answer comes back.</p>}
+      {children}
+    </div>
+  );
+}
+
+export function Loading({ label }: { label: string }) {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}

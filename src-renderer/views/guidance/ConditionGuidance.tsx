@@ -1,0 +1,66 @@
+import { findGuidance, type GuidanceSubject, type PlaceholderValues } from '../../../src-shared/guidance';
+import type { Condition } from '../../kube/types';
+import { age } from '../../kube/format';
+import { ConditionBadge } from '../common/Badge';
+import { GuidanceCard } from './GuidanceCard';
+
+/** Which status of a condition type is the healthy one (pressure conditions are healthy when False). */
+export function healthyStatus(subject: GuidanceSubject, type: string): string {
+  if (subject === 'node-condition' && type !== 'Ready') return 'False';
+  if (subject === 'deployment-condition' && type === 'ReplicaFailure') return 'False';
+  if (type === 'DisruptionTarget') return 'False';
+  return 'True';
+}
+
+/** The entry for an unhealthy condition: by type and status, then by the reason it gives. */
+export function conditionGuidance(subject: GuidanceSubject, c: Condition) {
+  if (c.status === healthyStatus(subject, c.type)) return undefined;
+  return findGuidance(subject, c.type, c.status) ?? (c.reason ? findGuidance(subject, c.reason) : undefined);
+}
+
+/**
+ * A conditions table; unhealthy rows carry their explanation beneath them.
+ */
+export function ConditionsTable({
+  conditions,
+  subject,
+  values,
+}: {
+  conditions: Condition[] | undefined;
+  subject: GuidanceSubject;
+  values: PlaceholderValues;
+}) {
+  if (!conditions?.length) return <p className="muted">No conditions reported.</p>;
+  return (
+    <div className="conditions">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Type</th>
+            <th scope="col">Status</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Message</th>
+            <th scope="col">Since</th>
+          </tr>
+        </thead>
+        <tbody>
+          {conditions.map((c) => (
+            <tr key={c.type}>
+              <td>{c.type}</td>
+              <td>
+                <ConditionBadge status={c.status} healthy={c.status === healthyStatus(subject, c.type)} />
+              </td>
+              <td>{c.reason ?? ''}</td>
+              <td className="wrap">{c.message ?? ''}</td>
+              <td>{c.lastTransitionTime ? age(c.lastTransitionTime) : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {conditions.map((c) => {
+        const entry = conditionGuidance(subject, c);
+        return entry ? <GuidanceCard key={c.type} entry={entry} values={values} /> : null;
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { explainPod, type PodFinding, type PodLike } from '../../../src-shared/guidance';
+import type { Pod } from '../../kube/types';
+import { ExitCodeNote } from './ExitCodeNote';
+import { GuidanceCard } from './GuidanceCard';
+import { SchedulingBreakdown } from './SchedulingBreakdown';
+
+function findingTitle(f: PodFinding): string {
+  const where = f.container ? `${f.initContainer ? 'Init container' : 'Container'} ${f.container}` : 'Pod';
+  switch (f.source) {
+    case 'phase':
+      return `Pod phase: ${f.reason}`;
+    case 'pod-reason':
+      return `Pod reason: ${f.reason}`;
+    case 'waiting':
+      return `${where} is waiting: ${f.reason}`;
+    case 'terminated':
+      return `${where} terminated: ${f.reason}`;
+    case 'last-terminated':
+      return `${where} last terminated: ${f.reason}`;
+    case 'condition':
+      return `Condition ${f.reason} is not met`;
+  }
+}
+
+const RANK = { error: 0, warning: 1, info: 2 } as const;
+
+function Finding({ f, pod }: { f: PodFinding; pod: Pod }) {
+  const values = {
+    namespace: pod.metadata.namespace,
+    pod: pod.metadata.name,
+    name: pod.metadata.name,
+    ...(f.container ? { container: f.container } : {}),
+    ...(pod.spec?.nodeName ? { node: pod.spec.nodeName } : {}),
+  };
+  return (
+    <li className={`finding finding-${f.severity}`} data-finding={f.reason}>
+      <p className="finding-title">
+        <span className={`sev sev-${f.severity}`}>{f.severity}</span> {findingTitle(f)}
+      </p>
+      {f.message && <blockquote className="finding-message">{f.message}</blockquote>}
+      {f.scheduling && <SchedulingBreakdown info={f.scheduling} />}
+      {f.exitCode && f.exitCode.code !== 0 && <ExitCodeNote exit={f.exitCode} />}
+      {f.guidance && (
+        <GuidanceCard entry={f.guidance} values={values} {...(f.container ? { container: f.container } : {})} />
+      )}
+    </li>
+  );
+}
+
+/**
+ * "Why is this pod unhealthy?": the knowledge base's findings for the pod, the worst first.
+ * A healthy pod gets one line, with the phase explanation folded away.
+ */
+export function PodExplanation({ pod }: { pod: Pod }) {
+  const findings = explainPod(pod as PodLike);
+  const problems = findings
+    .filter((f) => f.severity !== 'info')
+    .sort((a, b) => RANK[a.severity] - RANK[b.severity]);
+  if (problems.length === 0) {
+    const phase = findings.find((f) => f.source === 'phase');
+    return (
+      <div className="diagnosis diagnosis-ok" data-testid="pod-explanation">
+        <p>
+          <strong>No problems found.</strong> The pod is {pod.status?.phase ?? 'in an unknown phase'} and nothing in
+          its status points at trouble.
+        </p>
+        {phase?.guidance && (
+          <GuidanceCard entry={phase.guidance} values={{ pod: pod.metadata.name }} open={false} />
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className="diagnosis" data-testid="pod-explanation">
+      <ul className="findings">
+        {problems.map((f) => (
+          <Finding key={`${f.source}-${f.container ?? ''}-${f.reason}`} f={f} pod={pod} />
+        ))}
+      </ul>
+    </div>
+  );
+}

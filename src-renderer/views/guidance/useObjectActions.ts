@@ -1,0 +1,102 @@
+import { useMemo } from 'react';
+import type { GuidanceAction } from '../../../src-shared/guidance';
+import type { KubeObject } from '../../../src-shared/contract/models';
+import type { ResourceType } from '../../../src-shared/kube/kinds';
+import { ownerOf, selectorText } from '../../kube/owner';
+import { type Pod, view, type Workload } from '../../kube/types';
+import { useRoute } from '../../state/route';
+import { type ActionTarget, sectionForField } from './actions';
+
+const SECTION: Partial<Record<GuidanceAction['kind'], string>> = {
+  'show-conditions': 'conditions',
+  'show-probes': 'probes',
+  'show-volumes': 'volumes',
+  'show-resources': 'resources',
+};
+
+/** Pod sections are per topic; a workload shows probes, volumes and resources in its pod template. */
+function sectionFor(kind: ResourceType, action: GuidanceAction): string | undefined {
+  if (action.kind === 'show-field') return sectionForField(action.path, kind);
+  const s = SECTION[action.kind];
+  if (!s) return undefined;
+  if (kind !== 'pod' && s !== 'conditions') return kind === 'node' && s === 'resources' ? 'allocatable' : 'template';
+  return s;
+}
+
+/** The guidance buttons of one object's pane, resolved against that object. */
+export function useObjectActions(kind: ResourceType, obj: KubeObject | undefined): ActionTarget {
+  return useMemo<ActionTarget>(() => {
+    const nodeName = kind === 'pod' && obj ? view<Pod>(obj).spec?.nodeName : undefined;
+    const namespace = obj?.metadata.namespace ?? null;
+    const workloadSelector = obj && kind !== 'pod' && kind !== 'node' ? selectorText(view<Workload>(obj).spec?.selector) : '';
+    const route = () => useRoute.getState();
+
+    const unavailable = (action: GuidanceAction): string | null => {
+      if (!obj) return 'The object has not loaded yet.';
+      switch (action.kind) {
+        case 'open-logs':
+          if (kind === 'node') return 'Node logs are not available in Skiff.';
+          return null;
+        case 'open-owner': {
+          const owner = ownerOf(obj);
+          return owner.ok ? null : owner.reason;
+        }
+        case 'open-node':
+        case 'open-node-allocatable':
+          if (kind === 'pod' && !nodeName) return 'The pod is not on a node yet (it has not been scheduled).';
+          if (kind !== 'pod' && kind !== 'node') return 'Open one of its pods to see the node it runs on.';
+          return null;
+        case 'show-field':
+          return null;
+        default:
+          return null;
+      }
+    };
+
+    const run = (action: GuidanceAction, container?: string) => {
+      if (!obj || unavailable(action)) return;
+      const r = route();
+      switch (action.kind) {
+        case 'open-logs':
+          if (kind === 'pod') r.openLogs({ previous: action.previous, ...(container ? { container } : {}) });
+          // A workload has no logs of its own: its pods do.
+          else r.openList('pod', namespace, workloadSelector);
+          return;
+        case 'open-events':
+          r.setTab('events');
+          return;
+        case 'open-owner': {
+          const owner = ownerOf(obj);
+          if (owner.ok)
+            r.select({ kind: owner.kind, name: owner.name, ...(owner.namespace ? { namespace: owner.namespace } : {}) });
+          return;
+        }
+        case 'open-node':
+          if (kind === 'node') r.focusSection('conditions');
+          else if (nodeName) r.select({ kind: 'node', name: nodeName });
+          return;
+        case 'open-node-allocatable':
+          if (kind === 'node') r.focusSection('allocatable');
+          else if (nodeName) {
+            r.select({ kind: 'node', name: nodeName });
+            r.focusSection('allocatable');
+          }
+          return;
+        case 'open-pods':
+          if (kind === 'node') r.focusSection('node-pods');
+          else if (kind === 'pod') r.openList('pod', namespace);
+          else r.openList('pod', namespace, workloadSelector);
+          return;
+        case 'open-nodes':
+          r.openList('node', null);
+          return;
+        default: {
+          const section = sectionFor(kind, action);
+          if (section) r.focusSection(section);
+          else r.setTab('yaml');
+        }
+      }
+    };
+    return { run, unavailable };
+  }, [kind, obj]);
+}

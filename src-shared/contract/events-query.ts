@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { namespaceParam } from './params';
+
+/** Filters of the event list. Every filter is optional and they combine with AND. */
+
+const DURATION = /^(\d+)(s|m|h|d)$/;
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `since` takes an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d). */
+export const sinceParam = z
+  .string()
+  .optional()
+  .transform((raw, ctx): { instant: number } | { durationMs: number } | undefined => {
+    if (raw === undefined) return undefined;
+    const d = DURATION.exec(raw);
+    if (d) return { durationMs: Number(d[1]) * UNIT_MS[d[2] as keyof typeof UNIT_MS] };
+    const isoLike = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+    const t = Date.parse(raw);
+    if (!isoLike.test(raw) || Number.isNaN(t)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'since must be an ISO 8601 instant (2026-01-31T12:00:00Z) or a duration such as 30s, 15m, 2h, 7d',
+      });
+      return z.NEVER;
+    }
+    return { instant: t };
+  });
+
+export const eventsQuery = {
+  type: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return undefined;
+      const upper = raw.toUpperCase();
+      if (upper === 'NORMAL' || upper === 'WARNING') return upper;
+      ctx.addIssue({ code: 'custom', message: 'type must be NORMAL or WARNING' });
+      return z.NEVER;
+    }),
+  reason: z.string().min(1).max(128).optional(),
+  namespace: namespaceParam.optional(),
+  kind: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,62}$/, 'kind must be a Kubernetes kind such as Pod').optional(),
+  name: z.string().min(1).max(253).optional(),
+  since: sinceParam,
+};

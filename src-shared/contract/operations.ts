@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { defineOperation, returns } from './define';
+import type { Cluster, EventRecord, ResourceWrapper, Workspace } from './models';
+import {
+  anyResourceType,
+  checkNameForKind,
+  idParam,
+  labelSelectorParam,
+  namespacedResourceType,
+  namespaceParam,
+  pageQuery,
+  resourceNameParam,
+} from './params';
+import { eventsQuery } from './events-query';
+import { authOperations } from './auth-operations';
+
+/**
+ * Every operation of the service, described once. The HTTP router, the IPC handlers, the preload
+ * bridge and the renderer's client are all derived from this table.
+ */
+
+const none = z.strictObject({});
+const noBody = z.undefined();
+const workspace = { workspaceId: idParam('workspaceId') };
+const cluster = { ...workspace, clusterId: idParam('clusterId') };
+const PROXY = '/v1/workspaces/:workspaceId/observability/:clusterId/kubernetes-proxy';
+
+export const monitoringPatch = z.strictObject({
+  clusterAgent: z.strictObject({
+    monitoring: z.strictObject({
+      resourceEventsEnabled: z.boolean().optional(),
+      systemEventsEnabled: z.boolean().optional(),
+    }),
+  }),
+});
+
+export const operations = {
+  health: defineOperation({
+    method: 'GET',
+    path: '/v1/health',
+    summary: 'Liveness of the service; needs no credentials.',
+    auth: 'public',
+    params: none,
+    query: none,
+    body: noBody,
+    result: returns<{ status: 'ok'; version: string }>(),
+    paginated: false,
+  }),
+
+  listWorkspaces: defineOperation({
+    method: 'GET',
+    path: '/v1/workspaces',
+    summary: 'Workspaces the caller can see.',
+    auth: 'credential',
+    params: none,
+    query: z.strictObject({ ...pageQuery }),
+    body: noBody,
+    result: returns<Workspace[]>(),
+    paginated: true,
+  }),
+
+  listClusters: defineOperation({
+    method: 'GET',
+    path: '/v1/workspaces/:workspaceId/clusters',
+    summary: 'Clusters of a workspace with their connection status and monitoring flags.',
+    auth: 'credential',
+    params: z.strictObject(workspace),
+    query: z.strictObject({ ...pageQuery }),
+    body: noBody,
+    result: returns<Cluster[]>(),
+    paginated: true,
+  }),
+
+  updateCluster: defineOperation({
+    method: 'PATCH',
+    path: '/v1/workspaces/:workspaceId/clusters/:clusterId',
+    summary: 'Change the monitoring flags of a cluster.',
+    auth: 'credential',
+    params: z.strictObject(cluster),
+    query: none,
+    body: monitoringPatch,
+    result: returns<Cluster>(),
+    paginated: false,
+  }),
+
+  listResources: defineOperation({
+    method: 'GET',
+    path: `${PROXY}/:resourceType`,
+    summary: 'Resources of one type across the cluster (spec endpoint 1).',
+    auth: 'credential',
+    params: z.strictObject({ ...cluster, resourceType: anyResourceType() }),
+    query: z.strictObject({ labelSelector: labelSelectorParam, ...pageQuery }),
+    body: noBody,
+    result: returns<ResourceWrapper[]>(),
+    paginated: true,
+  }),
+
+  getResource: defineOperation({
+    method: 'GET',
+    path: `${PROXY}/:resourceType/:resourceName`,
+    summary: 'One resource by type and name (spec endpoint 2).',
+    auth: 'credential',
+    params: z
+      .strictObject({ ...cluster, resourceType: anyResourceType(), resourceName: resourceNameParam })
+      .superRefine(checkNameForKind),
+    query: none,
+    body: noBody,
+    result: returns<ResourceWrapper>(),
+    paginated: false,
+  }),
+
+  listNamespacedResources: defineOperation({
+    method: 'GET',
+    path: `${PROXY}/namespaces/:namespace/:resourceType`,
+    summary: 'Resources of one namespaced type in a namespace (spec endpoint 3).',
+    auth: 'credential',
+    params: z.strictObject({ ...cluster, namespace: namespaceParam, resourceType: namespacedResourceType() }),
+    query: z.strictObject({ labelSelector: labelSelectorParam, ...pageQuery }),
+    body: noBody,
+    result: returns<ResourceWrapper[]>(),
+    paginated: true,
+  }),
+
+  getNamespacedResource: defineOperation({
+    method: 'GET',
+    path: `${PROXY}/namespaces/:namespace/:resourceType/:resourceName`,
+    summary: 'One namespaced resource (spec endpoint 4); a pod also carries its usage.',
+    auth: 'credential',
+    params: z
+      .strictObject({
+        ...cluster,
+        namespace: namespaceParam,
+        resourceType: namespacedResourceType(),
+        resourceName: resourceNameParam,
+      })
+      .superRefine(checkNameForKind),
+    query: none,
+    body: noBody,
+    result: returns<ResourceWrapper>(),
+    paginated: false,
+  }),
+
+  listEvents: defineOperation({
+    method: 'GET',
+    path: '/v1/workspaces/:workspaceId/observability/:clusterId/kubernetes-events',
+    summary: 'Cluster-wide Kubernetes events, newest first.',
+    auth: 'credential',
+    params: z.strictObject(cluster),
+    query: z.strictObject({ ...eventsQuery, ...pageQuery }),
+    body: noBody,
+    result: returns<EventRecord[]>(),
+    paginated: true,
+  }),
+
+  ...authOperations,
+} as const;
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+export const operationNames = Object.keys(operations) as OperationName[];
