@@ -12,7 +12,11 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-preload/index.ts') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src-preload/index.ts') },
+        // A sandboxed preload cannot load ES modules; one CommonJS bundle it must be.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
     },
   },
   renderer: {

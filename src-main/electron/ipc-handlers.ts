@@ -1,13 +1,16 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { type OperationName, operationNames } from '../../src-shared/contract/operations';
-import { IPC_INVOKE, type IpcOutcome } from '../../src-shared/ipc/channels';
+import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
 import type { Invoker } from '../service/invoke';
 
 /** The part of ipcMain we use; a paired fake implements it in the IPC contract test. */
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>): void;
+  handle(
+    channel: string,
+    listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>,
+  ): void;
   removeHandler(channel: string): void;
 }
 
@@ -15,7 +18,10 @@ export interface IpcHandlerOptions {
   invoke: Invoker;
   /** True only for the app's own window frame; anything else is refused. */
   isTrustedSender: (event: IpcMainInvokeEvent) => boolean;
-  principal: () => Principal;
+  /** The desktop session's principal; rejects with a 401 problem once this device is logged out. */
+  principal: () => Promise<Principal>;
+  /** Starts a new desktop session after this device was logged out and the user signs in again. */
+  renewSession: () => Promise<void>;
 }
 
 const NAMES = new Set<string>(operationNames);
@@ -49,15 +55,31 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, opts: IpcHandlerOption
       const abort = new AbortController();
       const reply = await opts.invoke(
         name as OperationName,
-        { params: stringRecord(raw.params, 'params'), query: stringRecord(raw.query, 'query'), body: raw.body },
-        { principal: opts.principal(), client: { via: 'ipc' }, signal: abort.signal },
+        {
+          params: stringRecord(raw.params, 'params'),
+          query: stringRecord(raw.query, 'query'),
+          body: raw.body,
+        },
+        { principal: await opts.principal(), client: { via: 'ipc' }, signal: abort.signal },
       );
       return { ok: true, data: reply.data, ...(reply.page ? { page: reply.page } : {}) };
     } catch (err) {
       const problem =
-        err instanceof ProblemError ? err : new ProblemError('internal_error', 'the service failed to handle this call');
+        err instanceof ProblemError
+          ? err
+          : new ProblemError('internal_error', 'the service failed to handle this call');
       return { ok: false, problem: problem.toProblem() };
     }
   });
-  return () => ipcMain.removeHandler(IPC_INVOKE);
+  ipcMain.handle(IPC_RENEW_SESSION, async (event): Promise<IpcOutcome<null>> => {
+    if (!opts.isTrustedSender(event)) {
+      return { ok: false, problem: new ProblemError('forbidden', 'IPC from a foreign frame is refused').toProblem() };
+    }
+    await opts.renewSession();
+    return { ok: true, data: null };
+  });
+  return () => {
+    ipcMain.removeHandler(IPC_INVOKE);
+    ipcMain.removeHandler(IPC_RENEW_SESSION);
+  };
 }

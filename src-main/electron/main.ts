@@ -1,9 +1,14 @@
-import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, ipcMain, safeStorage, session } from 'electron';
 import { loadClusterSources } from '../cli/sources';
 import { createService } from '../service/index';
 import { createLogger } from '../service/logger';
+import { DesktopSession } from './desktop-session';
+import { openDesktopStore } from './desktop-store';
 import { registerIpcHandlers } from './ipc-handlers';
+import { LocalApi } from './local-api';
+import { isAppUrl } from './navigation-policy';
+import { createTokenVault } from './token-vault';
+import { createMainWindow, rendererUrl } from './window';
 
 /**
  * The thin Electron shell: it hosts the same service `serve` runs, opens one locked-down window,
@@ -11,58 +16,59 @@ import { registerIpcHandlers } from './ipc-handlers';
  */
 
 const logger = createLogger();
-let mainWindow: BrowserWindow | null = null;
-
-function rendererUrl(): string {
-  return process.env.ELECTRON_RENDERER_URL ?? `file://${join(__dirname, '../renderer/index.html')}`;
-}
-
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    show: false,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.mjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  win.once('ready-to-show', () => win.show());
-  // The window shows only Skiff: navigation away and new windows are refused; https links open outside.
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(rendererUrl().split('#')[0]!)) event.preventDefault();
-  });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  void win.loadURL(rendererUrl());
-  return win;
-}
 
 async function start() {
   await app.whenReady();
+  // Nothing in Skiff needs the camera, notifications or any other permission.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  const dataDir = app.getPath('userData');
+  const store = openDesktopStore(dataDir);
+  const vault = createTokenVault(safeStorage, process.platform);
   const sources = await loadClusterSources([], false);
+  let localApi: LocalApi | null = null;
   const service = createService({
-    dataDir: app.getPath('userData'),
+    dataDir,
     contexts: sources.contexts,
     ...(sources.demo ? { demo: sources.demo } : {}),
+    kubeconfigPaths: sources.paths,
     logger,
+    appHost: {
+      mode: 'desktop',
+      localApi: () => localApi?.describe() ?? { enabled: false, port: 0, url: null, editable: true },
+      setLocalApi: async (patch) => localApi?.set(patch),
+      tokenStorage: () => ({
+        kind: vault.kind,
+        backend: vault.backend,
+        notice:
+          vault.kind === 'memory'
+            ? `No OS secret store backs safeStorage here (backend: ${vault.backend}), so this device's refresh token is kept in memory only and each start begins a new session.`
+            : null,
+      }),
+    },
   });
-  const { url } = await service.listen(0, '127.0.0.1');
-  logger.info({ url }, 'local API listening');
+  await service.auth.ready;
+  localApi = new LocalApi(service, store, logger);
+  await localApi.apply();
+
+  const desktop = new DesktopSession(service, vault, store);
+  const appUrl = rendererUrl();
   registerIpcHandlers(ipcMain, {
     invoke: service.invoke,
-    isTrustedSender: (event) => event.senderFrame?.url.startsWith(rendererUrl().split('#')[0]!) ?? false,
-    principal: () => ({ accountId: 'local', workspaces: 'all' }),
+    isTrustedSender: (event) => {
+      const frame = event.senderFrame;
+      // Only the top frame of our own page: an iframe or a navigated-away page gets nothing.
+      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
+    },
+    principal: () => desktop.principal(),
+    renewSession: () => desktop.renew(),
   });
-  mainWindow = createWindow();
+
+  createMainWindow(store);
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => {
+    void localApi?.stop();
     void service.close();
     void sources.simulator?.close();
   });
@@ -72,5 +78,3 @@ void start().catch((err: unknown) => {
   logger.fatal({ err }, 'Skiff failed to start');
   app.exit(1);
 });
-
-export { mainWindow };

@@ -1,0 +1,154 @@
+import type { IpcMainInvokeEvent } from 'electron';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../src-shared/contract/auth-models';
+import { operationNames } from '../../src-shared/contract/operations';
+import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
+import { buildBridge } from '../../src-preload/bridge';
+import { contextsFromYaml } from '../service/clusters/kubeconfig';
+import { createService, type Service } from '../service/index';
+import { silentLogger } from '../service/logger';
+import { memoryStore } from '../service/storage/store';
+import { type Simulator, startSimulator } from '../simulator/index';
+import { DesktopSession } from './desktop-session';
+import type { DesktopState, DesktopStore } from './desktop-store';
+import { type IpcMainLike, registerIpcHandlers } from './ipc-handlers';
+import type { TokenVault } from './token-vault';
+
+type Listener = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
+
+/**
+ * A paired fake of ipcMain/ipcRenderer: handlers registered on one side, invoked from the other,
+ * with arguments and results passed through structuredClone as Electron's IPC does.
+ */
+class FakeIpc implements IpcMainLike {
+  private readonly handlers = new Map<string, Listener>();
+  handle(channel: string, listener: Listener) {
+    this.handlers.set(channel, listener);
+  }
+  removeHandler(channel: string) {
+    this.handlers.delete(channel);
+  }
+  async invoke(frameUrl: string, channel: string, ...args: unknown[]): Promise<unknown> {
+    const handler = this.handlers.get(channel);
+    if (!handler) throw new Error(`No handler registered for '${channel}'`);
+    const event = { senderFrame: { url: frameUrl, parent: null } } as unknown as IpcMainInvokeEvent;
+    return structuredClone(await handler(event, ...structuredClone(args)));
+  }
+}
+
+const APP = 'file:///app/out/renderer/index.html';
+const memoryVault: TokenVault = { kind: 'memory', backend: 'basic_text', seal: () => null, open: () => null };
+
+function memoryDesktopStore(): DesktopStore {
+  let state = {
+    window: { width: 1280, height: 820, maximized: false },
+    lastView: {},
+    localApi: { enabled: true, port: 7733 },
+  } as DesktopState;
+  return { read: () => state, update: (fn) => (state = fn(state)) };
+}
+
+let sim: Simulator;
+let service: Service;
+let ipc: FakeIpc;
+let calls: string[];
+
+beforeAll(async () => {
+  sim = await startSimulator({ tickMs: false });
+  service = createService({
+    contexts: [],
+    demo: contextsFromYaml(sim.kubeconfigYaml('demo'))[0]!,
+    store: memoryStore(),
+    logger: silentLogger(),
+    adminPassword: 'ipc-test-password-1',
+    auth: { store: memoryStore(), activityStore: memoryStore(), passwordCost: 10, geoipDb: false },
+  });
+  await service.auth.ready;
+  calls = [];
+  const invoke: Service['invoke'] = (name, raw, ctx) => {
+    calls.push(name);
+    return service.invoke(name, raw, ctx);
+  };
+  const desktop = new DesktopSession({ auth: service.auth, invoke }, memoryVault, memoryDesktopStore());
+  ipc = new FakeIpc();
+  registerIpcHandlers(ipc, {
+    invoke,
+    isTrustedSender: (event) => event.senderFrame?.url === APP,
+    principal: () => desktop.principal(),
+    renewSession: () => desktop.renew(),
+  });
+});
+afterAll(async () => {
+  await service?.close();
+  await sim?.close();
+});
+
+const bridge = () => buildBridge((name, input) => ipc.invoke(APP, IPC_INVOKE, name, input) as Promise<IpcOutcome<unknown>>);
+
+describe('preload → IPC handler → service → back', () => {
+  it('exposes exactly one method per contract operation', () => {
+    expect(Object.keys(bridge()).sort()).toEqual([...operationNames].sort());
+  });
+
+  it('carries real data both ways', async () => {
+    const b = bridge();
+    const clusters = await b.listClusters({ params: { workspaceId: 'default' }, query: { limit: '5' } });
+    expect(clusters).toMatchObject({ ok: true, page: { total: 1, limit: 5, offset: 0 } });
+    expect((clusters as { data: Array<{ clusterId: string; status: string }> }).data[0]).toMatchObject({
+      clusterId: 'demo',
+      status: 'connected',
+    });
+    const pods = await b.listResources({
+      params: { workspaceId: 'default', clusterId: 'demo', resourceType: 'Pod' },
+      query: { limit: '3' },
+    });
+    expect(pods.ok && (pods.data as unknown[]).length).toBe(3);
+  });
+
+  it('reaches the service for every operation, which validates the input as HTTP would', async () => {
+    const b = bridge() as unknown as Record<string, (input: unknown) => Promise<IpcOutcome<unknown>>>;
+    for (const name of operationNames) {
+      if (name === 'logoutSession') continue; // would end the window's own session; covered below
+      calls.length = 0;
+      const outcome = await b[name]!({ params: {}, query: {} });
+      expect(calls, name).toContain(name);
+      // Either it worked, or the service's own validation or rules answered, never the IPC layer.
+      if (!outcome.ok) expect(['forbidden', 'route_not_found'], `${name}: ${outcome.problem.detail}`).not.toContain(outcome.problem.code);
+    }
+  });
+
+  it('shows the window as a desktop session of this device, and logging it out takes effect at once', async () => {
+    const b = bridge();
+    const list = await b.listSessions({ params: {}, query: {} });
+    const sessions = (list as { data: SessionRecord[] }).data;
+    const mine = sessions.find((s) => s.current)!;
+    expect(mine.location.label).toBe('This device');
+    const out = await b.logoutSession({ params: { sessionId: mine.sessionId } });
+    expect(out.ok).toBe(true);
+    const after = await b.listWorkspaces({ params: {} });
+    expect(after).toMatchObject({ ok: false, problem: { status: 401 } });
+    await ipc.invoke(APP, IPC_RENEW_SESSION);
+    expect((await b.listWorkspaces({ params: {} })).ok).toBe(true);
+  });
+});
+
+describe('the handler refuses', () => {
+  it('a foreign sender frame', async () => {
+    const outcome = (await ipc.invoke('https://evil.example/', IPC_INVOKE, 'listWorkspaces', { params: {} })) as IpcOutcome<unknown>;
+    expect(outcome).toMatchObject({ ok: false, problem: { code: 'forbidden', status: 403 } });
+    const renew = (await ipc.invoke('https://evil.example/', IPC_RENEW_SESSION)) as IpcOutcome<unknown>;
+    expect(renew.ok).toBe(false);
+  });
+
+  it.each([
+    ['an unknown operation', 'dropAllTables', { params: {} }, 'route_not_found'],
+    ['a non-string operation name', 42, { params: {} }, 'route_not_found'],
+    ['an input that is not an object', 'listWorkspaces', 'params', 'invalid_parameter'],
+    ['params that are not strings', 'listClusters', { params: { workspaceId: { $ne: null } } }, 'invalid_parameter'],
+    ['a bad value', 'listClusters', { params: { workspaceId: 'default' }, query: { limit: '0' } }, 'invalid_pagination'],
+    ['an unknown query parameter', 'listWorkspaces', { params: {}, query: { evil: '1' } }, 'unknown_query_parameter'],
+  ])('%s', async (_what, name, input, code) => {
+    const outcome = (await ipc.invoke(APP, IPC_INVOKE, name, input)) as IpcOutcome<unknown>;
+    expect(outcome).toMatchObject({ ok: false, problem: { code } });
+  });
+});

@@ -1,0 +1,66 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BrowserWindow, shell } from 'electron';
+import type { DesktopStore } from './desktop-store';
+import { isAllowedExternal, isAppUrl } from './navigation-policy';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The renderer's address: the dev server under `electron-vite dev`, the built file otherwise. */
+export function rendererUrl(): string {
+  return process.env.ELECTRON_RENDERER_URL ?? `file://${join(here, '../renderer/index.html')}`;
+}
+
+export const WEB_PREFERENCES = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  spellcheck: false,
+} as const;
+
+/** One locked-down window; its size and position persist across runs. */
+export function createMainWindow(store: DesktopStore): BrowserWindow {
+  const saved = store.read().window;
+  const win = new BrowserWindow({
+    width: saved.width,
+    height: saved.height,
+    ...(saved.x !== undefined && saved.y !== undefined ? { x: saved.x, y: saved.y } : {}),
+    minWidth: 800,
+    minHeight: 500,
+    show: false,
+    title: 'Skiff',
+    webPreferences: { ...WEB_PREFERENCES, preload: join(here, '../preload/index.cjs') },
+  });
+  if (saved.maximized) win.maximize();
+  win.once('ready-to-show', () => win.show());
+
+  const app = rendererUrl();
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url, app)) event.preventDefault();
+  });
+  win.webContents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url, app)) event.preventDefault();
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternal(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+
+  const remember = () => {
+    if (win.isDestroyed()) return;
+    const maximized = win.isMaximized();
+    const b = win.getNormalBounds();
+    store.update((s) => ({ ...s, window: { x: b.x, y: b.y, width: b.width, height: b.height, maximized } }));
+  };
+  win.on('resized', remember);
+  win.on('moved', remember);
+  win.on('close', remember);
+
+  void win.loadURL(app);
+  return win;
+}

@@ -1,0 +1,35 @@
+import type { ClusterRegistry } from '../clusters/registry';
+import type { OperationHandlers, Principal } from '../context';
+import { ProblemError } from '../errors';
+import { type AppSettingsDeps, describeAppSettings, updateAppSettings } from '../settings/app-settings';
+
+function requireAdmin(principal: Principal, what: string) {
+  if (!principal.admin) throw new ProblemError('forbidden', `only an administrator may ${what}`);
+}
+
+export function settingsHandlers(
+  registry: ClusterRegistry,
+  deps: AppSettingsDeps,
+): Pick<OperationHandlers, 'createWorkspace' | 'updateWorkspace' | 'deleteWorkspace' | 'getAppSettings' | 'updateAppSettings'> {
+  return {
+    async createWorkspace({ body }, ctx) {
+      requireAdmin(ctx.principal, 'create workspaces');
+      return { data: registry.createWorkspace(body), status: 201 };
+    },
+    async updateWorkspace({ params, body }, ctx) {
+      requireAdmin(ctx.principal, 'change workspaces');
+      return { data: registry.updateWorkspace(params.workspaceId, body, ctx.principal) };
+    },
+    async deleteWorkspace({ params }, ctx) {
+      requireAdmin(ctx.principal, 'remove workspaces');
+      return { data: registry.deleteWorkspace(params.workspaceId, ctx.principal) };
+    },
+    async getAppSettings() {
+      return { data: describeAppSettings(deps) };
+    },
+    async updateAppSettings({ body }, ctx) {
+      requireAdmin(ctx.principal, 'change application settings');
+      return { data: await updateAppSettings(deps, body) };
+    },
+  };
+}

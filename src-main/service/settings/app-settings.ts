@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { AppSettings, AppSettingsPatch } from '../../../src-shared/contract/settings-models';
+import { ProblemError } from '../errors';
+import type { KeyValueStore } from '../storage/store';
+
+/** Settings kept in the data dir and read at start: the kubeconfig files and token lifetimes. */
+const storedSchema = z.object({
+  kubeconfigPaths: z.array(z.string()).optional(),
+  accessTokenMinutes: z.number().int().min(15).max(60).optional(),
+  refreshTokenDays: z.number().int().min(1).max(90).optional(),
+});
+export type StoredAppSettings = z.output<typeof storedSchema>;
+
+const KEY = 'appSettings';
+
+export function readStoredAppSettings(store: KeyValueStore): StoredAppSettings {
+  const parsed = storedSchema.safeParse(store.get(KEY) ?? {});
+  return parsed.success ? parsed.data : {};
+}
+
+/**
+ * What hosts the service: `serve` (web mode, where the API is the server itself) or the Electron
+ * shell (desktop, where the local API can be switched off and tokens may live in the keychain).
+ */
+export interface AppHost {
+  mode: 'desktop' | 'web';
+  localApi(): AppSettings['localApi'];
+  setLocalApi?(patch: { enabled?: boolean; port?: number }): Promise<void>;
+  tokenStorage(): AppSettings['tokenStorage'];
+}
+
+export interface AppSettingsDeps {
+  store: KeyValueStore;
+  host: () => AppHost;
+  /** What this run actually uses, so the view can say when a restart is needed. */
+  active: { kubeconfigPaths: readonly string[]; accessTokenMinutes: number; refreshTokenDays: number };
+}
+
+export function describeAppSettings(deps: AppSettingsDeps): AppSettings {
+  const stored = readStoredAppSettings(deps.store);
+  const host = deps.host();
+  const paths = stored.kubeconfigPaths ?? [...deps.active.kubeconfigPaths];
+  const access = stored.accessTokenMinutes ?? deps.active.accessTokenMinutes;
+  const refresh = stored.refreshTokenDays ?? deps.active.refreshTokenDays;
+  return {
+    mode: host.mode,
+    localApi: host.localApi(),
+    tokenStorage: host.tokenStorage(),
+    kubeconfig: {
+      paths,
+      active: [...deps.active.kubeconfigPaths],
+      restartRequired: JSON.stringify(paths) !== JSON.stringify(deps.active.kubeconfigPaths),
+    },
+    tokens: {
+      accessTokenMinutes: access,
+      refreshTokenDays: refresh,
+      restartRequired: access !== deps.active.accessTokenMinutes || refresh !== deps.active.refreshTokenDays,
+    },
+  };
+}
+
+export async function updateAppSettings(deps: AppSettingsDeps, patch: AppSettingsPatch): Promise<AppSettings> {
+  const stored = readStoredAppSettings(deps.store);
+  const next: StoredAppSettings = {
+    ...stored,
+    ...(patch.kubeconfig ? { kubeconfigPaths: patch.kubeconfig.paths } : {}),
+    ...(patch.tokens?.accessTokenMinutes !== undefined ? { accessTokenMinutes: patch.tokens.accessTokenMinutes } : {}),
+    ...(patch.tokens?.refreshTokenDays !== undefined ? { refreshTokenDays: patch.tokens.refreshTokenDays } : {}),
+  };
+  deps.store.set(KEY, next);
+  if (patch.localApi) {
+    const host = deps.host();
+    if (!host.setLocalApi) {
+      throw new ProblemError('conflict', 'the local API is this server itself in web mode; it cannot be changed here');
+    }
+    await host.setLocalApi(patch.localApi);
+  }
+  return describeAppSettings(deps);
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineOperation, returns } from './define';
+import type { Workspace } from './models';
+import { idParam } from './params';
+import type { AppSettings } from './settings-models';
+
+/** Workspace management and application settings (the Settings view). */
+
+const none = z.strictObject({});
+const noBody = z.undefined();
+const workspaceName = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');
+const clusterIds = z.array(idParam('clusterId')).max(500);
+
+export const WORKSPACE_DEFAULT_ID = 'default';
+
+export const settingsOperations = {
+  createWorkspace: defineOperation({
+    method: 'POST',
+    path: '/v1/workspaces',
+    summary: 'Create a workspace (administrators).',
+    auth: 'session',
+    params: none,
+    query: none,
+    body: z.strictObject({ workspaceId: idParam('workspaceId'), name: workspaceName, clusterIds: clusterIds.default([]) }),
+    result: returns<Workspace & { clusterIds: string[] }>(),
+    paginated: false,
+    successStatus: 201,
+  }),
+
+  updateWorkspace: defineOperation({
+    method: 'PATCH',
+    path: '/v1/workspaces/:workspaceId',
+    summary: 'Rename a workspace or set its clusters (administrators). The default workspace holds every cluster.',
+    auth: 'session',
+    params: z.strictObject({ workspaceId: idParam('workspaceId') }),
+    query: none,
+    body: z.strictObject({ name: workspaceName.optional(), clusterIds: clusterIds.optional() }),
+    result: returns<Workspace & { clusterIds: string[] }>(),
+    paginated: false,
+  }),
+
+  deleteWorkspace: defineOperation({
+    method: 'DELETE',
+    path: '/v1/workspaces/:workspaceId',
+    summary: 'Remove a workspace (administrators); its clusters stay in the default workspace.',
+    auth: 'session',
+    params: z.strictObject({ workspaceId: idParam('workspaceId') }),
+    query: none,
+    body: noBody,
+    result: returns<Workspace>(),
+    paginated: false,
+  }),
+
+  getAppSettings: defineOperation({
+    method: 'GET',
+    path: '/v1/app/settings',
+    summary: 'Application settings: local API, token storage, kubeconfig files, token lifetimes.',
+    auth: 'session',
+    params: none,
+    query: none,
+    body: noBody,
+    result: returns<AppSettings>(),
+    paginated: false,
+  }),
+
+  updateAppSettings: defineOperation({
+    method: 'PATCH',
+    path: '/v1/app/settings',
+    summary: 'Change application settings (administrators).',
+    auth: 'session',
+    params: none,
+    query: none,
+    body: z.strictObject({
+      localApi: z
+        .strictObject({ enabled: z.boolean().optional(), port: z.number().int().min(1024).max(65535).optional() })
+        .optional(),
+      kubeconfig: z.strictObject({ paths: z.array(z.string().min(1).max(4096)).max(50) }).optional(),
+      tokens: z
+        .strictObject({
+          accessTokenMinutes: z.number().int().min(15).max(60).optional(),
+          refreshTokenDays: z.number().int().min(1).max(90).optional(),
+        })
+        .optional(),
+    }),
+    result: returns<AppSettings>(),
+    paginated: false,
+  }),
+} as const;
