@@ -57,7 +57,11 @@ export class DesktopSession {
         const reply = await this.service.invoke(
           'refresh',
           { params: {}, query: {}, body: { refreshToken } },
-          { principal: { accountId: '', workspaces: [] }, client: { via: 'ipc' }, signal: new AbortController().signal },
+          {
+            principal: { accountId: '', workspaces: [] },
+            client: { via: 'ipc' },
+            signal: new AbortController().signal,
+          },
         );
         const data = reply.data as Omit<LoginResult, 'sessionId'>;
         this.tokens = { ...data, sessionId: this.tokens?.sessionId ?? this.store.read().lastSessionId ?? '' };

@@ -13,7 +13,11 @@ const desktopStateSchema = z.object({
     })
     .prefault({}),
   lastView: z
-    .object({ workspaceId: z.string().optional(), clusterId: z.string().optional(), route: z.string().max(500).optional() })
+    .object({
+      workspaceId: z.string().optional(),
+      clusterId: z.string().optional(),
+      route: z.string().max(500).optional(),
+    })
     .prefault({}),
   localApi: z
     .object({ enabled: z.boolean().default(true), port: z.number().int().min(0).max(65535).default(7733) })

@@ -1,9 +1,9 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBridge } from '../../src-preload/bridge';
 import type { SessionRecord } from '../../src-shared/contract/auth-models';
 import { operationNames } from '../../src-shared/contract/operations';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
-import { buildBridge } from '../../src-preload/bridge';
 import { contextsFromYaml } from '../service/clusters/kubeconfig';
 import { createService, type Service } from '../service/index';
 import { silentLogger } from '../service/logger';
@@ -83,7 +83,8 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const bridge = () => buildBridge((name, input) => ipc.invoke(APP, IPC_INVOKE, name, input) as Promise<IpcOutcome<unknown>>);
+const bridge = () =>
+  buildBridge((name, input) => ipc.invoke(APP, IPC_INVOKE, name, input) as Promise<IpcOutcome<unknown>>);
 
 describe('preload → IPC handler → service → back', () => {
   it('exposes exactly one method per contract operation', () => {
@@ -113,7 +114,10 @@ describe('preload → IPC handler → service → back', () => {
       const outcome = await b[name]!({ params: {}, query: {} });
       expect(calls, name).toContain(name);
       // Either it worked, or the service's own validation or rules answered, never the IPC layer.
-      if (!outcome.ok) expect(['forbidden', 'route_not_found'], `${name}: ${outcome.problem.detail}`).not.toContain(outcome.problem.code);
+      if (!outcome.ok)
+        expect(['forbidden', 'route_not_found'], `${name}: ${outcome.problem.detail}`).not.toContain(
+          outcome.problem.code,
+        );
     }
   });
 
@@ -134,7 +138,9 @@ describe('preload → IPC handler → service → back', () => {
 
 describe('the handler refuses', () => {
   it('a foreign sender frame', async () => {
-    const outcome = (await ipc.invoke('https://evil.example/', IPC_INVOKE, 'listWorkspaces', { params: {} })) as IpcOutcome<unknown>;
+    const outcome = (await ipc.invoke('https://evil.example/', IPC_INVOKE, 'listWorkspaces', {
+      params: {},
+    })) as IpcOutcome<unknown>;
     expect(outcome).toMatchObject({ ok: false, problem: { code: 'forbidden', status: 403 } });
     const renew = (await ipc.invoke('https://evil.example/', IPC_RENEW_SESSION)) as IpcOutcome<unknown>;
     expect(renew.ok).toBe(false);
@@ -144,9 +150,24 @@ describe('the handler refuses', () => {
     ['an unknown operation', 'dropAllTables', { params: {} }, 'route_not_found'],
     ['a non-string operation name', 42, { params: {} }, 'route_not_found'],
     ['an input that is not an object', 'listWorkspaces', 'params', 'invalid_parameter'],
-    ['params that are not strings', 'listClusters', { params: { workspaceId: { $ne: null } } }, 'invalid_parameter'],
-    ['a bad value', 'listClusters', { params: { workspaceId: 'default' }, query: { limit: '0' } }, 'invalid_pagination'],
-    ['an unknown query parameter', 'listWorkspaces', { params: {}, query: { evil: '1' } }, 'unknown_query_parameter'],
+    [
+      'params that are not strings',
+      'listClusters',
+      { params: { workspaceId: { $ne: null } } },
+      'invalid_parameter',
+    ],
+    [
+      'a bad value',
+      'listClusters',
+      { params: { workspaceId: 'default' }, query: { limit: '0' } },
+      'invalid_pagination',
+    ],
+    [
+      'an unknown query parameter',
+      'listWorkspaces',
+      { params: {}, query: { evil: '1' } },
+      'unknown_query_parameter',
+    ],
   ])('%s', async (_what, name, input, code) => {
     const outcome = (await ipc.invoke(APP, IPC_INVOKE, name, input)) as IpcOutcome<unknown>;
     expect(outcome).toMatchObject({ ok: false, problem: { code } });

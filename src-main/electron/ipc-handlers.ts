@@ -73,7 +73,10 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, opts: IpcHandlerOption
   });
   ipcMain.handle(IPC_RENEW_SESSION, async (event): Promise<IpcOutcome<null>> => {
     if (!opts.isTrustedSender(event)) {
-      return { ok: false, problem: new ProblemError('forbidden', 'IPC from a foreign frame is refused').toProblem() };
+      return {
+        ok: false,
+        problem: new ProblemError('forbidden', 'IPC from a foreign frame is refused').toProblem(),
+      };
     }
     await opts.renewSession();
     return { ok: true, data: null };

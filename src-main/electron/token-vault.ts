@@ -14,11 +14,18 @@ export interface TokenVault {
  * safeStorage is only a secret store when the OS backs it. On Linux without a keyring Chromium
  * falls back to `basic_text`, a fixed key anyone can read, so we keep the token in memory only.
  */
-export function createTokenVault(safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> & {
-  getSelectedStorageBackend?: () => string;
-}, platform: NodeJS.Platform): TokenVault {
+export function createTokenVault(
+  safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> & {
+    getSelectedStorageBackend?: () => string;
+  },
+  platform: NodeJS.Platform,
+): TokenVault {
   const backend =
-    platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : platform === 'darwin' ? 'keychain' : 'dpapi';
+    platform === 'linux'
+      ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown')
+      : platform === 'darwin'
+        ? 'keychain'
+        : 'dpapi';
   const usable = safeStorage.isEncryptionAvailable() && backend !== 'basic_text' && backend !== 'unknown';
   if (!usable) return { kind: 'memory', backend, seal: () => null, open: () => null };
   return {

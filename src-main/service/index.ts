@@ -8,6 +8,8 @@ import { createStaticHandler } from './http/static';
 import { createInvoker, type Invoker } from './invoke';
 import { createLogger, type Logger } from './logger';
 import { createHandlers, SERVICE_VERSION } from './operations';
+import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
+import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './settings/app-settings';
 import { confStore } from './storage/conf-store';
 import { type KeyValueStore, memoryStore } from './storage/store';
 
@@ -30,6 +32,10 @@ export interface ServiceConfig {
   adminPassword?: string;
   /** Token lifetimes, proxy trust, Host/Origin allowlists, GeoIP database, rate limits. */
   auth?: AuthOptions;
+  /** The kubeconfig files this run read, for the Settings view. */
+  kubeconfigPaths?: readonly string[];
+  /** The desktop shell describes itself here; `serve` leaves it out (web mode). */
+  appHost?: AppHost;
 }
 
 export interface Service {
@@ -43,6 +49,20 @@ export interface Service {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** Web mode: the API is the server the browser talks to, so it is always on. */
+function webHost(url: string | null): AppHost {
+  const port = url ? Number(new URL(url).port) : 0;
+  return {
+    mode: 'web',
+    localApi: () => ({ enabled: true, port, url, editable: false }),
+    tokenStorage: () => ({
+      kind: 'browser-memory',
+      backend: 'browser',
+      notice: 'In the browser, tokens live in this tab\'s memory only; reloading the page asks you to log in again.',
+    }),
+  };
+}
+
 /** The whole service, free of Electron: the desktop shell and `serve` both build it with this. */
 export function createService(config: ServiceConfig): Service {
   const logger = config.logger ?? createLogger();
@@ -54,16 +74,29 @@ export function createService(config: ServiceConfig): Service {
     logger,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   });
-  const adminPassword = config.adminPassword ?? config.auth?.adminPassword ?? process.env.SKIFF_ADMIN_PASSWORD;
+  const adminPassword =
+    config.adminPassword ?? config.auth?.adminPassword ?? process.env.SKIFF_ADMIN_PASSWORD;
+  const stored = readStoredAppSettings(store);
+  // Command-line lifetimes win; otherwise what Settings saved; otherwise the defaults.
+  const accessTokenMinutes = config.auth?.accessTokenMinutes ?? stored.accessTokenMinutes ?? DEFAULT_ACCESS_TOKEN_MINUTES;
+  const refreshTokenDays = config.auth?.refreshTokenDays ?? stored.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS;
   const auth = createAuth({
     ...config.auth,
+    accessTokenMinutes,
+    refreshTokenDays,
     ...(adminPassword !== undefined ? { adminPassword } : {}),
     ...(config.dataDir ? { dataDir: config.dataDir } : {}),
     ...(config.now ? { now: config.now } : {}),
     logger,
     appVersion: SERVICE_VERSION,
   });
-  const invoke = createInvoker(createHandlers(registry, config.now ?? Date.now, auth));
+  let webUrl: string | null = null;
+  const settings: AppSettingsDeps = {
+    store,
+    host: () => config.appHost ?? webHost(webUrl),
+    active: { kubeconfigPaths: config.kubeconfigPaths ?? [], accessTokenMinutes, refreshTokenDays },
+  };
+  const invoke = createInvoker(createHandlers(registry, config.now ?? Date.now, auth, settings));
   const listener = createHttpApp({
     invoke,
     authenticate: auth.authenticate,
@@ -92,7 +125,9 @@ export function createService(config: ServiceConfig): Service {
         server.listen(port, host, () => {
           const { port: bound } = server.address() as AddressInfo;
           const shownHost = host.includes(':') ? `[${host}]` : host;
-          resolve({ url: `http://${shownHost}:${bound}`, server });
+          const url = `http://${shownHost}:${bound}`;
+          webUrl ??= url;
+          resolve({ url, server });
         });
       });
     },

@@ -25,7 +25,10 @@ export const MAX_PASSWORD_LENGTH = 1024;
 
 const usernameField = z
   .string()
-  .regex(USERNAME_PATTERN, 'username must be 1-63 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit');
+  .regex(
+    USERNAME_PATTERN,
+    'username must be 1-63 lower-case letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
 const newPasswordField = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `password must have at least ${MIN_PASSWORD_LENGTH} characters`)
@@ -36,7 +39,9 @@ const workspacesField = z.array(idParam('workspace')).max(200);
 const lookupId = z.string().min(1).max(200);
 
 const bodyObject = <T extends z.core.$ZodLooseShape>(shape: T, example: string) =>
-  z.strictObject(shape, { error: (issue) => (issue.input === undefined ? `a JSON body ${example} is required` : undefined) });
+  z.strictObject(shape, {
+    error: (issue) => (issue.input === undefined ? `a JSON body ${example} is required` : undefined),
+  });
 
 export const authOperations = {
   login: defineOperation({
@@ -220,7 +225,11 @@ export const authOperations = {
     params: z.strictObject({ accountId: lookupId }),
     query: none,
     body: bodyObject(
-      { role: roleField.optional(), workspaces: workspacesField.optional(), password: newPasswordField.optional() },
+      {
+        role: roleField.optional(),
+        workspaces: workspacesField.optional(),
+        password: newPasswordField.optional(),
+      },
       '{"role" | "workspaces" | "password": …}',
     ).refine((b) => Object.keys(b).length > 0, 'give at least one of role, workspaces, password'),
     result: returns<Account>(),

@@ -19,7 +19,8 @@ export const sinceParam = z
     if (!isoLike.test(raw) || Number.isNaN(t)) {
       ctx.addIssue({
         code: 'custom',
-        message: 'since must be an ISO 8601 instant (2026-01-31T12:00:00Z) or a duration such as 30s, 15m, 2h, 7d',
+        message:
+          'since must be an ISO 8601 instant (2026-01-31T12:00:00Z) or a duration such as 30s, 15m, 2h, 7d',
       });
       return z.NEVER;
     }
@@ -39,7 +40,10 @@ export const eventsQuery = {
     }),
   reason: z.string().min(1).max(128).optional(),
   namespace: namespaceParam.optional(),
-  kind: z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,62}$/, 'kind must be a Kubernetes kind such as Pod').optional(),
+  kind: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9]{0,62}$/, 'kind must be a Kubernetes kind such as Pod')
+    .optional(),
   name: z.string().min(1).max(253).optional(),
   since: sinceParam,
 };

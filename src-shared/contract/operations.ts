@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { authOperations } from './auth-operations';
 import { defineOperation, returns } from './define';
+import { eventsQuery } from './events-query';
+import { guidanceOperations } from './guidance-operations';
+import { settingsOperations } from './settings-operations';
 import type { Cluster, EventRecord, ResourceWrapper, Workspace } from './models';
 import {
   anyResourceType,
@@ -11,8 +15,6 @@ import {
   pageQuery,
   resourceNameParam,
 } from './params';
-import { eventsQuery } from './events-query';
-import { authOperations } from './auth-operations';
 
 /**
  * Every operation of the service, described once. The HTTP router, the IPC handlers, the preload
@@ -153,6 +155,8 @@ export const operations = {
   }),
 
   ...authOperations,
+  ...settingsOperations,
+  ...guidanceOperations,
 } as const;
 
 export type Operations = typeof operations;

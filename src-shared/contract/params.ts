@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseSelector } from '../kube/selector';
-import { isDnsLabel, isDnsSubdomain, validateResourceName } from '../kube/names';
 import { RESOURCE_TYPES, type ResourceKindInfo, resolveResourceType } from '../kube/kinds';
+import { isDnsLabel, isDnsSubdomain, validateResourceName } from '../kube/names';
+import { parseSelector } from '../kube/selector';
 
 /** Reusable validated pieces of paths and queries. Messages are written for the person reading the 400. */
 
@@ -32,7 +32,9 @@ export const pageQuery = {
 };
 
 export const idParam = (what: string) =>
-  z.string().regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, `${what} must be a lower-case slug (a-z, 0-9, '-')`);
+  z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, `${what} must be a lower-case slug (a-z, 0-9, '-')`);
 
 export const labelSelectorParam = z
   .string()
@@ -74,13 +76,10 @@ export const anyResourceType = () => resourceTypeParam(RESOURCE_TYPES, '');
 export const namespacedResourceType = () =>
   resourceTypeParam(NAMESPACED_TYPES, 'under /namespaces/{namespace}');
 
-
-export const namespaceParam = z
-  .string()
-  .refine(isDnsLabel, {
-    message: 'namespace must be a DNS-1123 label (lower-case alphanumerics and "-", at most 63 characters)',
-    params: { problemCode: 'invalid_name' },
-  });
+export const namespaceParam = z.string().refine(isDnsLabel, {
+  message: 'namespace must be a DNS-1123 label (lower-case alphanumerics and "-", at most 63 characters)',
+  params: { problemCode: 'invalid_name' },
+});
 
 export const resourceNameParam = z.string().refine(isDnsSubdomain, {
   message:
@@ -89,10 +88,18 @@ export const resourceNameParam = z.string().refine(isDnsSubdomain, {
 });
 
 /** Names follow the rule of their kind (a service name is a DNS-1035 label, a node's a subdomain...). */
-export function checkNameForKind(p: { resourceType: ResourceKindInfo; resourceName: string }, ctx: z.RefinementCtx) {
+export function checkNameForKind(
+  p: { resourceType: ResourceKindInfo; resourceName: string },
+  ctx: z.RefinementCtx,
+) {
   const message = validateResourceName(p.resourceType.singular, p.resourceName);
   if (message) {
-    ctx.addIssue({ code: 'custom', path: ['resourceName'], message, params: { problemCode: 'invalid_name' } });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['resourceName'],
+      message,
+      params: { problemCode: 'invalid_name' },
+    });
   }
 }
 

@@ -8,7 +8,11 @@ import type { AppSettings } from './settings-models';
 
 const none = z.strictObject({});
 const noBody = z.undefined();
-const workspaceName = z.string().trim().min(1, 'name must not be empty').max(100, 'name must be at most 100 characters');
+const workspaceName = z
+  .string()
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(100, 'name must be at most 100 characters');
 const clusterIds = z.array(idParam('clusterId')).max(500);
 
 export const WORKSPACE_DEFAULT_ID = 'default';
@@ -21,7 +25,11 @@ export const settingsOperations = {
     auth: 'session',
     params: none,
     query: none,
-    body: z.strictObject({ workspaceId: idParam('workspaceId'), name: workspaceName, clusterIds: clusterIds.default([]) }),
+    body: z.strictObject({
+      workspaceId: idParam('workspaceId'),
+      name: workspaceName,
+      clusterIds: clusterIds.default([]),
+    }),
     result: returns<Workspace & { clusterIds: string[] }>(),
     paginated: false,
     successStatus: 201,
@@ -30,7 +38,8 @@ export const settingsOperations = {
   updateWorkspace: defineOperation({
     method: 'PATCH',
     path: '/v1/workspaces/:workspaceId',
-    summary: 'Rename a workspace or set its clusters (administrators). The default workspace holds every cluster.',
+    summary:
+      'Rename a workspace or set its clusters (administrators). The default workspace holds every cluster.',
     auth: 'session',
     params: z.strictObject({ workspaceId: idParam('workspaceId') }),
     query: none,
@@ -72,7 +81,10 @@ export const settingsOperations = {
     query: none,
     body: z.strictObject({
       localApi: z
-        .strictObject({ enabled: z.boolean().optional(), port: z.number().int().min(1024).max(65535).optional() })
+        .strictObject({
+          enabled: z.boolean().optional(),
+          port: z.number().int().min(1024).max(65535).optional(),
+        })
         .optional(),
       kubeconfig: z.strictObject({ paths: z.array(z.string().min(1).max(4096)).max(50) }).optional(),
       tokens: z

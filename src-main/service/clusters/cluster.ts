@@ -1,7 +1,7 @@
 import type { ClusterStatus, KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
 import { RESOURCE_KINDS, type ResourceKindInfo, type ResourceType } from '../../../src-shared/kube/kinds';
 import { ProblemError } from '../errors';
-import { compareEvents, normaliseEvent, type ClusterEvent } from '../events/normalise';
+import { type ClusterEvent, compareEvents, normaliseEvent } from '../events/normalise';
 import type { Logger } from '../logger';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
 import type { ContextSource } from './kubeconfig';
@@ -15,7 +15,15 @@ export interface CachedResource {
 }
 
 const byNamespaceThenName = (a: CachedResource, b: CachedResource) =>
-  a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  a.namespace < b.namespace
+    ? -1
+    : a.namespace > b.namespace
+      ? 1
+      : a.name < b.name
+        ? -1
+        : a.name > b.name
+          ? 1
+          : 0;
 
 export interface ClusterOptions {
   timeoutMs: number;
@@ -31,7 +39,8 @@ export class ClusterConnection {
   readonly client: KubeClient;
   private readonly caches = new Map<string, ResourceCache<CachedResource>>();
   private eventCache: ResourceCache<ClusterEvent> | null = null;
-  private statusCache: { at: number; value: Promise<{ status: ClusterStatus; version?: string }> } | null = null;
+  private statusCache: { at: number; value: Promise<{ status: ClusterStatus; version?: string }> } | null =
+    null;
 
   constructor(
     readonly clusterId: string,
@@ -100,10 +109,9 @@ export class ClusterConnection {
   async podUsage(namespace: string, name: string, signal: AbortSignal): Promise<ResourceUsage | undefined> {
     const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
     try {
-      const m = await this.client.getJson<{ containers?: Array<{ usage?: { cpu?: string; memory?: string } }> }>(
-        path,
-        { signal, timeoutMs: Math.min(this.opts.timeoutMs, 3_000) },
-      );
+      const m = await this.client.getJson<{
+        containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
+      }>(path, { signal, timeoutMs: Math.min(this.opts.timeoutMs, 3_000) });
       return sumUsage(m.containers ?? []);
     } catch {
       // Metrics are an optional add-on to a cluster; their absence is normal, not an error.
@@ -162,7 +170,17 @@ export class ClusterConnection {
 const CPU = /^(\d+(?:\.\d+)?)(n|u|m)?$/;
 const MEM = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/;
 const CPU_SCALE = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1 } as const;
-const MEM_SCALE = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, k: 1e3, M: 1e6, G: 1e9, T: 1e12, '': 1 } as const;
+const MEM_SCALE = {
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  '': 1,
+} as const;
 
 /** Sums container usage into pod usage, printed the way kubectl top prints it (millicores, Mi). */
 export function sumUsage(containers: Array<{ usage?: { cpu?: string; memory?: string } }>): ResourceUsage {

@@ -12,12 +12,18 @@ export interface ContextSource {
 
 /**
  * Which kubeconfig files to read, in kubectl's order of precedence: explicit paths, else
- * $KUBECONFIG (colon-separated), else ~/.kube/config. Missing files are skipped, as kubectl does.
+ * $KUBECONFIG (colon-separated), else the files chosen in Settings, else ~/.kube/config. Missing
+ * files are skipped, as kubectl does.
  */
-export function resolveKubeconfigPaths(explicit: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+export function resolveKubeconfigPaths(
+  explicit: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  fromSettings: readonly string[] = [],
+): string[] {
   if (explicit.length > 0) return [...explicit];
   const fromEnv = (env.KUBECONFIG ?? '').split(delimiter).filter((p) => p.trim() !== '');
   if (fromEnv.length > 0) return fromEnv.filter((p) => existsSync(p));
+  if (fromSettings.length > 0) return fromSettings.filter((p) => existsSync(p));
   const home = join(env.HOME ?? homedir(), '.kube', 'config');
   return existsSync(home) ? [home] : [];
 }

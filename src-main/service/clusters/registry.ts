@@ -44,16 +44,20 @@ export class ClusterRegistry {
       const id = ids[source.context]!;
       this.clusters.set(id, new ClusterConnection(id, source, connOpts));
     }
-    if (opts.demo) this.clusters.set(DEMO_CLUSTER_ID, new ClusterConnection(DEMO_CLUSTER_ID, opts.demo, connOpts));
+    if (opts.demo)
+      this.clusters.set(DEMO_CLUSTER_ID, new ClusterConnection(DEMO_CLUSTER_ID, opts.demo, connOpts));
     const known = { ...this.config.clusterIds, ...ids };
     if (JSON.stringify(known) !== JSON.stringify(this.config.clusterIds)) {
       this.config = { ...this.config, clusterIds: known };
       saveWorkspaceConfig(opts.store, this.config);
     }
     const idleMs = opts.cacheIdleMs ?? 10 * 60_000;
-    this.sweeper = setInterval(() => {
-      for (const c of this.clusters.values()) void c.sweep(idleMs);
-    }, Math.min(idleMs, 60_000));
+    this.sweeper = setInterval(
+      () => {
+        for (const c of this.clusters.values()) void c.sweep(idleMs);
+      },
+      Math.min(idleMs, 60_000),
+    );
     this.sweeper.unref();
   }
 
@@ -81,9 +85,74 @@ export class ClusterRegistry {
   cluster(workspaceId: string, clusterId: string, principal: Principal): ClusterConnection {
     const found = this.clustersOf(workspaceId, principal).find((c) => c.clusterId === clusterId);
     if (!found) {
-      throw new ProblemError('cluster_not_found', `cluster "${clusterId}" not found in workspace "${workspaceId}"`);
+      throw new ProblemError(
+        'cluster_not_found',
+        `cluster "${clusterId}" not found in workspace "${workspaceId}"`,
+      );
     }
     return found;
+  }
+
+  createWorkspace(input: { workspaceId: string; name: string; clusterIds: string[] }) {
+    if (this.config.workspaces.some((w) => w.workspaceId === input.workspaceId)) {
+      throw new ProblemError('conflict', `workspace "${input.workspaceId}" already exists`);
+    }
+    this.checkClusters(input.clusterIds);
+    const ws = {
+      workspaceId: input.workspaceId,
+      name: input.name,
+      clusterIds: [...new Set(input.clusterIds)],
+    };
+    this.save({ ...this.config, workspaces: [...this.config.workspaces, ws] });
+    return ws;
+  }
+
+  updateWorkspace(
+    workspaceId: string,
+    patch: { name?: string; clusterIds?: string[] },
+    principal: Principal,
+  ) {
+    const ws = this.workspace(workspaceId, principal);
+    if (patch.clusterIds !== undefined && ws.workspaceId === DEFAULT_WORKSPACE_ID) {
+      throw new ProblemError('conflict', 'the default workspace always holds every cluster');
+    }
+    if (patch.clusterIds) this.checkClusters(patch.clusterIds);
+    const next = {
+      ...ws,
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.clusterIds !== undefined ? { clusterIds: [...new Set(patch.clusterIds)] } : {}),
+    };
+    this.save({
+      ...this.config,
+      workspaces: this.config.workspaces.map((w) => (w.workspaceId === workspaceId ? next : w)),
+    });
+    return {
+      workspaceId: next.workspaceId,
+      name: next.name,
+      clusterIds: next.clusterIds ?? [...this.clusters.keys()],
+    };
+  }
+
+  deleteWorkspace(workspaceId: string, principal: Principal) {
+    const ws = this.workspace(workspaceId, principal);
+    if (ws.workspaceId === DEFAULT_WORKSPACE_ID)
+      throw new ProblemError('conflict', 'the default workspace cannot be removed');
+    this.save({
+      ...this.config,
+      workspaces: this.config.workspaces.filter((w) => w.workspaceId !== workspaceId),
+    });
+    return { workspaceId: ws.workspaceId, name: ws.name };
+  }
+
+  private checkClusters(ids: readonly string[]) {
+    const unknown = ids.filter((id) => !this.clusters.has(id));
+    if (unknown.length > 0)
+      throw new ProblemError('invalid_body', `unknown clusterIds: ${unknown.join(', ')}`, { unknown });
+  }
+
+  private save(config: WorkspaceConfig) {
+    this.config = config;
+    saveWorkspaceConfig(this.opts.store, config);
   }
 
   monitoring(clusterId: string): MonitoringFlags {

@@ -60,7 +60,12 @@ export class ResourceCache<T> {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () =>
-          reject(new ProblemError('cluster_timeout', `the cluster did not answer within ${this.opts.timeoutMs / 1000} s`)),
+          reject(
+            new ProblemError(
+              'cluster_timeout',
+              `the cluster did not answer within ${this.opts.timeoutMs / 1000} s`,
+            ),
+          ),
         this.opts.timeoutMs,
       );
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });

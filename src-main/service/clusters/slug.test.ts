@@ -3,7 +3,9 @@ import { assignClusterIds, slugify } from './slug';
 
 describe('slugify', () => {
   it('makes URL-safe lower-case slugs', () => {
-    expect(slugify('arn:aws:eks:eu-west-1:123456789012:cluster/Prod')).toBe('arn-aws-eks-eu-west-1-123456789012-cluster-prod');
+    expect(slugify('arn:aws:eks:eu-west-1:123456789012:cluster/Prod')).toBe(
+      'arn-aws-eks-eu-west-1-123456789012-cluster-prod',
+    );
     expect(slugify('kind-kind')).toBe('kind-kind');
     expect(slugify('gke_my-project_europe-west1_main')).toBe('gke-my-project-europe-west1-main');
     expect(slugify('!!!')).toBe('cluster');

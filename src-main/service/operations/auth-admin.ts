@@ -7,7 +7,13 @@ import { paginate } from '../pagination';
 
 type AdminHandlers = Pick<
   OperationHandlers,
-  'listApiKeys' | 'createApiKey' | 'revokeApiKey' | 'listAccounts' | 'createAccount' | 'updateAccount' | 'removeAccount'
+  | 'listApiKeys'
+  | 'createApiKey'
+  | 'revokeApiKey'
+  | 'listAccounts'
+  | 'createAccount'
+  | 'updateAccount'
+  | 'removeAccount'
 >;
 
 function requireAdmin(principal: Principal) {
@@ -95,7 +101,8 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
       requireAdmin(ctx.principal);
       const core = await auth.core();
       const account = core.accounts.remove(params.accountId);
-      for (const s of core.sessions.endAllFor(account.accountId, 'account_removed')) core.issuer.forgetSession(s);
+      for (const s of core.sessions.endAllFor(account.accountId, 'account_removed'))
+        core.issuer.forgetSession(s);
       core.sessions.forget(account.accountId);
       core.apiKeys.forget(account.accountId);
       core.activity.forget(account.accountId);

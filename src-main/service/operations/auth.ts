@@ -1,7 +1,7 @@
-import type { AuthService } from '../auth/index';
-import { forgetInitialPassword } from '../auth/bootstrap';
-import { login, refresh } from '../auth/login';
 import { publicAccount } from '../auth/accounts';
+import { forgetInitialPassword } from '../auth/bootstrap';
+import type { AuthService } from '../auth/index';
+import { login, refresh } from '../auth/login';
 import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
 import { paginate } from '../pagination';
@@ -13,7 +13,8 @@ type AuthHandlers = Pick<
 
 /** Session operations are 'session'-only in the contract, so the authenticator guarantees a sessionId. */
 function sessionOf(principal: Principal): string {
-  if (!principal.sessionId) throw new ProblemError('api_key_not_allowed', 'this operation needs a login session');
+  if (!principal.sessionId)
+    throw new ProblemError('api_key_not_allowed', 'this operation needs a login session');
   return principal.sessionId;
 }
 
@@ -85,7 +86,11 @@ export function authHandlers(auth: AuthService): AuthHandlers {
       const account = core.accounts.require(ctx.principal.accountId);
       // A stolen access token must not become a way to guess the password at full speed.
       const key = `login:account:${account.username}`;
-      core.limiter.enforce(key, core.rateLimits.loginFailuresPerAccount, 'failed password checks for this account');
+      core.limiter.enforce(
+        key,
+        core.rateLimits.loginFailuresPerAccount,
+        'failed password checks for this account',
+      );
       if (!(await core.accounts.verify(account.username, body.currentPassword))) {
         core.limiter.hit(key, core.rateLimits.loginFailuresPerAccount);
         throw new ProblemError('forbidden', 'the current password is wrong');

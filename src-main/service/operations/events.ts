@@ -4,7 +4,10 @@ import type { OperationHandlers } from '../context';
 import { type ClusterEvent, toRecord } from '../events/normalise';
 import { paginate } from '../pagination';
 
-export function eventHandlers(registry: ClusterRegistry, now: () => number): Pick<OperationHandlers, 'listEvents'> {
+export function eventHandlers(
+  registry: ClusterRegistry,
+  now: () => number,
+): Pick<OperationHandlers, 'listEvents'> {
   return {
     async listEvents({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
@@ -12,7 +15,11 @@ export function eventHandlers(registry: ClusterRegistry, now: () => number): Pic
       const cache = cluster.events();
       await cache.acquire(ctx.signal);
       const since =
-        query.since === undefined ? undefined : 'instant' in query.since ? query.since.instant : now() - query.since.durationMs;
+        query.since === undefined
+          ? undefined
+          : 'instant' in query.since
+            ? query.since.instant
+            : now() - query.since.durationMs;
       const kind = query.kind?.toLowerCase();
       const keep = (e: ClusterEvent) =>
         (e.category === 'resource' ? flags.resourceEventsEnabled : flags.systemEventsEnabled) &&

@@ -1,15 +1,23 @@
 import type { AuthService } from '../auth/index';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
+import type { AppSettingsDeps } from '../settings/app-settings';
 import { authHandlers } from './auth';
 import { authAdminHandlers } from './auth-admin';
 import { eventHandlers } from './events';
+import { guidanceHandlers } from './guidance';
 import { resourceHandlers } from './resources';
+import { settingsHandlers } from './settings';
 import { workspaceHandlers } from './workspaces';
 
 export const SERVICE_VERSION = '0.1.0';
 
-export function createHandlers(registry: ClusterRegistry, now: () => number, auth: AuthService): OperationHandlers {
+export function createHandlers(
+  registry: ClusterRegistry,
+  now: () => number,
+  auth: AuthService,
+  settings: AppSettingsDeps,
+): OperationHandlers {
   return {
     ...authHandlers(auth),
     ...authAdminHandlers(auth),
@@ -17,5 +25,7 @@ export function createHandlers(registry: ClusterRegistry, now: () => number, aut
     ...workspaceHandlers(registry),
     ...resourceHandlers(registry),
     ...eventHandlers(registry, now),
+    ...settingsHandlers(registry, settings),
+    ...guidanceHandlers(),
   };
 }

@@ -39,7 +39,11 @@ async function listPage(
   if (namespace !== undefined) rows = namespaceSlice(rows, namespace);
   if (selector) rows = rows.filter((r) => matchesSelector(selector, r.labels));
   const { items, page: info } = paginate(rows, page.limit, page.offset);
-  const data: ResourceWrapper[] = items.map((r) => ({ clusterId: cluster.clusterId, workspaceId, resource: r.object }));
+  const data: ResourceWrapper[] = items.map((r) => ({
+    clusterId: cluster.clusterId,
+    workspaceId,
+    resource: r.object,
+  }));
   return { data, page: info };
 }
 
@@ -59,7 +63,8 @@ async function locateNamespace(
     .snapshot()
     .filter((r) => r.name === name)
     .map((r) => r.namespace);
-  if (namespaces.length === 0) throw new ProblemError('resource_not_found', `${kind.singular} "${name}" not found`);
+  if (namespaces.length === 0)
+    throw new ProblemError('resource_not_found', `${kind.singular} "${name}" not found`);
   if (namespaces.length > 1) {
     throw new ProblemError(
       'conflict',
@@ -93,16 +98,35 @@ async function getOne(
 
 export function resourceHandlers(
   registry: ClusterRegistry,
-): Pick<OperationHandlers, 'listResources' | 'getResource' | 'listNamespacedResources' | 'getNamespacedResource'> {
+): Pick<
+  OperationHandlers,
+  'listResources' | 'getResource' | 'listNamespacedResources' | 'getNamespacedResource'
+> {
   return {
     async listResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      return listPage(cluster, params.resourceType, undefined, query.labelSelector?.selector, query, params.workspaceId, ctx);
+      return listPage(
+        cluster,
+        params.resourceType,
+        undefined,
+        query.labelSelector?.selector,
+        query,
+        params.workspaceId,
+        ctx,
+      );
     },
     async listNamespacedResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const selector = query.labelSelector?.selector;
-      return listPage(cluster, params.resourceType, params.namespace, selector, query, params.workspaceId, ctx);
+      return listPage(
+        cluster,
+        params.resourceType,
+        params.namespace,
+        selector,
+        query,
+        params.workspaceId,
+        ctx,
+      );
     },
     async getResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
@@ -110,7 +134,14 @@ export function resourceHandlers(
     },
     async getNamespacedResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      return getOne(cluster, params.resourceType, params.resourceName, params.namespace, params.workspaceId, ctx);
+      return getOne(
+        cluster,
+        params.resourceType,
+        params.resourceName,
+        params.namespace,
+        params.workspaceId,
+        ctx,
+      );
     },
   };
 }

@@ -10,7 +10,10 @@ function requireAdmin(principal: Principal, what: string) {
 export function settingsHandlers(
   registry: ClusterRegistry,
   deps: AppSettingsDeps,
-): Pick<OperationHandlers, 'createWorkspace' | 'updateWorkspace' | 'deleteWorkspace' | 'getAppSettings' | 'updateAppSettings'> {
+): Pick<
+  OperationHandlers,
+  'createWorkspace' | 'updateWorkspace' | 'deleteWorkspace' | 'getAppSettings' | 'updateAppSettings'
+> {
   return {
     async createWorkspace({ body }, ctx) {
       requireAdmin(ctx.principal, 'create workspaces');

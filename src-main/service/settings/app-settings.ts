@@ -59,19 +59,29 @@ export function describeAppSettings(deps: AppSettingsDeps): AppSettings {
   };
 }
 
-export async function updateAppSettings(deps: AppSettingsDeps, patch: AppSettingsPatch): Promise<AppSettings> {
+export async function updateAppSettings(
+  deps: AppSettingsDeps,
+  patch: AppSettingsPatch,
+): Promise<AppSettings> {
   const stored = readStoredAppSettings(deps.store);
   const next: StoredAppSettings = {
     ...stored,
     ...(patch.kubeconfig ? { kubeconfigPaths: patch.kubeconfig.paths } : {}),
-    ...(patch.tokens?.accessTokenMinutes !== undefined ? { accessTokenMinutes: patch.tokens.accessTokenMinutes } : {}),
-    ...(patch.tokens?.refreshTokenDays !== undefined ? { refreshTokenDays: patch.tokens.refreshTokenDays } : {}),
+    ...(patch.tokens?.accessTokenMinutes !== undefined
+      ? { accessTokenMinutes: patch.tokens.accessTokenMinutes }
+      : {}),
+    ...(patch.tokens?.refreshTokenDays !== undefined
+      ? { refreshTokenDays: patch.tokens.refreshTokenDays }
+      : {}),
   };
   deps.store.set(KEY, next);
   if (patch.localApi) {
     const host = deps.host();
     if (!host.setLocalApi) {
-      throw new ProblemError('conflict', 'the local API is this server itself in web mode; it cannot be changed here');
+      throw new ProblemError(
+        'conflict',
+        'the local API is this server itself in web mode; it cannot be changed here',
+      );
     }
     await host.setLocalApi(patch.localApi);
   }

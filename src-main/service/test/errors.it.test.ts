@@ -9,7 +9,11 @@ beforeAll(async () => {
 });
 afterAll(async () => stack?.close());
 
-function expectProblem(res: { status: number; contentType: string; body: unknown }, status: number, code: string) {
+function expectProblem(
+  res: { status: number; contentType: string; body: unknown },
+  status: number,
+  code: string,
+) {
   expect(res.status).toBe(status);
   expect(res.contentType).toMatch(/^application\/problem\+json/);
   const body = res.body as Problem;
@@ -23,11 +27,19 @@ function expectProblem(res: { status: number; contentType: string; body: unknown
 describe('404', () => {
   it('unknown workspace', async () => {
     expectProblem(await stack.get('/v1/workspaces/nope/clusters'), 404, 'workspace_not_found');
-    expectProblem(await stack.get('/v1/workspaces/nope/observability/sim-test/kubernetes-events'), 404, 'workspace_not_found');
+    expectProblem(
+      await stack.get('/v1/workspaces/nope/observability/sim-test/kubernetes-events'),
+      404,
+      'workspace_not_found',
+    );
   });
 
   it('unknown cluster', async () => {
-    expectProblem(await stack.get('/v1/workspaces/default/observability/nope/kubernetes-proxy/pod'), 404, 'cluster_not_found');
+    expectProblem(
+      await stack.get('/v1/workspaces/default/observability/nope/kubernetes-proxy/pod'),
+      404,
+      'cluster_not_found',
+    );
   });
 
   it('unknown route, and a wrong method gets 405 with Allow', async () => {
@@ -56,7 +68,11 @@ describe('cluster failures', () => {
     stack.sim.faults.hang = true;
     try {
       const started = Date.now();
-      expectProblem(await stack.get(`${stack.cluster}/kubernetes-proxy/namespaces/default/deployment/x`), 504, 'cluster_timeout');
+      expectProblem(
+        await stack.get(`${stack.cluster}/kubernetes-proxy/namespaces/default/deployment/x`),
+        504,
+        'cluster_timeout',
+      );
       // First list of a collection: the cache waits for the same timeout.
       expectProblem(await stack.get(`${stack.cluster}/kubernetes-proxy/cronjob`), 504, 'cluster_timeout');
       expect(Date.now() - started).toBeLessThan(10_000);
@@ -79,7 +95,9 @@ describe('cluster status', () => {
         server: stack.sim.url,
         status: 'connected',
         kubernetesVersion: expect.stringMatching(/^v1\.\d+/),
-        monitoring: { clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: true } } },
+        monitoring: {
+          clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: true } },
+        },
       },
     ]);
   });

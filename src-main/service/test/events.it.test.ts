@@ -30,7 +30,20 @@ describe('event records', () => {
     const byUid = new Map(raw.items.map((e) => [e.metadata?.uid, e]));
     for (const e of all) {
       expect(Object.keys(e).sort()).toEqual(
-        ['clusterId', 'count', 'eventId', 'firstTimestamp', 'involvedObject', 'lastTimestamp', 'message', 'reason', 'resourceId', 'source', 'type', 'workspaceId'].sort(),
+        [
+          'clusterId',
+          'count',
+          'eventId',
+          'firstTimestamp',
+          'involvedObject',
+          'lastTimestamp',
+          'message',
+          'reason',
+          'resourceId',
+          'source',
+          'type',
+          'workspaceId',
+        ].sort(),
       );
       expect(Object.keys(e.involvedObject).sort()).toEqual(['kind', 'name', 'namespace', 'uid']);
       expect(Object.keys(e.source).sort()).toEqual(['component', 'host']);
@@ -58,7 +71,17 @@ describe('event records', () => {
   it('cover every reason the spec names and both types', async () => {
     const all = await collectAll<EventRecord>(stack, events('limit=1000'));
     const reasons = new Set(all.map((e) => e.reason));
-    for (const r of ['FailedScheduling', 'Failed', 'ErrImagePull', 'ImagePullBackOff', 'FailedMount', 'Unhealthy', 'Started', 'Killing', 'VolumeResizeFailed']) {
+    for (const r of [
+      'FailedScheduling',
+      'Failed',
+      'ErrImagePull',
+      'ImagePullBackOff',
+      'FailedMount',
+      'Unhealthy',
+      'Started',
+      'Killing',
+      'VolumeResizeFailed',
+    ]) {
       expect(reasons, r).toContain(r);
     }
     expect(new Set(all.map((e) => e.type))).toEqual(new Set(['NORMAL', 'WARNING']));
@@ -125,14 +148,21 @@ describe('filters', () => {
     expect(narrowed.length).toBeGreaterThan(0);
     for (const e of narrowed) {
       expect(e.reason).toBe(sample.reason);
-      expect(e.involvedObject).toMatchObject({ namespace: sample.involvedObject.namespace, name: sample.involvedObject.name, kind: sample.involvedObject.kind });
+      expect(e.involvedObject).toMatchObject({
+        namespace: sample.involvedObject.namespace,
+        name: sample.involvedObject.name,
+        kind: sample.involvedObject.kind,
+      });
     }
   });
 
   it('since takes an instant or a duration', async () => {
     const all = await collectAll<EventRecord>(stack, events('limit=1000'));
     const pivot = all[Math.floor(all.length / 2)]!.lastTimestamp;
-    const recent = await collectAll<EventRecord>(stack, events(`since=${encodeURIComponent(pivot)}&limit=1000`));
+    const recent = await collectAll<EventRecord>(
+      stack,
+      events(`since=${encodeURIComponent(pivot)}&limit=1000`),
+    );
     expect(recent.length).toBe(all.filter((e) => Date.parse(e.lastTimestamp) >= Date.parse(pivot)).length);
     expect(recent.length).toBeLessThan(all.length);
     const none = await stack.get<EventRecord[]>(events('since=2999-01-01T00:00:00Z'));
@@ -164,11 +194,16 @@ describe('monitoring flags', () => {
 
     const off = await patch({ clusterAgent: { monitoring: { resourceEventsEnabled: false } } });
     expect(off.status).toBe(200);
-    expect((off.body as Cluster).monitoring.clusterAgent.monitoring).toEqual({ resourceEventsEnabled: false, systemEventsEnabled: true });
+    expect((off.body as Cluster).monitoring.clusterAgent.monitoring).toEqual({
+      resourceEventsEnabled: false,
+      systemEventsEnabled: true,
+    });
     const onlySystem = await collectAll<EventRecord>(stack, events('limit=1000'));
     expect(onlySystem.map((e) => e.eventId)).toEqual(system.map((e) => e.eventId));
 
-    await patch({ clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: false } } });
+    await patch({
+      clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: false } },
+    });
     const onlyResource = await collectAll<EventRecord>(stack, events('limit=1000'));
     expect(onlyResource.map((e) => e.eventId)).toEqual(resource.map((e) => e.eventId));
 

@@ -29,7 +29,12 @@ export interface Stack {
   /** /v1/workspaces/default/observability/sim-test */
   cluster: string;
   get<T = unknown>(path: string, headers?: Record<string, string>): Promise<HttpResult<T>>;
-  send<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  send<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<HttpResult<T>>;
   /** A client-node client straight to the simulator, to compare with what the service answers. */
   direct(): CoreV1Api;
   close(): Promise<void>;
@@ -58,7 +63,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   });
   const { url } = await service.listen(0, '127.0.0.1');
   const session = await login(url);
-  const send = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const send = async <T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     // Every request is the logged-in admin's unless the test passes its own authorization.
     const init: RequestInit = { method, headers: { ...session.headers, ...headers } };
     if (body !== undefined) {
@@ -100,7 +110,8 @@ export async function collectAll<T>(stack: Stack, path: string): Promise<T[]> {
   let next: string | undefined = path;
   while (next) {
     const res: HttpResult<T[]> = await stack.get<T[]>(next);
-    if (res.status !== 200) throw new Error(`GET ${next} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`GET ${next} answered ${res.status}: ${JSON.stringify(res.body)}`);
     out.push(...res.body);
     next = parseLinks(res.headers.get('link') ?? '').next;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Problem } from '../../../src-shared/contract/problem';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
+import type { Problem } from '../../../src-shared/contract/problem';
 import { parseLinks, type Stack, startStack } from './harness';
 
 let stack: Stack;

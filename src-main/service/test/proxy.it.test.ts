@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Problem } from '../../../src-shared/contract/problem';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
+import type { Problem } from '../../../src-shared/contract/problem';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import { DEFAULT_TOKEN } from '../../simulator/index';
 import { collectAll, type Stack, startStack } from './harness';
@@ -14,18 +14,21 @@ afterAll(async () => stack?.close());
 const proxy = () => `${stack.cluster}/kubernetes-proxy`;
 
 describe('list endpoints (1 and 3)', () => {
-  it.each(RESOURCE_TYPES)('lists every %s the cluster has, as wrappers without managedFields', async (type) => {
-    const items = await collectAll<ResourceWrapper>(stack, `${proxy()}/${type}?limit=1000`);
-    expect(items.length).toBeGreaterThan(0);
-    for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(['clusterId', 'resource', 'workspaceId']);
-      expect(item.clusterId).toBe('sim-test');
-      expect(item.workspaceId).toBe('default');
-      expect(item.resource.metadata.managedFields).toBeUndefined();
-      expect(item.resource.kind?.toLowerCase()).toBe(type);
-      expect(JSON.stringify(item)).not.toMatch(/"events"/);
-    }
-  });
+  it.each(RESOURCE_TYPES)(
+    'lists every %s the cluster has, as wrappers without managedFields',
+    async (type) => {
+      const items = await collectAll<ResourceWrapper>(stack, `${proxy()}/${type}?limit=1000`);
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) {
+        expect(Object.keys(item).sort()).toEqual(['clusterId', 'resource', 'workspaceId']);
+        expect(item.clusterId).toBe('sim-test');
+        expect(item.workspaceId).toBe('default');
+        expect(item.resource.metadata.managedFields).toBeUndefined();
+        expect(item.resource.kind?.toLowerCase()).toBe(type);
+        expect(JSON.stringify(item)).not.toMatch(/"events"/);
+      }
+    },
+  );
 
   it('answers the same pods the apiserver holds, in namespace/name order', async () => {
     const direct = await stack.direct().listPodForAllNamespaces();
@@ -37,8 +40,13 @@ describe('list endpoints (1 and 3)', () => {
 
   it('lists a namespace only', async () => {
     const direct = await stack.direct().listNamespacedPod({ namespace: 'kube-system' });
-    const items = await collectAll<ResourceWrapper>(stack, `${proxy()}/namespaces/kube-system/pod?limit=1000`);
-    expect(items.map((i) => i.resource.metadata.name)).toEqual(direct.items.map((p) => p.metadata?.name).sort());
+    const items = await collectAll<ResourceWrapper>(
+      stack,
+      `${proxy()}/namespaces/kube-system/pod?limit=1000`,
+    );
+    expect(items.map((i) => i.resource.metadata.name)).toEqual(
+      direct.items.map((p) => p.metadata?.name).sort(),
+    );
     expect(new Set(items.map((i) => i.resource.metadata.namespace))).toEqual(new Set(['kube-system']));
   });
 
@@ -63,7 +71,9 @@ describe('resourceType', () => {
     expect(res.contentType).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe('invalid_resource_type');
     expect(res.body.detail).toContain('did you mean pod?');
-    expect(res.body.detail).toContain('node, namespace, deployment, statefulset, daemonset, job, cronjob, pod, service');
+    expect(res.body.detail).toContain(
+      'node, namespace, deployment, statefulset, daemonset, job, cronjob, pod, service',
+    );
   });
 
   it('refuses an unknown type', async () => {
@@ -73,19 +83,23 @@ describe('resourceType', () => {
     expect(res.body.accepted).toEqual([...RESOURCE_TYPES]);
   });
 
-  it.each(['node', 'namespace', 'Node'])('refuses the cluster-scoped %s under a namespace (endpoints 3 and 4)', async (t) => {
-    for (const path of [`${proxy()}/namespaces/default/${t}`, `${proxy()}/namespaces/default/${t}/x`]) {
-      const res = await stack.get<Problem>(path);
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe('invalid_resource_type');
-      expect(res.body.detail).toContain('cluster-scoped');
-    }
-  });
+  it.each(['node', 'namespace', 'Node'])(
+    'refuses the cluster-scoped %s under a namespace (endpoints 3 and 4)',
+    async (t) => {
+      for (const path of [`${proxy()}/namespaces/default/${t}`, `${proxy()}/namespaces/default/${t}/x`]) {
+        const res = await stack.get<Problem>(path);
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('invalid_resource_type');
+        expect(res.body.detail).toContain('cluster-scoped');
+      }
+    },
+  );
 });
 
 describe('single resources (2 and 4)', () => {
   it('wraps a pod with clusterId, workspaceId and resource, without managedFields or events', async () => {
-    const [first] = (await stack.get<ResourceWrapper[]>(`${proxy()}/namespaces/kube-system/pod?limit=1`)).body;
+    const [first] = (await stack.get<ResourceWrapper[]>(`${proxy()}/namespaces/kube-system/pod?limit=1`))
+      .body;
     const name = first!.resource.metadata.name;
     const res = await stack.get<ResourceWrapper>(`${proxy()}/namespaces/kube-system/pod/${name}`);
     expect(res.status).toBe(200);
@@ -98,7 +112,8 @@ describe('single resources (2 and 4)', () => {
   });
 
   it('keeps the manifest exactly as the apiserver sent it, apart from managedFields', async () => {
-    const [first] = (await stack.get<ResourceWrapper[]>(`${proxy()}/namespaces/kube-system/pod?limit=1`)).body;
+    const [first] = (await stack.get<ResourceWrapper[]>(`${proxy()}/namespaces/kube-system/pod?limit=1`))
+      .body;
     const name = first!.resource.metadata.name;
     const raw = (await fetch(`${stack.sim.url}/api/v1/namespaces/kube-system/pods/${name}`, {
       headers: { authorization: `Bearer ${DEFAULT_TOKEN}` },
@@ -113,7 +128,9 @@ describe('single resources (2 and 4)', () => {
 
   it('adds usage from metrics.k8s.io to a running pod, and leaves it out when metrics are down', async () => {
     const pods = await collectAll<ResourceWrapper>(stack, `${proxy()}/pod?limit=1000`);
-    const running = pods.find((p) => (p.resource.status as { phase?: string } | undefined)?.phase === 'Running')!;
+    const running = pods.find(
+      (p) => (p.resource.status as { phase?: string } | undefined)?.phase === 'Running',
+    )!;
     const { namespace, name } = running.resource.metadata;
     const path = `${proxy()}/namespaces/${namespace}/pod/${name}`;
     const withMetrics = await stack.get<ResourceWrapper>(path);
@@ -139,7 +156,8 @@ describe('single resources (2 and 4)', () => {
   });
 
   it('finds a namespaced object by name on endpoint 2 when the name is unique', async () => {
-    const [first] = (await stack.get<ResourceWrapper[]>(`${proxy()}/namespaces/kube-system/pod?limit=1`)).body;
+    const [first] = (await stack.get<ResourceWrapper[]>(`${proxy()}/namespaces/kube-system/pod?limit=1`))
+      .body;
     const res = await stack.get<ResourceWrapper>(`${proxy()}/pod/${first!.resource.metadata.name}`);
     expect(res.status).toBe(200);
     expect(res.body.resource.metadata.namespace).toBe('kube-system');

@@ -37,7 +37,10 @@ afterAll(async () => stack?.close());
 
 const names = async (selector: string) => {
   const q = new URLSearchParams({ labelSelector: selector, limit: '1000' });
-  const items = await collectAll<ResourceWrapper>(stack, `${stack.cluster}/kubernetes-proxy/namespaces/${NS}/pod?${q}`);
+  const items = await collectAll<ResourceWrapper>(
+    stack,
+    `${stack.cluster}/kubernetes-proxy/namespaces/${NS}/pod?${q}`,
+  );
   return items.map((i) => i.resource.metadata.name).sort();
 };
 
@@ -69,7 +72,9 @@ describe('valid selectors give the apiserver semantics', () => {
   it('works on the cluster-wide list too', async () => {
     const q = new URLSearchParams({ labelSelector: 'example.com/team=core', limit: '1000' });
     const items = await collectAll<ResourceWrapper>(stack, `${stack.cluster}/kubernetes-proxy/pod?${q}`);
-    expect(items.map((i) => `${i.resource.metadata.namespace}/${i.resource.metadata.name}`)).toContain(`${NS}/api-prod`);
+    expect(items.map((i) => `${i.resource.metadata.namespace}/${i.resource.metadata.name}`)).toContain(
+      `${NS}/api-prod`,
+    );
     expect(items.every((i) => i.resource.metadata.labels?.['example.com/team'] === 'core')).toBe(true);
   });
 });

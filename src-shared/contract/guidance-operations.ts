@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { GuidanceEntry } from '../guidance/types';
+import { defineOperation, returns } from './define';
+import { pageQuery } from './params';
+
+const none = z.strictObject({});
+const subjects = [
+  'pod-phase',
+  'container-waiting',
+  'container-terminated',
+  'node-condition',
+  'deployment-condition',
+  'pod-condition',
+  'event-reason',
+  'exit-code',
+] as const;
+
+/** The troubleshooting knowledge base, for scripts as well as the UI. Needs no cluster. */
+export const guidanceOperations = {
+  listGuidance: defineOperation({
+    method: 'GET',
+    path: '/v1/guidance',
+    summary: 'Every explanation Skiff knows: meaning, likely causes and first checks.',
+    auth: 'credential',
+    params: none,
+    query: z.strictObject({ subject: z.enum(subjects).optional(), ...pageQuery }),
+    body: z.undefined(),
+    result: returns<GuidanceEntry[]>(),
+    paginated: true,
+  }),
+
+  getGuidance: defineOperation({
+    method: 'GET',
+    path: '/v1/guidance/:reason',
+    summary: 'The explanation of one reason, phase or condition (case-insensitive), e.g. CrashLoopBackOff.',
+    auth: 'credential',
+    params: z.strictObject({ reason: z.string().min(1).max(128) }),
+    query: z.strictObject({ subject: z.enum(subjects).optional() }),
+    body: z.undefined(),
+    result: returns<GuidanceEntry>(),
+    paginated: false,
+  }),
+} as const;
