@@ -16,8 +16,9 @@ export interface ServeOptions {
   allowedHosts: string[];
   /** .mmdb file or directory for session locations; from --geoip-db or $SKIFF_GEOIP_DB. */
   geoipDb?: string;
-  accessTokenMinutes: number;
-  refreshTokenDays: number;
+  /** Absent unless given, so that lifetimes saved in Settings apply. */
+  accessTokenMinutes?: number;
+  refreshTokenDays?: number;
 }
 
 const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
@@ -46,17 +47,21 @@ export function parseServeArgs(
   if (!port.success) throw new UsageError(`--port must be a whole number from 0 to 65535\n${USAGE}`);
   const timeout = timeoutSchema.safeParse(values.timeout ?? '10');
   if (!timeout.success) throw new UsageError(`--timeout must be a number of seconds from 0 to 600\n${USAGE}`);
-  const access = accessMinutesSchema.safeParse(values['access-token-minutes'] ?? '15');
-  if (!access.success) throw new UsageError(`--access-token-minutes must be a whole number from 15 to 60\n${USAGE}`);
-  const refresh = refreshDaysSchema.safeParse(values['refresh-token-days'] ?? '14');
-  if (!refresh.success) throw new UsageError(`--refresh-token-days must be a whole number from 1 to 365\n${USAGE}`);
+  const access = accessMinutesSchema.optional().safeParse(values['access-token-minutes']);
+  if (!access.success)
+    throw new UsageError(`--access-token-minutes must be a whole number from 15 to 60\n${USAGE}`);
+  const refresh = refreshDaysSchema.optional().safeParse(values['refresh-token-days']);
+  if (!refresh.success)
+    throw new UsageError(`--refresh-token-days must be a whole number from 1 to 365\n${USAGE}`);
   const geoipDb = values['geoip-db'] ?? defaults.geoipDb;
   for (const proxy of values['trust-proxy'] ?? []) {
     const [addr, bits] = proxy.split('/') as [string, string | undefined];
     const family = isIP(addr);
     const maxBits = family === 4 ? 32 : 128;
     if (family === 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
-      throw new UsageError(`--trust-proxy ${proxy}: give an IP address or CIDR (e.g. 127.0.0.1 or 10.0.0.0/8)\n${USAGE}`);
+      throw new UsageError(
+        `--trust-proxy ${proxy}: give an IP address or CIDR (e.g. 127.0.0.1 or 10.0.0.0/8)\n${USAGE}`,
+      );
     }
   }
   return {
@@ -70,8 +75,8 @@ export function parseServeArgs(
     trustProxy: values['trust-proxy'] ?? [],
     allowedHosts: values['allowed-host'] ?? [],
     ...(geoipDb ? { geoipDb } : {}),
-    accessTokenMinutes: access.data,
-    refreshTokenDays: refresh.data,
+    ...(access.data !== undefined ? { accessTokenMinutes: access.data } : {}),
+    ...(refresh.data !== undefined ? { refreshTokenDays: refresh.data } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { login, TEST_ADMIN_PASSWORD } from '../service/test/login';
 import { type Simulator, startSimulator } from '../simulator/index';
 
 interface Running {
@@ -15,7 +16,7 @@ interface Running {
 /** Starts `serve` exactly as `npm run serve -- …` does and waits for its one ready line. */
 function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/serve.ts', ...args], {
-    env: { ...process.env, SKIFF_LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, SKIFF_LOG_LEVEL: 'warn', SKIFF_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
@@ -54,7 +55,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const clusterIds = async (url: string, headers: Record<string, string> = {}) => {
+const clusterIds = async (url: string) => {
+  const { headers } = await login(url);
   const res = await fetch(`${url}/v1/workspaces/default/clusters`, { headers });
   const body = (await res.json()) as Array<{ clusterId: string; context: string; status: string }>;
   return body.map((c) => `${c.clusterId}:${c.context}:${c.status}`).sort();
@@ -63,10 +65,22 @@ const clusterIds = async (url: string, headers: Record<string, string> = {}) => 
 describe('npm run serve', () => {
   it('prints exactly one ready line, serves repeatable --kubeconfig files and stops cleanly on SIGTERM', async () => {
     const run = await serve(
-      ['--port', '0', '--kubeconfig', join(dir, 'a.yaml'), '--kubeconfig', join(dir, 'b.yaml'), '--data-dir', join(dir, 'd1')],
+      [
+        '--port',
+        '0',
+        '--kubeconfig',
+        join(dir, 'a.yaml'),
+        '--kubeconfig',
+        join(dir, 'b.yaml'),
+        '--data-dir',
+        join(dir, 'd1'),
+      ],
       {},
     );
-    expect(await clusterIds(run.url)).toEqual(['kind-dev:kind-dev:connected', 'team-a-prod:Team A/prod:connected']);
+    expect(await clusterIds(run.url)).toEqual([
+      'kind-dev:kind-dev:connected',
+      'team-a-prod:Team A/prod:connected',
+    ]);
     expect(await run.stop('SIGTERM')).toBe(0);
   });
 
@@ -83,7 +97,10 @@ describe('npm run serve', () => {
   });
 
   it('serves the embedded demo cluster when no kubeconfig exists', async () => {
-    const run = await serve(['--port', '0', '--data-dir', join(dir, 'd3')], { KUBECONFIG: '', HOME: join(dir, 'empty-home') });
+    const run = await serve(['--port', '0', '--data-dir', join(dir, 'd3')], {
+      KUBECONFIG: '',
+      HOME: join(dir, 'empty-home'),
+    });
     expect(await clusterIds(run.url)).toEqual(['demo:demo:connected']);
     expect(await run.stop('SIGTERM')).toBe(0);
   });

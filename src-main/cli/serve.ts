@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { AuthStateError } from '../service/auth/state';
 import { createService } from '../service/index';
 import { createLogger } from '../service/logger';
+import { readStoredAppSettings } from '../service/settings/app-settings';
+import { confStore } from '../service/storage/conf-store';
 import { WorkspaceConfigError } from '../service/workspaces/config';
 import { LOOPBACK_HOSTS, parseServeArgs, UsageError } from './args';
 import { defaultDataDir } from './data-dir';
@@ -17,7 +19,8 @@ async function main() {
     dataDir: defaultDataDir(),
     geoipDb: process.env.SKIFF_GEOIP_DB || undefined,
   });
-  if (opts.geoipDb && !existsSync(opts.geoipDb)) throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
+  if (opts.geoipDb && !existsSync(opts.geoipDb))
+    throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
   const logger = createLogger();
   if (!LOOPBACK_HOSTS.has(opts.host)) {
     // Every request needs credentials, but tokens then cross the network in clear text unless a
@@ -27,12 +30,20 @@ async function main() {
       'listening beyond loopback: other machines can reach the API; put a TLS-terminating proxy in front (--trust-proxy) and list its public name with --allowed-host',
     );
   }
-  const { contexts, demo, simulator } = await loadClusterSources(opts.kubeconfig, opts.demo);
+  // Kubeconfig files chosen in Settings apply when neither --kubeconfig nor $KUBECONFIG says otherwise.
+  const saved = readStoredAppSettings(confStore(opts.dataDir, 'skiff'));
+  const { paths, contexts, demo, simulator } = await loadClusterSources(
+    opts.kubeconfig,
+    opts.demo,
+    saved.kubeconfigPaths ?? [],
+  );
   if (contexts.length === 0) logger.info('no kubeconfig found; serving the embedded demo cluster');
 
-  const staticDir = opts.staticDir ?? (existsSync(join(RENDERER_DIR, 'index.html')) ? RENDERER_DIR : undefined);
+  const staticDir =
+    opts.staticDir ?? (existsSync(join(RENDERER_DIR, 'index.html')) ? RENDERER_DIR : undefined);
   const service = createService({
     dataDir: opts.dataDir,
+    kubeconfigPaths: paths,
     contexts,
     ...(demo ? { demo } : {}),
     timeoutMs: opts.timeoutMs,
@@ -42,12 +53,14 @@ async function main() {
       trustProxy: opts.trustProxy,
       allowedHosts: opts.allowedHosts,
       ...(opts.geoipDb ? { geoipDb: opts.geoipDb } : {}),
-      accessTokenMinutes: opts.accessTokenMinutes,
-      refreshTokenDays: opts.refreshTokenDays,
+      ...(opts.accessTokenMinutes !== undefined ? { accessTokenMinutes: opts.accessTokenMinutes } : {}),
+      ...(opts.refreshTokenDays !== undefined ? { refreshTokenDays: opts.refreshTokenDays } : {}),
     },
   });
   if (service.auth.geoipFiles.length === 0) {
-    logger.info('no GeoIP database found; public client addresses will show as "Unknown location" (see --geoip-db)');
+    logger.info(
+      'no GeoIP database found; public client addresses will show as "Unknown location" (see --geoip-db)',
+    );
   }
   const { url } = await service.listen(opts.port, opts.host);
   process.stdout.write(`listening on ${url}\n`);

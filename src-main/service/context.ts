@@ -1,5 +1,5 @@
-import type { OperationName, Operations } from '../../src-shared/contract/operations';
 import type { Reply, ResultOf, ValidInput } from '../../src-shared/contract/define';
+import type { OperationName, Operations } from '../../src-shared/contract/operations';
 
 /** Who is calling: an account, through one login session or one API key (or neither, for public operations). */
 export interface Principal {

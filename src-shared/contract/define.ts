@@ -38,6 +38,13 @@ export interface OperationSpec<
   successStatus?: number;
   /** The request must say Content-Type: application/json (415 otherwise), even with an empty body. */
   requiresJson?: boolean;
+  /**
+   * The success body is a stream of text chunks (a StreamBody as `data`), not one JSON document.
+   * Transports pipe it with backpressure; the request/response IPC channel refuses it.
+   */
+  streaming?: boolean;
+  /** Media types a streaming operation can answer, the default first; chosen from Accept. */
+  produces?: readonly string[];
 }
 
 export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R>(
@@ -61,6 +68,15 @@ export interface ValidInput<S extends OperationSpec> {
 }
 
 export type ResultOf<S extends OperationSpec> = S['result'] extends Returns<infer R> ? R : never;
+
+/**
+ * The body of a streaming operation: text in `contentType`, pulled chunk by chunk, so a consumer
+ * that stops pulling stops the source too (backpressure all the way to the cluster).
+ */
+export interface StreamBody {
+  contentType: string;
+  chunks: AsyncIterable<string>;
+}
 
 /** The envelope every transport delivers to a client: the data, and paging facts for lists. */
 export interface Reply<R> {

@@ -8,7 +8,10 @@ const KEY = 'activity';
 export const MAX_ACTIVITY_ENTRIES = 2000;
 export const ACTIVITY_RETENTION_MS = 90 * 24 * 3_600_000;
 
-export type ActivityInput = Omit<StoredActivity, 'activityId' | 'at' | 'sessionId' | 'apiKeyId' | 'client' | 'detail'> &
+export type ActivityInput = Omit<
+  StoredActivity,
+  'activityId' | 'at' | 'sessionId' | 'apiKeyId' | 'client' | 'detail'
+> &
   Partial<Pick<StoredActivity, 'at' | 'sessionId' | 'apiKeyId' | 'client' | 'detail'>>;
 
 /**

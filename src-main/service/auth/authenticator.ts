@@ -5,8 +5,8 @@ import { ProblemError } from '../errors';
 import type { Authenticator } from '../http/server';
 import { type Accounts, workspacesOf } from './accounts';
 import type { ApiKeys } from './api-keys';
-import type { SessionStore } from './sessions';
 import { API_KEY_PREFIX } from './secrets';
+import type { SessionStore } from './sessions';
 import { type AccessTokens, bearerChallenge, invalidToken } from './tokens';
 
 /** Who calls a public operation: nobody in particular, and a member of nothing. */

@@ -11,7 +11,9 @@ export const ADMIN_PASSWORD_FILE = 'initial-admin-password';
 /** Printed, not logged: log lines travel to places a one-time password must not. */
 export function printAdminCreated(info: AdminCreatedInfo): void {
   if (info.generatedPassword === undefined) {
-    process.stderr.write(`skiff: created account "${info.username}" with the configured password (SKIFF_ADMIN_PASSWORD)\n`);
+    process.stderr.write(
+      `skiff: created account "${info.username}" with the configured password (SKIFF_ADMIN_PASSWORD)\n`,
+    );
     return;
   }
   const where = info.passwordFile ? ` (also written to ${info.passwordFile}, readable only by you)` : '';
@@ -27,11 +29,18 @@ export function printAdminCreated(info: AdminCreatedInfo): void {
  */
 export async function bootstrapAdmin(
   accounts: Accounts,
-  opts: { adminPassword?: string; dataDir?: string; onAdminCreated?: (info: AdminCreatedInfo) => void; logger: Logger },
+  opts: {
+    adminPassword?: string;
+    dataDir?: string;
+    onAdminCreated?: (info: AdminCreatedInfo) => void;
+    logger: Logger;
+  },
 ): Promise<void> {
   if (!accounts.isEmpty) {
     if (opts.adminPassword !== undefined) {
-      opts.logger.info('accounts exist already; the given admin password applies only on first start and was ignored');
+      opts.logger.info(
+        'accounts exist already; the given admin password applies only on first start and was ignored',
+      );
     }
     return;
   }
@@ -39,7 +48,11 @@ export async function bootstrapAdmin(
     throw new RangeError(`SKIFF_ADMIN_PASSWORD must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
   const generated = opts.adminPassword === undefined ? generatePassword() : undefined;
-  await accounts.create({ username: BOOTSTRAP_ADMIN, password: opts.adminPassword ?? generated!, role: 'admin' });
+  await accounts.create({
+    username: BOOTSTRAP_ADMIN,
+    password: opts.adminPassword ?? generated!,
+    role: 'admin',
+  });
   const info: AdminCreatedInfo = { username: BOOTSTRAP_ADMIN };
   if (generated !== undefined) {
     info.generatedPassword = generated;
@@ -48,7 +61,10 @@ export async function bootstrapAdmin(
       writeFileSync(info.passwordFile, `${generated}\n`, { mode: 0o600 });
     }
   }
-  opts.logger.info({ username: BOOTSTRAP_ADMIN, generated: generated !== undefined }, 'created the first administrator');
+  opts.logger.info(
+    { username: BOOTSTRAP_ADMIN, generated: generated !== undefined },
+    'created the first administrator',
+  );
   (opts.onAdminCreated ?? printAdminCreated)(info);
 }
 

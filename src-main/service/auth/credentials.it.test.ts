@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationNames, operations } from '../../../src-shared/contract/operations';
-import { startSimulator, type Simulator } from '../../simulator/index';
+import { type Simulator, startSimulator } from '../../simulator/index';
 import { contextsFromYaml } from '../clusters/kubeconfig';
 import { TEST_ADMIN_PASSWORD } from '../test/login';
 import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
@@ -31,7 +31,10 @@ afterAll(async () => {
   await sim.close();
 });
 
-function expectChallenge(res: { status: number; headers: Record<string, unknown>; body: unknown }, code: string) {
+function expectChallenge(
+  res: { status: number; headers: Record<string, unknown>; body: unknown },
+  code: string,
+) {
   expect(res.status).toBe(401);
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="skiff", error="invalid_token"/);
@@ -45,7 +48,11 @@ describe('no credentials, no answer', () => {
     for (const name of operationNames.filter((n) => operations[n].auth !== 'public')) {
       const spec = operations[name];
       const path = spec.path.replace(/:(\w+)/g, (_, p: string) => SAMPLE[p]!);
-      const res = await stack.call(spec.method, path, spec.method === 'GET' || spec.method === 'DELETE' ? {} : { body: {} });
+      const res = await stack.call(
+        spec.method,
+        path,
+        spec.method === 'GET' || spec.method === 'DELETE' ? {} : { body: {} },
+      );
       expectChallenge(res, 'unauthorized');
     }
   });
@@ -66,16 +73,22 @@ describe('401 for bad access tokens', () => {
     ['a non-Bearer scheme', () => `Basic ${Buffer.from(`admin:${TEST_ADMIN_PASSWORD}`).toString('base64')}`],
     ['an empty Bearer', () => 'Bearer'],
     ['a malformed token', () => 'Bearer not-a-jwt'],
-    ['a tampered payload', () => {
-      const [h, p, s] = admin.accessToken.split('.');
-      const claims = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
-      return `Bearer ${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${s}`;
-    }],
+    [
+      'a tampered payload',
+      () => {
+        const [h, p, s] = admin.accessToken.split('.');
+        const claims = JSON.parse(Buffer.from(p!, 'base64url').toString()) as Record<string, unknown>;
+        return `Bearer ${h}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${s}`;
+      },
+    ],
     ['a bad signature', () => `Bearer ${admin.accessToken.slice(0, -6)}AAAAAA`],
-    ['an unsigned token', () => {
-      const [, p] = admin.accessToken.split('.');
-      return `Bearer ${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${p}.`;
-    }],
+    [
+      'an unsigned token',
+      () => {
+        const [, p] = admin.accessToken.split('.');
+        return `Bearer ${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${p}.`;
+      },
+    ],
   ];
   for (const [what, header] of cases) {
     it(`refuses ${what}`, async () => {
@@ -135,8 +148,16 @@ describe('API keys', () => {
     for (const name of sessionOps) {
       const spec = operations[name];
       const path = spec.path.replace(/:(\w+)/g, (_, p: string) => SAMPLE[p]!);
-      for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }, { ...admin.bearer, 'x-api-key': key }]) {
-        const res = await stack.call(spec.method, path, { headers, ...(spec.requiresJson ? { body: {} } : {}) });
+      const variants: Array<Record<string, string>> = [
+        { 'x-api-key': key },
+        { authorization: `Bearer ${key}` },
+        { ...admin.bearer, 'x-api-key': key },
+      ];
+      for (const headers of variants) {
+        const res = await stack.call(spec.method, path, {
+          headers,
+          ...(spec.requiresJson ? { body: {} } : {}),
+        });
         expect(res.status, `${name} with ${Object.keys(headers).join('+')}`).toBe(403);
         expect(res.body).toMatchObject({ code: 'api_key_not_allowed' });
       }
@@ -152,7 +173,9 @@ describe('API keys', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'workspace_not_found' });
 
-    const revoked = await stack.call<{ status: string }>('DELETE', `/v1/auth/api-keys/${keyId}`, { headers: admin.bearer });
+    const revoked = await stack.call<{ status: string }>('DELETE', `/v1/auth/api-keys/${keyId}`, {
+      headers: admin.bearer,
+    });
     expect(revoked.body.status).toBe('revoked');
     expectChallenge(await stack.call('GET', PODS, { headers: { 'x-api-key': key } }), 'invalid_token');
   });
@@ -162,14 +185,21 @@ describe('API keys', () => {
       headers: admin.bearer,
       body: { name: 'short', expiresInDays: 1 },
     });
-    expect((await stack.call('GET', '/v1/workspaces', { headers: { 'x-api-key': res.body.key } })).status).toBe(200);
+    expect(
+      (await stack.call('GET', '/v1/workspaces', { headers: { 'x-api-key': res.body.key } })).status,
+    ).toBe(200);
     stack.clock.advance(24 * 3_600_000);
-    expectChallenge(await stack.call('GET', '/v1/workspaces', { headers: { 'x-api-key': res.body.key } }), 'invalid_token');
+    expectChallenge(
+      await stack.call('GET', '/v1/workspaces', { headers: { 'x-api-key': res.body.key } }),
+      'invalid_token',
+    );
     stack.clock.advance(-24 * 3_600_000);
   });
 
   it('lists keys without their secrets', async () => {
-    const res = await stack.call<Array<Record<string, unknown>>>('GET', '/v1/auth/api-keys', { headers: admin.bearer });
+    const res = await stack.call<Array<Record<string, unknown>>>('GET', '/v1/auth/api-keys', {
+      headers: admin.bearer,
+    });
     expect(res.status).toBe(200);
     expect(res.headers['x-total']).toBe(String(res.body.length));
     expect(JSON.stringify(res.body)).not.toContain(key);
@@ -184,8 +214,12 @@ describe('404 that leaks nothing', () => {
       body: { username: 'bob', password: 'bob-password-1', workspaces: [] },
     });
     const bob = await stack.login('bob', 'bob-password-1');
-    const unknown = await stack.call('POST', '/v1/auth/sessions/no-such-session/logout', { headers: admin.bearer });
-    const foreign = await stack.call('POST', `/v1/auth/sessions/${bob.sessionId}/logout`, { headers: admin.bearer });
+    const unknown = await stack.call('POST', '/v1/auth/sessions/no-such-session/logout', {
+      headers: admin.bearer,
+    });
+    const foreign = await stack.call('POST', `/v1/auth/sessions/${bob.sessionId}/logout`, {
+      headers: admin.bearer,
+    });
     expect(unknown.status).toBe(404);
     expect(foreign.status).toBe(404);
     expect(foreign.body).toMatchObject({ code: 'session_not_found' });
@@ -214,7 +248,10 @@ describe('404 that leaks nothing', () => {
 describe('415 and 400 on login and refresh', () => {
   it('needs Content-Type: application/json', async () => {
     for (const path of ['/v1/auth/login', '/v1/auth/refresh']) {
-      const plain = await stack.call('POST', path, { rawBody: '{"refreshToken":"x"}', headers: { 'content-type': 'text/plain' } });
+      const plain = await stack.call('POST', path, {
+        rawBody: '{"refreshToken":"x"}',
+        headers: { 'content-type': 'text/plain' },
+      });
       const none = await stack.call('POST', path, { rawBody: '{"refreshToken":"x"}' });
       const empty = await stack.call('POST', path);
       for (const res of [plain, none, empty]) {
@@ -230,14 +267,22 @@ describe('415 and 400 on login and refresh', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ code: 'invalid_body' });
     }
-    const empty = await stack.call('POST', '/v1/auth/refresh', { headers: { 'content-type': 'application/json' } });
+    const empty = await stack.call('POST', '/v1/auth/refresh', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(400);
-    const broken = await stack.call('POST', '/v1/auth/refresh', { rawBody: '{', headers: { 'content-type': 'application/json' } });
+    const broken = await stack.call('POST', '/v1/auth/refresh', {
+      rawBody: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
     expect(broken.body).toMatchObject({ code: 'invalid_json' });
   });
 
   it('answers an unknown refresh token with 401', async () => {
-    expectChallenge(await stack.call('POST', '/v1/auth/refresh', { body: { refreshToken: 'skiff_rt_nope' } }), 'invalid_grant');
+    expectChallenge(
+      await stack.call('POST', '/v1/auth/refresh', { body: { refreshToken: 'skiff_rt_nope' } }),
+      'invalid_grant',
+    );
   });
 });

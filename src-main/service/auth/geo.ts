@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
 import { isIP } from 'node:net';
+import { basename, dirname, join } from 'node:path';
 import maxmind, { type Reader, type Response } from 'maxmind';
 import type { SessionLocation } from '../../../src-shared/contract/auth-models';
 import type { Logger } from '../logger';
@@ -88,7 +88,8 @@ function fromRecord(record: unknown, network: string): SessionLocation {
   if (!record) return blank('public', 'Unknown location', network);
   const city = at(record, 'city') ?? at(record, 'city', 'names', 'en');
   const region = at(record, 'state1') ?? at(record, 'subdivisions', 0, 'names', 'en');
-  const countryCode = (at(record, 'country_code') ?? at(record, 'country', 'iso_code'))?.toUpperCase() ?? null;
+  const countryCode =
+    (at(record, 'country_code') ?? at(record, 'country', 'iso_code'))?.toUpperCase() ?? null;
   let country = at(record, 'country', 'names', 'en');
   if (!country && countryCode && countryCode !== 'ZZ') country = countryNames.of(countryCode) ?? countryCode;
   const label = [city, region, country].filter((p) => p !== null).join(', ') || 'Unknown location';

@@ -20,7 +20,13 @@ describe('Host allowlist (DNS rebinding)', () => {
   });
 
   it('refuses other names, other ports and no Host at all, before authentication', async () => {
-    for (const host of [`evil.example:${stack.port}`, 'localhost:1', 'localhost', `127.0.0.2:${stack.port}`, '']) {
+    for (const host of [
+      `evil.example:${stack.port}`,
+      'localhost:1',
+      'localhost',
+      `127.0.0.2:${stack.port}`,
+      '',
+    ]) {
       const res = await stack.call<{ code: string }>('GET', '/v1/health', { headers: { host } });
       expect(res.status, host).toBe(403);
       expect(res.body.code).toBe('host_not_allowed');
@@ -38,13 +44,23 @@ describe('Host allowlist (DNS rebinding)', () => {
 describe('Origin', () => {
   it('accepts same-origin browser requests and requests without Origin', async () => {
     expect((await get({ origin: `http://127.0.0.1:${stack.port}` })).status).toBe(200);
-    expect((await get({ host: `localhost:${stack.port}`, origin: `http://localhost:${stack.port}` })).status).toBe(200);
-    expect((await get({ host: 'skiff.example.test', origin: 'https://skiff.example.test' })).status).toBe(200);
+    expect(
+      (await get({ host: `localhost:${stack.port}`, origin: `http://localhost:${stack.port}` })).status,
+    ).toBe(200);
+    expect((await get({ host: 'skiff.example.test', origin: 'https://skiff.example.test' })).status).toBe(
+      200,
+    );
     expect((await get({})).status).toBe(200);
   });
 
   it('refuses foreign, null and mismatched origins, and says nothing for CORS', async () => {
-    for (const origin of ['https://evil.example', 'null', `http://localhost:${stack.port}`, 'http://127.0.0.1:1', 'file://']) {
+    for (const origin of [
+      'https://evil.example',
+      'null',
+      `http://localhost:${stack.port}`,
+      'http://127.0.0.1:1',
+      'file://',
+    ]) {
       const res = await get({ origin });
       expect(res.status, origin).toBe(403);
       expect(res.body.code).toBe('origin_not_allowed');

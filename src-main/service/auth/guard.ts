@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { ProblemError } from '../errors';
 import type { RequestGuard } from '../http/server';
@@ -17,7 +18,8 @@ function splitHost(host: string): { name: string; port: string | null } {
   return colon < 0 ? { name: h, port: null } : { name: h.slice(0, colon), port: h.slice(colon + 1) };
 }
 
-const bracket = (name: string) => (name.includes(':') && !name.startsWith('[') ? `[${name}]` : name);
+/** A bare IPv6 literal (as `--host ::1` gives it) is written bracketed in a Host header. */
+const bracket = (name: string) => (isIP(name) === 6 ? `[${name}]` : name);
 
 /**
  * Refuses requests a browser was tricked into sending. A DNS-rebinding page reaches 127.0.0.1
@@ -25,7 +27,10 @@ const bracket = (name: string) => (name.includes(':') && !name.startsWith('[') ?
  * so a foreign Origin is refused. Same-origin requests of the served UI carry Origin = Host and pass.
  * No CORS header is ever sent, so browsers keep every other origin from reading answers.
  */
-export function createRequestGuard(opts: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] }) {
+export function createRequestGuard(opts: {
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+}) {
   /** name → accepted ports; null means any port (names configured without one). */
   const configured = new Map<string, Set<string> | null>();
   const origins = new Set((opts.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, '')));
@@ -51,7 +56,8 @@ export function createRequestGuard(opts: { allowedHosts?: readonly string[]; all
 
   function hostAllowed(host: string, localPort: number | undefined): boolean {
     const { name, port } = splitHost(host);
-    if (LOOPBACK_NAMES.includes(name)) return port === String(localPort) || (port === null && localPort === 80);
+    if (LOOPBACK_NAMES.includes(name))
+      return port === String(localPort) || (port === null && localPort === 80);
     if (!configured.has(name)) return false;
     const ports = configured.get(name);
     return ports === null || (port !== null && ports!.has(port)) || (port === null && ports!.has('80'));

@@ -14,8 +14,8 @@ import { startLocalSession } from './login';
 import { type AuthOptions, resolveLifetimes } from './options';
 import type { ClientSoftware } from './user-agent';
 
-export type { AuthOptions } from './options';
 export { desktopClientInfo } from './desktop-client';
+export type { AuthOptions } from './options';
 
 const SWEEP_MS = 60_000;
 

@@ -37,7 +37,9 @@ export function networkOf(address: string): { cidr: string; base: string } {
     const base = `${address.split('.').slice(0, 3).join('.')}.0`;
     return { cidr: `${base}/24`, base };
   }
-  const g = ipv6Groups(address).slice(0, 3).map((n) => n.toString(16));
+  const g = ipv6Groups(address)
+    .slice(0, 3)
+    .map((n) => n.toString(16));
   const base = `${g.join(':')}::`;
   return { cidr: `${base}/48`, base };
 }

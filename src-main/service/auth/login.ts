@@ -22,7 +22,12 @@ const badCredentials = () =>
  * Password login. Both limits are checked before the password is, so a limited client learns
  * nothing; an unknown username and a wrong password take the same path and the same time.
  */
-export async function login(core: AuthCore, username: string, password: string, client: Caller): Promise<LoginResult> {
+export async function login(
+  core: AuthCore,
+  username: string,
+  password: string,
+  client: Caller,
+): Promise<LoginResult> {
   const { limiter, rateLimits } = core;
   const name = username.trim().toLowerCase();
   const addrKey = `login:address:${addressKey(client)}`;
@@ -40,7 +45,9 @@ export async function login(core: AuthCore, username: string, password: string, 
       setImmediate(() => {
         void core
           .describe(client)
-          .then((device) => core.activity.record({ type: 'login_failed', accountId: known.accountId, client: device }))
+          .then((device) =>
+            core.activity.record({ type: 'login_failed', accountId: known.accountId, client: device }),
+          )
           .catch((err: unknown) => core.logger.warn({ err }, 'could not record a failed login'));
       });
     }
@@ -50,7 +57,11 @@ export async function login(core: AuthCore, username: string, password: string, 
   return startSession(core, account.accountId, await core.describe(client));
 }
 
-export async function startSession(core: AuthCore, accountId: string, client: ClientDescription): Promise<LoginResult> {
+export async function startSession(
+  core: AuthCore,
+  accountId: string,
+  client: ClientDescription,
+): Promise<LoginResult> {
   const { session, ...pair } = await core.issuer.startSession(accountId, client);
   core.activity.record({ type: 'login', accountId, sessionId: session.sessionId, client });
   core.logger.info({ accountId, sessionId: session.sessionId }, 'login');
@@ -65,7 +76,10 @@ export async function startLocalSession(
 ): Promise<LoginResult> {
   const account = core.accounts.byUsername(username) ?? core.accounts.list().find((a) => a.role === 'admin');
   if (!account) throw new ProblemError('account_not_found', `account "${username}" not found`);
-  return startSession(core, account.accountId, { ...software, location: await core.describe({}).then((d) => d.location) });
+  return startSession(core, account.accountId, {
+    ...software,
+    location: await core.describe({}).then((d) => d.location),
+  });
 }
 
 export async function refresh(core: AuthCore, refreshToken: string, client: Caller): Promise<TokenPair> {
@@ -73,11 +87,15 @@ export async function refresh(core: AuthCore, refreshToken: string, client: Call
   const addrKey = `refresh:address:${addressKey(client)}`;
   limiter.enforce(addrKey, rateLimits.refreshPerAddress, 'refreshes from this address');
   limiter.hit(addrKey, rateLimits.refreshPerAddress);
-  const { pair, session } = await core.issuer.refresh(refreshToken, () => core.describe(client), (s) => {
-    const key = `refresh:account:${s.accountId}`;
-    limiter.enforce(key, rateLimits.refreshPerAccount, 'refreshes for this account');
-    limiter.hit(key, rateLimits.refreshPerAccount);
-  });
+  const { pair, session } = await core.issuer.refresh(
+    refreshToken,
+    () => core.describe(client),
+    (s) => {
+      const key = `refresh:account:${s.accountId}`;
+      limiter.enforce(key, rateLimits.refreshPerAccount, 'refreshes for this account');
+      limiter.hit(key, rateLimits.refreshPerAccount);
+    },
+  );
   core.logger.debug({ sessionId: session.sessionId }, 'refresh');
   return pair;
 }

@@ -62,11 +62,36 @@ function inRange(name: string, value: number, min: number, max: number): number 
 }
 
 export function resolveLifetimes(o: AuthOptions): ResolvedLifetimes {
-  const access = inRange('access token lifetime (minutes)', o.accessTokenMinutes ?? DEFAULT_ACCESS_TOKEN_MINUTES, 15, 60);
-  const refresh = inRange('refresh token lifetime (days)', o.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS, 1, 365);
-  const max = inRange('session lifetime (days)', o.sessionMaxDays ?? Math.max(DEFAULT_SESSION_MAX_DAYS, refresh), refresh, 3650);
-  const overlap = inRange('refresh overlap window (seconds)', o.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS, 0, 60);
-  return { accessTtlMs: access * 60_000, refreshTtlMs: refresh * DAY_MS, sessionMaxMs: max * DAY_MS, overlapMs: overlap * 1000 };
+  const access = inRange(
+    'access token lifetime (minutes)',
+    o.accessTokenMinutes ?? DEFAULT_ACCESS_TOKEN_MINUTES,
+    15,
+    60,
+  );
+  const refresh = inRange(
+    'refresh token lifetime (days)',
+    o.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS,
+    1,
+    365,
+  );
+  const max = inRange(
+    'session lifetime (days)',
+    o.sessionMaxDays ?? Math.max(DEFAULT_SESSION_MAX_DAYS, refresh),
+    refresh,
+    3650,
+  );
+  const overlap = inRange(
+    'refresh overlap window (seconds)',
+    o.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS,
+    0,
+    60,
+  );
+  return {
+    accessTtlMs: access * 60_000,
+    refreshTtlMs: refresh * DAY_MS,
+    sessionMaxMs: max * DAY_MS,
+    overlapMs: overlap * 1000,
+  };
 }
 
 export type { Logger };

@@ -23,7 +23,9 @@ function derive(password: string, salt: Buffer, ln: number, r: number, p: number
   const options: ScryptOptions = { N: 2 ** ln, r, p, maxmem: 256 * 2 ** ln * r * p };
   return new Promise((resolve, reject) => {
     // NFKC: the same password typed on two keyboards must give the same bytes (NIST SP 800-63B).
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 

@@ -16,7 +16,8 @@ beforeEach(async () => {
 });
 afterEach(() => stack.close());
 
-const refresh = (token: string) => stack.call<Pair>('POST', '/v1/auth/refresh', { body: { refreshToken: token } });
+const refresh = (token: string) =>
+  stack.call<Pair>('POST', '/v1/auth/refresh', { body: { refreshToken: token } });
 const workspaces = (t: { accessToken: string }) =>
   stack.call('GET', '/v1/workspaces', { headers: { authorization: `Bearer ${t.accessToken}` } });
 
@@ -57,9 +58,11 @@ describe('rotation', () => {
   it('moves the session expiry with each refresh, never past its absolute limit', async () => {
     stack.clock.advance(10 * 86_400_000);
     const pair = (await refresh(first.refreshToken)).body;
-    const [s] = (await stack.call<Array<{ expiresAt: string }>>('GET', '/v1/auth/sessions', {
-      headers: { authorization: `Bearer ${pair.accessToken}` },
-    })).body;
+    const [s] = (
+      await stack.call<Array<{ expiresAt: string }>>('GET', '/v1/auth/sessions', {
+        headers: { authorization: `Bearer ${pair.accessToken}` },
+      })
+    ).body;
     expect(Date.parse(s!.expiresAt)).toBe(stack.clock.t + 14 * 86_400_000);
   });
 });

@@ -1,10 +1,10 @@
 import type { ClientDescription, TokenPair } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
 import type { ActivityLog } from './activity';
+import { hashSecret, newSecret, REFRESH_TOKEN_PREFIX } from './secrets';
 import type { SessionStore } from './sessions';
 import type { StoredSession } from './state';
 import { type AccessTokens, bearerChallenge } from './tokens';
-import { hashSecret, newSecret, REFRESH_TOKEN_PREFIX } from './secrets';
 
 export interface LifetimeOptions {
   /** Idle limit of a session: each refresh token lives this long. */
@@ -36,10 +36,19 @@ export class TokenIssuer {
     readonly lifetimes: LifetimeOptions,
   ) {}
 
-  async startSession(accountId: string, client: ClientDescription): Promise<TokenPair & { session: StoredSession }> {
+  async startSession(
+    accountId: string,
+    client: ClientDescription,
+  ): Promise<TokenPair & { session: StoredSession }> {
     const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
     const { refreshTtlMs, sessionMaxMs } = this.lifetimes;
-    const session = this.sessions.create(accountId, client, hashSecret(refreshToken), refreshTtlMs, sessionMaxMs);
+    const session = this.sessions.create(
+      accountId,
+      client,
+      hashSecret(refreshToken),
+      refreshTtlMs,
+      sessionMaxMs,
+    );
     const { token, payload } = await this.tokens.sign(accountId, session.sessionId, session.expiresAt);
     return { accessToken: token, refreshToken, auth: payload, session };
   }
@@ -55,11 +64,16 @@ export class TokenIssuer {
   ): Promise<{ pair: TokenPair; session: StoredSession }> {
     this.dropStaleGrace();
     const hash = hashSecret(refreshToken);
-    const match = refreshToken.startsWith(REFRESH_TOKEN_PREFIX) ? this.sessions.findByRefreshHash(hash) : undefined;
+    const match = refreshToken.startsWith(REFRESH_TOKEN_PREFIX)
+      ? this.sessions.findByRefreshHash(hash)
+      : undefined;
     if (!match) throw refused('invalid_grant', 'the refresh token is unknown or expired');
     const { session, kind } = match;
     if (session.status !== 'active') {
-      throw refused('invalid_grant', `the session of this refresh token has ${session.status === 'expired' ? 'expired' : 'been logged out'}`);
+      throw refused(
+        'invalid_grant',
+        `the session of this refresh token has ${session.status === 'expired' ? 'expired' : 'been logged out'}`,
+      );
     }
     admit(session);
     if (kind === 'current') {
@@ -72,7 +86,12 @@ export class TokenIssuer {
         .then(({ token, payload }): TokenPair => ({ accessToken: token, refreshToken: next, auth: payload }));
       this.grace.set(hash, { until: this.now() + this.lifetimes.overlapMs, pair });
       const client = await device();
-      this.activity.record({ type: 'refresh', accountId: session.accountId, sessionId: session.sessionId, client });
+      this.activity.record({
+        type: 'refresh',
+        accountId: session.accountId,
+        sessionId: session.sessionId,
+        client,
+      });
       return { pair: await pair, session };
     }
     const retry = kind === 'previous' ? this.grace.get(hash) : undefined;
@@ -88,7 +107,10 @@ export class TokenIssuer {
       client,
       detail: 'an already used refresh token was presented; the session was ended',
     });
-    throw refused('refresh_token_reused', 'this refresh token was already used; the session has been ended for safety');
+    throw refused(
+      'refresh_token_reused',
+      'this refresh token was already used; the session has been ended for safety',
+    );
   }
 
   /** An ended session's pending retries must not hand out tokens. */

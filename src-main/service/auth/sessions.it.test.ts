@@ -80,7 +80,9 @@ describe('the session list', () => {
     const next = await stack.call('GET', '/v1/workspaces', { headers: phone.bearer });
     expect(next.status).toBe(401);
     expect(next.headers['www-authenticate']).toContain('error="invalid_token"');
-    const refresh = await stack.call('POST', '/v1/auth/refresh', { body: { refreshToken: phone.refreshToken } });
+    const refresh = await stack.call('POST', '/v1/auth/refresh', {
+      body: { refreshToken: phone.refreshToken },
+    });
     expect(refresh.status).toBe(401);
 
     const list = await stack.call<SessionRecord[]>('GET', '/v1/auth/sessions', { headers: mine.bearer });
@@ -127,12 +129,17 @@ describe('the session list', () => {
       [old.sessionId, 'expired'],
     ]);
     const expired = all.body.find((s) => s.sessionId === old.sessionId)!;
-    expect(expired).toMatchObject({ endReason: 'expired', browser: { name: 'python-requests', version: '2.31.0' } });
+    expect(expired).toMatchObject({
+      endReason: 'expired',
+      browser: { name: 'python-requests', version: '2.31.0' },
+    });
     expect(expired.endedAt).toBe(expired.expiresAt);
     expect((await stack.call('GET', '/v1/workspaces', { headers: old.bearer })).status).toBe(401);
 
     for (const bad of ['yes', '1', 'TRUE', '']) {
-      const res = await stack.call('GET', `/v1/auth/sessions?includeExpired=${bad}`, { headers: fresh.bearer });
+      const res = await stack.call('GET', `/v1/auth/sessions?includeExpired=${bad}`, {
+        headers: fresh.bearer,
+      });
       expect(res.status, bad).toBe(400);
       expect(res.body).toMatchObject({ code: 'invalid_query' });
     }
@@ -145,7 +152,9 @@ describe('the session list', () => {
       stack.clock.advance(1000);
       last = await stack.login();
     }
-    const res = await stack.call<SessionRecord[]>('GET', '/v1/auth/sessions?limit=2&offset=2', { headers: last.bearer });
+    const res = await stack.call<SessionRecord[]>('GET', '/v1/auth/sessions?limit=2&offset=2', {
+      headers: last.bearer,
+    });
     expect(res.body).toHaveLength(2);
     expect(res.headers['x-total']).toBe('5');
     expect(res.headers['x-limit']).toBe('2');
@@ -163,7 +172,10 @@ describe('the activity log', () => {
     stack = await startAuthStack();
     const a = await stack.login('admin', undefined, CHROME_WINDOWS);
     await stack.call('POST', '/v1/auth/login', { body: { username: 'admin', password: 'wrong-password' } });
-    await stack.call('POST', '/v1/auth/refresh', { body: { refreshToken: a.refreshToken }, headers: { 'user-agent': 'curl/8.5.0' } });
+    await stack.call('POST', '/v1/auth/refresh', {
+      body: { refreshToken: a.refreshToken },
+      headers: { 'user-agent': 'curl/8.5.0' },
+    });
     const b = await stack.login('admin', undefined, SAFARI_IPHONE);
     await stack.call('POST', `/v1/auth/sessions/${b.sessionId}/logout`, { headers: a.bearer });
     stack.clock.advance(14 * DAY + 1000);
@@ -187,7 +199,9 @@ describe('the activity log', () => {
     const expiry = res.body.find((e) => e.type === 'session_expired')!;
     expect(expiry.at).toBe(new Date(Date.parse(res.body.at(-1)!.at) + 14 * DAY).toISOString());
 
-    const one = await stack.call<ActivityEntry[]>('GET', `/v1/auth/activity?sessionId=${b.sessionId}`, { headers: c.bearer });
+    const one = await stack.call<ActivityEntry[]>('GET', `/v1/auth/activity?sessionId=${b.sessionId}`, {
+      headers: c.bearer,
+    });
     expect(one.body.map((e) => e.type)).toEqual(['logout', 'login']);
   });
 });
@@ -230,7 +244,12 @@ describe('locations', () => {
       network: '8.8.8.0/24',
     });
     const v6 = await from('2a00:1450:4001:81a::200e');
-    expect(v6).toMatchObject({ kind: 'public', countryCode: 'DE', city: 'Frankfurt am Main', network: '2a00:1450:4001::/48' });
+    expect(v6).toMatchObject({
+      kind: 'public',
+      countryCode: 'DE',
+      city: 'Frankfurt am Main',
+      network: '2a00:1450:4001::/48',
+    });
   }, 30_000);
 
   it('takes the first untrusted hop from the right of X-Forwarded-For', async () => {

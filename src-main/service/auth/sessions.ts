@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import type { ClientDescription, SessionEndReason, SessionRecord } from '../../../src-shared/contract/auth-models';
+import type {
+  ClientDescription,
+  SessionEndReason,
+  SessionRecord,
+} from '../../../src-shared/contract/auth-models';
 import type { KeyValueStore } from '../storage/store';
 import type { ActivityLog } from './activity';
 import { newId } from './secrets';
@@ -89,8 +93,15 @@ export class SessionStore {
     const at = this.now();
     const r = session.refresh;
     const used = [...r.usedHashes, r.hash].slice(-MAX_USED_HASHES);
-    for (const dropped of r.usedHashes.slice(0, r.usedHashes.length + 1 - used.length)) this.byRefreshHash.delete(dropped);
-    session.refresh = { hash: newHash, generation: r.generation + 1, rotatedAt: at, previousHash: r.hash, usedHashes: used };
+    for (const dropped of r.usedHashes.slice(0, r.usedHashes.length + 1 - used.length))
+      this.byRefreshHash.delete(dropped);
+    session.refresh = {
+      hash: newHash,
+      generation: r.generation + 1,
+      rotatedAt: at,
+      previousHash: r.hash,
+      usedHashes: used,
+    };
     session.expiresAt = Math.min(at + idleMs, session.absoluteExpiresAt);
     session.lastSeenAt = at;
     this.byRefreshHash.set(newHash, session.sessionId);
@@ -107,7 +118,10 @@ export class SessionStore {
 
   endAllFor(accountId: string, reason: SessionEndReason, exceptSessionId?: string): StoredSession[] {
     const ended = [...this.sessions.values()].filter(
-      (s) => s.accountId === accountId && s.sessionId !== exceptSessionId && this.get(s.sessionId)?.status === 'active',
+      (s) =>
+        s.accountId === accountId &&
+        s.sessionId !== exceptSessionId &&
+        this.get(s.sessionId)?.status === 'active',
     );
     for (const s of ended) this.end(s, reason);
     return ended;

@@ -100,7 +100,12 @@ export type StoredActivity = z.infer<typeof activitySchema>;
 export class AuthStateError extends Error {}
 
 /** Reads one key; a file Skiff cannot read is refused rather than silently replaced (that would lock users out). */
-export function loadState<T extends z.ZodType>(store: KeyValueStore, key: string, schema: T, fallback: z.output<T>) {
+export function loadState<T extends z.ZodType>(
+  store: KeyValueStore,
+  key: string,
+  schema: T,
+  fallback: z.output<T>,
+) {
   const raw = store.get(key);
   if (raw === undefined) return fallback;
   const parsed = schema.safeParse(raw);

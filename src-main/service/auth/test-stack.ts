@@ -38,7 +38,12 @@ export interface AuthStack {
     path: string,
     opts?: { headers?: Record<string, string>; body?: unknown; rawBody?: string },
   ): Promise<Answer<T>>;
-  login(username?: string, password?: string, userAgent?: string, headers?: Record<string, string>): Promise<Tokens>;
+  login(
+    username?: string,
+    password?: string,
+    userAgent?: string,
+    headers?: Record<string, string>,
+  ): Promise<Tokens>;
   /** Stops the service but keeps the data dir, for restart tests. */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -55,7 +60,13 @@ export interface Tokens {
 export const FAST_HASH = 10;
 
 export async function startAuthStack(
-  opts: { auth?: AuthOptions; contexts?: ContextSource[]; dataDir?: string; clock?: FakeClock; config?: Partial<ServiceConfig> } = {},
+  opts: {
+    auth?: AuthOptions;
+    contexts?: ContextSource[];
+    dataDir?: string;
+    clock?: FakeClock;
+    config?: Partial<ServiceConfig>;
+  } = {},
 ): Promise<AuthStack> {
   const clock = opts.clock ?? new FakeClock();
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'skiff-auth-')));
@@ -86,7 +97,11 @@ export async function startAuthStack(
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const json = (res.headers['content-type'] ?? '').includes('json') && text !== '';
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: json ? JSON.parse(text) : text });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: json ? JSON.parse(text) : text,
+          });
         });
       });
       req.on('error', reject);

@@ -1,4 +1,13 @@
-import { type CryptoKey, errors, exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+import {
+  type CryptoKey,
+  errors,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
 import { z } from 'zod';
 import type { AuthPayload } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
@@ -38,7 +47,8 @@ export class AccessTokens {
   static async load(store: KeyValueStore, now: () => number, ttlMs: number): Promise<AccessTokens> {
     const raw = store.get(KEY);
     let stored = raw === undefined ? undefined : storedKeySchema.safeParse(raw).data;
-    if (raw !== undefined && !stored) throw new Error(`${store.path}: "${KEY}" is not an Ed25519 key; remove it to make a new one`);
+    if (raw !== undefined && !stored)
+      throw new Error(`${store.path}: "${KEY}" is not an Ed25519 key; remove it to make a new one`);
     if (!stored) {
       const { privateKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
       const jwk = await exportJWK(privateKey);
@@ -56,7 +66,11 @@ export class AccessTokens {
   }
 
   /** A token for one session; never outliving the session itself. */
-  async sign(accountId: string, sessionId: string, notAfterMs: number): Promise<{ token: string; payload: AuthPayload }> {
+  async sign(
+    accountId: string,
+    sessionId: string,
+    notAfterMs: number,
+  ): Promise<{ token: string; payload: AuthPayload }> {
     const iat = Math.floor(this.now() / 1000);
     const exp = Math.max(iat + 1, Math.floor(Math.min(this.now() + this.ttlMs, notAfterMs) / 1000));
     const payload: AuthPayload = { sub: accountId, sid: sessionId, jti: newId(), iat, exp };
@@ -87,7 +101,8 @@ export class AccessTokens {
     } catch (err) {
       if (err instanceof ProblemError) throw err;
       if (err instanceof errors.JWTExpired) throw invalidToken('the access token has expired');
-      if (err instanceof errors.JWSSignatureVerificationFailed) throw invalidToken('the access token signature is invalid');
+      if (err instanceof errors.JWSSignatureVerificationFailed)
+        throw invalidToken('the access token signature is invalid');
       throw invalidToken('the access token is malformed');
     }
   }

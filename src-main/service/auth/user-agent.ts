@@ -28,7 +28,11 @@ export function describeUserAgent(header: string | undefined): ClientSoftware {
     return {
       clientType: 'browser',
       // ua-parser leaves the type empty for desktops: a browser without one is on a desktop.
-      device: { type: r.device.type ?? 'desktop', vendor: clip(r.device.vendor), model: clip(r.device.model) },
+      device: {
+        type: r.device.type ?? 'desktop',
+        vendor: clip(r.device.vendor),
+        model: clip(r.device.model),
+      },
       browser: { name: clip(r.browser.name), version: clip(r.browser.version) },
       os,
     };

@@ -11,7 +11,10 @@ const isJsonType = (header: string | undefined) => {
 /** For operations that must be sent as JSON even when the body is empty (login, refresh...). */
 export function requireJsonContentType(req: IncomingMessage): void {
   if (!isJsonType(req.headers['content-type'])) {
-    throw new ProblemError('unsupported_media_type', 'send the request as JSON (Content-Type: application/json)');
+    throw new ProblemError(
+      'unsupported_media_type',
+      'send the request as JSON (Content-Type: application/json)',
+    );
   }
 }
 
@@ -21,7 +24,10 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
   if (!hasBody) return undefined;
   if (!isJsonType(req.headers['content-type'])) {
-    throw new ProblemError('unsupported_media_type', 'the request body must be JSON (Content-Type: application/json)');
+    throw new ProblemError(
+      'unsupported_media_type',
+      'the request body must be JSON (Content-Type: application/json)',
+    );
   }
   if (length !== undefined && Number(length) > MAX_BODY_BYTES) {
     throw new ProblemError('payload_too_large', `the request body must be at most ${MAX_BODY_BYTES} bytes`);

@@ -6,7 +6,12 @@ const COMMON_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...COMMON_HEADERS,
@@ -17,7 +22,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendProblem(res: ServerResponse, error: ProblemError, extraHeaders: Record<string, string> = {}) {
+export function sendProblem(
+  res: ServerResponse,
+  error: ProblemError,
+  extraHeaders: Record<string, string> = {},
+) {
   if (res.headersSent) {
     // A stream already started: the only honest signal left is to cut it.
     res.destroy(error);

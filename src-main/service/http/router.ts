@@ -1,6 +1,6 @@
 import findMyWay, { type HTTPVersion } from 'find-my-way';
-import { type OperationName, operationNames, operations } from '../../../src-shared/contract/operations';
 import type { HttpMethod } from '../../../src-shared/contract/define';
+import { type OperationName, operationNames, operations } from '../../../src-shared/contract/operations';
 
 export interface RouteMatch {
   name: OperationName;
@@ -15,7 +15,11 @@ const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Builds the router from the contract table, so a route exists exactly when an operation does. */
 export function createApiRouter(): ApiRouter {
-  const router = findMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 });
+  const router = findMyWay<HTTPVersion.V1>({
+    ignoreTrailingSlash: true,
+    caseSensitive: true,
+    maxParamLength: 500,
+  });
   for (const name of operationNames) {
     const spec = operations[name];
     router.on(spec.method, spec.path, () => {}, { name });

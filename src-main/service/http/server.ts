@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { operations } from '../../../src-shared/contract/operations';
 import type { AuthRequirement } from '../../../src-shared/contract/define';
+import { operations } from '../../../src-shared/contract/operations';
 import type { CallContext, Principal } from '../context';
 import { ProblemError } from '../errors';
 import type { Invoker } from '../invoke';
@@ -51,12 +51,18 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
           err instanceof ProblemError
             ? err
             : new ProblemError('internal_error', 'the service failed to handle this request; see its log');
-        if (!(err instanceof ProblemError)) logger.error({ err, method: req.method, url: req.url }, 'unhandled error');
+        if (!(err instanceof ProblemError))
+          logger.error({ err, method: req.method, url: req.url }, 'unhandled error');
         sendProblem(res, problem);
       })
       .finally(() => {
         logger.debug(
-          { method: req.method, path: req.url?.split('?')[0], status: res.statusCode, ms: performance.now() - started },
+          {
+            method: req.method,
+            path: req.url?.split('?')[0],
+            status: res.statusCode,
+            ms: performance.now() - started,
+          },
           'request',
         );
       });
@@ -90,7 +96,11 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
       client: { via: 'http', address, userAgent: req.headers['user-agent'] },
       signal,
     };
-    const reply = await options.invoke(match.name, { params: match.params, query: queryObject(url.searchParams), body }, ctx);
+    const reply = await options.invoke(
+      match.name,
+      { params: match.params, query: queryObject(url.searchParams), body },
+      ctx,
+    );
     const headers = reply.page ? pageHeaders(path, url.searchParams, reply.page) : {};
     sendJson(res, reply.status ?? spec.successStatus ?? 200, reply.data, headers);
   }

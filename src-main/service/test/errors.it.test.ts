@@ -46,7 +46,7 @@ describe('404', () => {
     expectProblem(await stack.get('/v1/nothing-here'), 404, 'route_not_found');
     const res = await stack.send('DELETE', '/v1/workspaces');
     expectProblem(res, 405, 'method_not_allowed');
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, POST');
   });
 });
 
