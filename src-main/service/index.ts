@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AuthOptions, type AuthService, createAuth } from './auth/index';
+import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
 import type { ContextSource } from './clusters/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
 import { createHttpApp } from './http/server';
@@ -8,7 +9,6 @@ import { createStaticHandler } from './http/static';
 import { createInvoker, type Invoker } from './invoke';
 import { createLogger, type Logger } from './logger';
 import { createHandlers, SERVICE_VERSION } from './operations';
-import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
 import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './settings/app-settings';
 import { confStore } from './storage/conf-store';
 import { type KeyValueStore, memoryStore } from './storage/store';
@@ -58,7 +58,8 @@ function webHost(url: string | null): AppHost {
     tokenStorage: () => ({
       kind: 'browser-memory',
       backend: 'browser',
-      notice: 'In the browser, tokens live in this tab\'s memory only; reloading the page asks you to log in again.',
+      notice:
+        "In the browser, tokens live in this tab's memory only; reloading the page asks you to log in again.",
     }),
   };
 }
@@ -78,8 +79,10 @@ export function createService(config: ServiceConfig): Service {
     config.adminPassword ?? config.auth?.adminPassword ?? process.env.SKIFF_ADMIN_PASSWORD;
   const stored = readStoredAppSettings(store);
   // Command-line lifetimes win; otherwise what Settings saved; otherwise the defaults.
-  const accessTokenMinutes = config.auth?.accessTokenMinutes ?? stored.accessTokenMinutes ?? DEFAULT_ACCESS_TOKEN_MINUTES;
-  const refreshTokenDays = config.auth?.refreshTokenDays ?? stored.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS;
+  const accessTokenMinutes =
+    config.auth?.accessTokenMinutes ?? stored.accessTokenMinutes ?? DEFAULT_ACCESS_TOKEN_MINUTES;
+  const refreshTokenDays =
+    config.auth?.refreshTokenDays ?? stored.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS;
   const auth = createAuth({
     ...config.auth,
     accessTokenMinutes,

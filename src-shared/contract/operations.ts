@@ -3,7 +3,7 @@ import { authOperations } from './auth-operations';
 import { defineOperation, returns } from './define';
 import { eventsQuery } from './events-query';
 import { guidanceOperations } from './guidance-operations';
-import { settingsOperations } from './settings-operations';
+import { logOperations } from './log-operations';
 import type { Cluster, EventRecord, ResourceWrapper, Workspace } from './models';
 import {
   anyResourceType,
@@ -15,6 +15,7 @@ import {
   pageQuery,
   resourceNameParam,
 } from './params';
+import { settingsOperations } from './settings-operations';
 
 /**
  * Every operation of the service, described once. The HTTP router, the IPC handlers, the preload
@@ -155,6 +156,7 @@ export const operations = {
   }),
 
   ...authOperations,
+  ...logOperations,
   ...settingsOperations,
   ...guidanceOperations,
 } as const;

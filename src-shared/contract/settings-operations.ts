@@ -90,7 +90,7 @@ export const settingsOperations = {
       tokens: z
         .strictObject({
           accessTokenMinutes: z.number().int().min(15).max(60).optional(),
-          refreshTokenDays: z.number().int().min(1).max(90).optional(),
+          refreshTokenDays: z.number().int().min(1).max(365).optional(),
         })
         .optional(),
     }),

@@ -7,7 +7,7 @@ import type { KeyValueStore } from '../storage/store';
 const storedSchema = z.object({
   kubeconfigPaths: z.array(z.string()).optional(),
   accessTokenMinutes: z.number().int().min(15).max(60).optional(),
-  refreshTokenDays: z.number().int().min(1).max(90).optional(),
+  refreshTokenDays: z.number().int().min(1).max(365).optional(),
 });
 export type StoredAppSettings = z.output<typeof storedSchema>;
 
