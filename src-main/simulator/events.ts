@@ -58,17 +58,22 @@ function managerFor(component: string): string {
 
 export function buildEvent(input: EventInput, now: number): CoreEvent {
   const io = input.involvedObject;
-  const involvedObject: ObjectReference = { kind: io.kind, name: io.name, uid: io.uid ?? '', apiVersion: '' };
-  if (io.namespace !== undefined) involvedObject.namespace = io.namespace;
-  involvedObject.name = io.name;
-  involvedObject.uid = io.uid ?? '';
-  if (io.apiVersion !== undefined) involvedObject.apiVersion = io.apiVersion;
-  else {
+  let involvedObject: ObjectReference;
+  if (io.apiVersion !== undefined && io.uid !== undefined) {
+    // Already complete: share it (generators reuse one reference for all events of an object).
+    involvedObject = io as ObjectReference;
+  } else {
     const ioDef = resourceForKind(io.kind);
-    involvedObject.apiVersion = ioDef ? apiVersionOf(ioDef) : 'v1';
+    involvedObject = {
+      kind: io.kind,
+      name: io.name,
+      uid: io.uid ?? '',
+      apiVersion: io.apiVersion ?? (ioDef ? apiVersionOf(ioDef) : 'v1'),
+    };
+    if (io.namespace !== undefined) involvedObject.namespace = io.namespace;
+    if (io.resourceVersion !== undefined) involvedObject.resourceVersion = io.resourceVersion;
+    if (io.fieldPath !== undefined) involvedObject.fieldPath = io.fieldPath;
   }
-  if (io.resourceVersion !== undefined) involvedObject.resourceVersion = io.resourceVersion;
-  if (io.fieldPath !== undefined) involvedObject.fieldPath = io.fieldPath;
   const newStyle =
     input.eventTime != null && input.firstTimestamp === undefined && input.lastTimestamp === undefined;
   const reportingComponent = input.reportingComponent ?? input.source?.component ?? 'skiff-simulator';

@@ -75,7 +75,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     serverAddress: () => url.replace(/^https?:\/\//, ''),
   });
   const server: Server = createServer((req, res) => {
-    void router.handle(req, res);
+    router.handle(req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

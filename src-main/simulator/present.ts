@@ -14,7 +14,9 @@ export function present(def: ResourceDef, obj: KubeObject): KubeObject {
 
 /** Full object JSON (get responses, watch events). */
 export function objectJson(def: ResourceDef, obj: KubeObject): string {
-  return JSON.stringify(present(def, obj));
+  // The apiserver writes kind before apiVersion; keep the wire order familiar.
+  const { kind, apiVersion, ...rest } = present(def, obj);
+  return JSON.stringify({ kind, apiVersion, ...rest });
 }
 
 // Stored objects are immutable (updates replace them), so their list JSON can be kept until
@@ -23,7 +25,9 @@ const itemCache = new WeakMap<KubeObject, string>();
 
 /** List item JSON: the object without apiVersion/kind. */
 export function itemJson(def: ResourceDef, obj: KubeObject): string {
-  const cacheable = def.storage === undefined;
+  // Events are the bulk of a big cluster and mostly read once; caching them would double
+  // their memory for little gain.
+  const cacheable = def.storage === undefined && def.resource !== 'events';
   if (cacheable) {
     const hit = itemCache.get(obj);
     if (hit !== undefined) return hit;

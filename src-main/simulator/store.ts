@@ -114,6 +114,11 @@ export class SimStore {
     const d = resourceForKind(input.kind);
     if (!d) throw new Error(`unknown kind ${input.kind}`);
     const obj = structuredClone(input) as KubeObject;
+    if (obj.kind === 'Pod') {
+      // What the apiserver defaults on create; the rest of the simulator relies on it.
+      obj.spec = { containers: [], ...(obj.spec as object | undefined) };
+      obj.status = { phase: 'Pending', ...(obj.status as object | undefined) };
+    }
     const ns = d.namespaced ? obj.metadata.namespace || 'default' : undefined;
     const table = this.table(d.resource);
     const key = objectKey(ns, obj.metadata.name);
@@ -250,6 +255,24 @@ export class SimStore {
 
   /** Records a core/v1 Event (or folds it into an existing one with the same name). */
   addEvent(input: EventInput): CoreEvent {
+    const io = input.involvedObject;
+    const d = resourceForKind(io.kind);
+    if (!io.uid && d) {
+      // Like a real event recorder, reference the object's uid and current resourceVersion.
+      const target = d.namespaced
+        ? this.peek(d.resource, io.namespace ?? 'default', io.name)
+        : this.peek(d.resource, io.name);
+      if (target) {
+        input = {
+          ...input,
+          involvedObject: {
+            ...io,
+            uid: target.metadata.uid,
+            resourceVersion: target.metadata.resourceVersion,
+          },
+        };
+      }
+    }
     return this.upsert<CoreEvent>(buildEvent(input, this.now()));
   }
 

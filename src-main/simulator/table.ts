@@ -50,7 +50,8 @@ export class Table<T extends KubeObject = KubeObject> {
       if (!this.byKey.has(key)) this.keys.push(key);
       this.byKey.set(key, obj);
     }
-    this.keys.sort(compareKeys);
+    // Default sort compares UTF-16 code units, which is byte order for the ASCII keys Kubernetes allows.
+    this.keys.sort();
   }
 
   /** First index whose key is >= key. */
@@ -88,8 +89,4 @@ export class Table<T extends KubeObject = KubeObject> {
       if (obj) yield obj;
     }
   }
-}
-
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -8,7 +8,7 @@ import type { Crasher, RecurringEvent } from './demo-data';
 import type { MetricsSource } from './metrics';
 import { currentRunRef } from './pod-lifecycle';
 import type { SimStore } from './store';
-import type { Pod } from './types';
+import type { CoreEvent, Pod } from './types';
 
 export interface TickerDeps {
   store: SimStore;
@@ -49,6 +49,7 @@ export class Ticker {
     for (const r of this.deps.recurring) {
       if (this.tickCount % r.everyTicks === 0) this.deps.store.bumpEvent(r.namespace, r.name);
     }
+    if (this.tickCount % BLIP_EVERY_TICKS === 0) this.blip();
   }
 
   private emitLogs(): void {
@@ -68,7 +69,11 @@ export class Ticker {
     const status = pod?.status.containerStatuses?.find((s) => s.name === c.container);
     if (!pod || !status) return;
     const key = `${c.namespace}/${c.pod}/${c.container}`;
-    const since = this.phaseSince.get(key) ?? this.tickCount - 1;
+    let since = this.phaseSince.get(key);
+    if (since === undefined) {
+      since = this.tickCount - 1;
+      this.phaseSince.set(key, since);
+    }
     const age = this.tickCount - since;
     try {
       if (status.state.waiting?.reason === 'CrashLoopBackOff' && age >= CRASH_WAITING_TICKS) {
@@ -103,27 +108,89 @@ export class Ticker {
     for (const reason of ['Pulled', 'Created', 'Started']) this.record(pod, reason, container);
   }
 
-  /** Counts one more occurrence of the pod's existing event with this reason, if any. */
-  private record(pod: Pod, reason: string, container?: string): void {
+  /**
+   * Records one occurrence the way the kubelet's event correlator does: an event with the
+   * same reason seen in the last ten minutes gets count++, otherwise a new event is created.
+   */
+  private record(pod: Pod, reason: string, container = pod.spec.containers[0]?.name ?? ''): void {
     const { store } = this.deps;
     const ns = pod.metadata.namespace ?? '';
-    const prefix = `${pod.metadata.name}.`;
-    const table = store.table('events');
-    const [start, end] = table.range(ns);
-    let i = table.lowerBound(`${ns}/${prefix}`);
-    for (i = Math.max(i, start); i < end; i++) {
-      const key = table.keyAt(i) as string;
-      if (!key.startsWith(`${ns}/${prefix}`)) break;
-      const ev = table.at(i) as { reason?: string; involvedObject?: { fieldPath?: string } } | undefined;
-      if (ev?.reason !== reason) continue;
-      if (
-        container &&
-        ev.involvedObject?.fieldPath &&
-        !ev.involvedObject.fieldPath.includes(`{${container}}`)
-      )
-        continue;
-      store.bumpEvent(ns, key.slice(ns.length + 1));
+    const now = store.now();
+    const recent = this.findEvent(ns, pod.metadata.name, reason, container);
+    if (recent && now - lastSeen(recent) < CORRELATION_WINDOW_MS) {
+      store.bumpEvent(ns, recent.metadata.name);
       return;
     }
+    const node = pod.spec.nodeName ?? '';
+    store.addEvent({
+      involvedObject: {
+        kind: 'Pod',
+        namespace: ns,
+        name: pod.metadata.name,
+        uid: pod.metadata.uid,
+        apiVersion: 'v1',
+        resourceVersion: pod.metadata.resourceVersion,
+        fieldPath: `spec.containers{${container}}`,
+      },
+      reason,
+      message: recent?.message ?? defaultMessage(pod, reason, container),
+      type: WARNING_REASONS.has(reason) ? 'Warning' : 'Normal',
+      source: { component: 'kubelet', host: node },
+      reportingComponent: 'kubelet',
+      reportingInstance: node,
+    });
+  }
+
+  private findEvent(ns: string, podName: string, reason: string, container: string): CoreEvent | undefined {
+    const table = this.deps.store.table('events');
+    const prefix = `${ns}/${podName}.`;
+    const [, end] = table.range(ns);
+    let found: CoreEvent | undefined;
+    for (let i = table.lowerBound(prefix); i < end; i++) {
+      if (!(table.keyAt(i) as string).startsWith(prefix)) break;
+      const ev = table.at(i) as CoreEvent | undefined;
+      if (ev?.reason !== reason) continue;
+      const path = ev.involvedObject.fieldPath;
+      if (path && !path.includes(`{${container}}`)) continue;
+      if (!found || lastSeen(ev) > lastSeen(found)) found = ev;
+    }
+    return found;
+  }
+
+  /** A healthy pod's readiness probe times out now and then: new events keep appearing. */
+  private blip(): void {
+    const pods = this.deps.store.list('pods', 'shop') as Pod[];
+    const running = pods.filter((p) => p.status.phase === 'Running');
+    const pod = running[Math.floor(this.tickCount / BLIP_EVERY_TICKS) % Math.max(1, running.length)];
+    if (pod) this.record(pod, 'Unhealthy');
+  }
+}
+
+const CORRELATION_WINDOW_MS = 10 * 60 * 1000;
+const BLIP_EVERY_TICKS = 12;
+const WARNING_REASONS = new Set(['BackOff', 'Unhealthy', 'OOMKilled', 'Failed', 'FailedMount']);
+
+function lastSeen(ev: CoreEvent): number {
+  const t = ev.series?.lastObservedTime ?? ev.lastTimestamp ?? ev.eventTime ?? ev.metadata.creationTimestamp;
+  return Date.parse(t);
+}
+
+function defaultMessage(pod: Pod, reason: string, container: string): string {
+  const image = pod.spec.containers.find((c) => c.name === container)?.image ?? '';
+  switch (reason) {
+    case 'Pulled':
+      return `Container image "${image}" already present on machine`;
+    case 'Created':
+      return `Created container: ${container}`;
+    case 'Started':
+      return `Started container ${container}`;
+    case 'BackOff':
+      return `Back-off restarting failed container ${container} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+    case 'OOMKilled':
+      return `Container ${container} was OOM-killed (exit code 137)`;
+    case 'Unhealthy':
+      return `Readiness probe failed: Get "http://${String(pod.status.podIP ?? '10.244.1.2')}:8080/healthz": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`;
+    default:
+      return reason;
   }
 }

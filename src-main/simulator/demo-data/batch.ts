@@ -8,8 +8,8 @@ import { DAY, HOUR, MINUTE, SECOND } from '../time';
 import type { KubeObject } from '../types';
 import type { Gen } from './context';
 import { kubeletEvent, objectEvent, startupEvents } from './events';
+import { buildCronJob, buildJob } from './jobs';
 import type { PodTemplate } from './pods';
-import { buildCronJob, buildJob } from './workloads';
 
 const NS = 'batch';
 

@@ -49,6 +49,7 @@ export class Gen {
   readonly crashers: Crasher[] = [];
   readonly recurring: RecurringEvent[] = [];
   private rv = 0;
+  private salt = 0;
 
   constructor(
     readonly seed: number,
@@ -72,6 +73,11 @@ export class Gen {
     if (obj.kind === 'Event') this.events.push(obj as unknown as CoreEvent);
     else this.objects.push(obj);
     return obj;
+  }
+
+  /** Distinguishes events created in the same millisecond (per run, so runs are identical). */
+  nextSalt(): number {
+    return this.salt++;
   }
 
   readyNodes(): NodeInfo[] {

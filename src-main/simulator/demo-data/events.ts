@@ -5,7 +5,7 @@
 
 import { buildEvent, eventName } from '../events';
 import { microTime, rfc3339 } from '../time';
-import type { CoreEvent, KubeObject, Pod } from '../types';
+import type { CoreEvent, KubeObject, ObjectReference, Pod } from '../types';
 import type { Gen } from './context';
 
 export interface PodEventSpec {
@@ -20,8 +20,6 @@ export interface PodEventSpec {
   recurEvery?: number;
 }
 
-let salt = 0;
-
 function register(gen: Gen, ev: CoreEvent, recurEvery: number | undefined): CoreEvent {
   gen.add(ev);
   if (recurEvery)
@@ -33,17 +31,43 @@ function register(gen: Gen, ev: CoreEvent, recurEvery: number | undefined): Core
   return ev;
 }
 
-function podRef(pod: Pod, container?: string) {
-  const isInit = container !== undefined && (pod.spec.initContainers ?? []).some((c) => c.name === container);
-  return {
-    kind: 'Pod',
-    namespace: pod.metadata.namespace,
-    name: pod.metadata.name,
-    uid: pod.metadata.uid,
-    apiVersion: 'v1',
-    resourceVersion: pod.metadata.resourceVersion,
-    ...(container ? { fieldPath: `spec.${isInit ? 'initContainers' : 'containers'}{${container}}` } : {}),
-  };
+// Events share one involvedObject per (pod, container) and one source per node: with 100k
+// events that is most of the generator's allocation.
+const refCache = new WeakMap<Pod, Map<string, ObjectReference>>();
+const sourceCache = new Map<string, { component: string; host: string }>();
+
+function podRef(pod: Pod, container?: string): ObjectReference {
+  let byContainer = refCache.get(pod);
+  if (!byContainer) {
+    byContainer = new Map();
+    refCache.set(pod, byContainer);
+  }
+  const key = container ?? '';
+  let ref = byContainer.get(key);
+  if (!ref) {
+    const isInit =
+      container !== undefined && (pod.spec.initContainers ?? []).some((c) => c.name === container);
+    ref = {
+      kind: 'Pod',
+      namespace: pod.metadata.namespace ?? '',
+      name: pod.metadata.name,
+      uid: pod.metadata.uid,
+      apiVersion: 'v1',
+      resourceVersion: pod.metadata.resourceVersion,
+      ...(container ? { fieldPath: `spec.${isInit ? 'initContainers' : 'containers'}{${container}}` } : {}),
+    };
+    byContainer.set(key, ref);
+  }
+  return ref;
+}
+
+function kubeletSource(node: string): { component: string; host: string } {
+  let src = sourceCache.get(node);
+  if (!src) {
+    src = { component: 'kubelet', host: node };
+    sourceCache.set(node, src);
+  }
+  return src;
 }
 
 /** A kubelet event about a pod (source.host is the node, as the kubelet writes it). */
@@ -53,12 +77,15 @@ export function kubeletEvent(gen: Gen, pod: Pod, e: PodEventSpec): CoreEvent {
   const last = gen.now - (e.lastAgoMs ?? e.firstAgoMs);
   const ev = buildEvent(
     {
-      metadata: { name: eventName(pod.metadata.name, first, salt++), creationTimestamp: rfc3339(first) },
+      metadata: {
+        name: eventName(pod.metadata.name, first, gen.nextSalt()),
+        creationTimestamp: rfc3339(first),
+      },
       involvedObject: podRef(pod, e.container ?? pod.spec.containers[0]?.name),
       reason: e.reason,
       message: e.message,
       type: e.type ?? 'Normal',
-      source: { component: 'kubelet', host: node },
+      source: kubeletSource(node),
       firstTimestamp: rfc3339(first),
       lastTimestamp: rfc3339(last),
       count: e.count ?? 1,
@@ -78,7 +105,10 @@ export function schedulerEvent(gen: Gen, pod: Pod, e: PodEventSpec & { action: s
   const count = e.count ?? 1;
   const ev = buildEvent(
     {
-      metadata: { name: eventName(pod.metadata.name, first, salt++), creationTimestamp: rfc3339(first) },
+      metadata: {
+        name: eventName(pod.metadata.name, first, gen.nextSalt()),
+        creationTimestamp: rfc3339(first),
+      },
       involvedObject: podRef(pod),
       reason: e.reason,
       message: e.message,
@@ -114,7 +144,7 @@ export function objectEvent(
   const ev = buildEvent(
     {
       metadata: {
-        name: eventName(obj.metadata.name, first, salt++),
+        name: eventName(obj.metadata.name, first, gen.nextSalt()),
         namespace: e.namespace ?? obj.metadata.namespace ?? 'default',
         creationTimestamp: rfc3339(first),
       },

@@ -7,12 +7,12 @@
 import { HOUR, MINUTE, SECOND } from '../time';
 import type { Pod } from '../types';
 import type { Gen } from './context';
+import { buildDeployment } from './deployment';
 import { kubeletEvent, schedulerEvent } from './events';
 import type { LogProfileId } from './log-profiles';
 import { buildNamespace } from './namespaces';
 import type { PodState } from './pods';
 import { buildService } from './services';
-import { buildDeployment } from './workloads';
 
 const APPS = [
   'orders',

@@ -5,9 +5,10 @@
 
 import { DAY, MINUTE } from '../time';
 import type { Gen } from './context';
+import { buildDeployment } from './deployment';
 import { objectEvent, startupEvents } from './events';
 import { buildService } from './services';
-import { buildDaemonSet, buildDeployment, buildStatefulSet } from './workloads';
+import { buildDaemonSet, buildStatefulSet } from './workloads';
 
 const CLUSTER_AGE = 30 * DAY;
 

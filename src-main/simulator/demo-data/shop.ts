@@ -7,10 +7,11 @@
 import { DAY, MINUTE, SECOND } from '../time';
 import type { KubeObject } from '../types';
 import type { Gen } from './context';
+import { buildDeployment } from './deployment';
 import { objectEvent, startupEvents } from './events';
 import { deploymentPodName, replicaSetName } from './naming';
 import { buildService } from './services';
-import { buildDeployment, buildStatefulSet } from './workloads';
+import { buildStatefulSet } from './workloads';
 
 const NS = 'shop';
 const CREATED = 12 * DAY;
