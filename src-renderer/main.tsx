@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './styles.css';
 import { App } from './views/App';
 
 createRoot(document.getElementById('root')!).render(

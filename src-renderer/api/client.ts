@@ -10,7 +10,11 @@ export interface CallOptions {
 
 /** The renderer's one view of the service; the transport underneath is IPC or HTTP. */
 export interface Transport {
-  call(name: OperationName, input: RawInput<Operations[OperationName]>, options?: CallOptions): Promise<Reply<unknown>>;
+  call(
+    name: OperationName,
+    input: RawInput<Operations[OperationName]>,
+    options?: CallOptions,
+  ): Promise<Reply<unknown>>;
 }
 
 export class ApiError extends Error {

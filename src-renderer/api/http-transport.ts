@@ -48,7 +48,11 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
       if (v !== undefined && v !== '') url.searchParams.set(k, v);
     }
     const headers: Record<string, string> = { Accept: 'application/json', ...(await opts.authorize?.()) };
-    const init: RequestInit = { method: spec.method, headers, ...(options?.signal ? { signal: options.signal } : {}) };
+    const init: RequestInit = {
+      method: spec.method,
+      headers,
+      ...(options?.signal ? { signal: options.signal } : {}),
+    };
     if (input.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(input.body);
@@ -71,14 +75,24 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
       throw new ApiError(
         isProblem(body)
           ? body
-          : { type: 'about:blank', title: res.statusText, status: res.status, detail: res.statusText, code: 'internal_error' },
+          : {
+              type: 'about:blank',
+              title: res.statusText,
+              status: res.status,
+              detail: res.statusText,
+              code: 'internal_error',
+            },
       );
     }
     const total = res.headers.get('x-total');
     const page =
       total === null
         ? undefined
-        : { total: Number(total), limit: Number(res.headers.get('x-limit')), offset: Number(res.headers.get('x-offset')) };
+        : {
+            total: Number(total),
+            limit: Number(res.headers.get('x-limit')),
+            offset: Number(res.headers.get('x-offset')),
+          };
     return { data: body, ...(page ? { page } : {}), status: res.status };
   };
   return { call: (name, input, options) => send(name, input, options, true) };

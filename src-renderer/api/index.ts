@@ -34,7 +34,8 @@ export function connect(onEnded: (end: SessionEnd) => void): Connection {
   // Login and refresh go through a bare transport: a refresh that itself waited for a refresh would deadlock.
   const bare = createClient(httpTransport({ baseUrl }));
   const keeper = new TokenKeeper({
-    refresh: async (refreshToken) => (await bare.call('refresh', { params: {}, body: { refreshToken } })).data,
+    refresh: async (refreshToken) =>
+      (await bare.call('refresh', { params: {}, body: { refreshToken } })).data,
     onEnded,
   });
   const client = createClient(
@@ -44,7 +45,8 @@ export function connect(onEnded: (end: SessionEnd) => void): Connection {
     mode: 'browser',
     client,
     keeper,
-    login: async (username, password) => (await bare.call('login', { params: {}, body: { username, password } })).data,
+    login: async (username, password) =>
+      (await bare.call('login', { params: {}, body: { username, password } })).data,
   };
 }
 
@@ -53,5 +55,5 @@ export function defaultClient(): ApiClient {
   return connect(() => {}).client;
 }
 
-export { ApiError, type ApiClient } from './client';
+export { type ApiClient, ApiError } from './client';
 export type { SessionEnd } from './token-keeper';

@@ -1,6 +1,6 @@
 import type { RawInput, Reply } from '../../src-shared/contract/define';
-import type { IpcOutcome } from '../../src-shared/ipc/channels';
 import type { OperationName, Operations } from '../../src-shared/contract/operations';
+import type { IpcOutcome } from '../../src-shared/ipc/channels';
 import { ApiError, type Transport } from './client';
 
 /** The shape the preload exposes as window.skiff; one method per contract operation. */

@@ -103,7 +103,11 @@ export async function getOne(
     );
     return r.data;
   }
-  const r = await client.call('getResource', { params: { ...scope, resourceType: kind, resourceName: name } }, options);
+  const r = await client.call(
+    'getResource',
+    { params: { ...scope, resourceType: kind, resourceName: name } },
+    options,
+  );
   return r.data;
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../api';
+import type { ApiError } from '../api';
 
 export interface Polled<T> {
   data: T | undefined;
@@ -55,6 +55,7 @@ export function usePolling<T>(
   const [generation, setGeneration] = useState(0);
   const { intervalMs, keepPrevious = false } = options;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: generation is the reload() trigger, read by no code inside
   useEffect(() => {
     if (key === null) {
       setSlot({ key, data: undefined, error: null, answered: false, fetching: false, updatedAt: null });
@@ -108,7 +109,6 @@ export function usePolling<T>(
       controller?.abort();
       document.removeEventListener('visibilitychange', onVisibility);
     };
-    // generation: reload() restarts the cycle with an immediate fetch.
   }, [key, intervalMs, keepPrevious, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);

@@ -23,14 +23,18 @@ const DIRECT: Record<string, ResourceType> = {
 export function ownerOf(obj: KubeObject): OwnerResult {
   const refs = obj.metadata.ownerReferences ?? [];
   const ref = refs.find((r) => r.controller) ?? refs[0];
-  if (!ref) return { ok: false, reason: 'This object has no owner; nothing created it but a person or a tool.' };
+  if (!ref)
+    return { ok: false, reason: 'This object has no owner; nothing created it but a person or a tool.' };
   const namespace = obj.metadata.namespace;
   const ns = namespace ? { namespace } : {};
   const kind = DIRECT[ref.kind];
   if (kind) return { ok: true, kind, name: ref.name, ...(kind === 'node' ? {} : ns) };
   if (ref.kind === 'ReplicaSet') {
     const hash = obj.metadata.labels?.['pod-template-hash'];
-    const name = hash && ref.name.endsWith(`-${hash}`) ? ref.name.slice(0, -hash.length - 1) : ref.name.replace(/-[a-z0-9]{5,10}$/, '');
+    const name =
+      hash && ref.name.endsWith(`-${hash}`)
+        ? ref.name.slice(0, -hash.length - 1)
+        : ref.name.replace(/-[a-z0-9]{5,10}$/, '');
     return { ok: true, kind: 'deployment', name, ...ns, via: `ReplicaSet ${ref.name}` };
   }
   return { ok: false, reason: `The owner is a ${ref.kind} (${ref.name}), a kind Skiff does not browse.` };

@@ -49,7 +49,7 @@ const NEUTRAL = new Set(['Pending', 'ContainerCreating', 'PodInitializing', 'Ter
 /** A colour for a status word; bad for anything that says a container cannot run. */
 export function statusTone(status: string): Tone {
   if (GOOD.has(status)) return 'ok';
-  if (NEUTRAL.has(status) || status.startsWith('Init:') && /^Init:\d+\/\d+$/.test(status)) return 'neutral';
+  if (NEUTRAL.has(status) || (status.startsWith('Init:') && /^Init:\d+\/\d+$/.test(status))) return 'neutral';
   if (status === 'NotReady' || status === 'Unknown') return 'warn';
   return 'bad';
 }
@@ -61,7 +61,10 @@ export function readyCount(pod: Pod): { ready: number; total: number } {
 }
 
 export function restarts(pod: Pod): number {
-  const all: ContainerStatus[] = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  const all: ContainerStatus[] = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+  ];
   return all.reduce((n, c) => n + (c.restartCount ?? 0), 0);
 }
 

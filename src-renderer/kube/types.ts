@@ -165,7 +165,10 @@ export interface Workload {
     replicas?: number;
     selector?: LabelSelector;
     template?: PodTemplate;
-    strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
+    strategy?: {
+      type?: string;
+      rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string };
+    };
     updateStrategy?: { type?: string; rollingUpdate?: Record<string, unknown> };
     minReadySeconds?: number;
     progressDeadlineSeconds?: number;
@@ -227,7 +230,13 @@ export interface Service {
     externalName?: string;
     selector?: Record<string, string>;
     sessionAffinity?: string;
-    ports?: Array<{ name?: string; port: number; targetPort?: number | string; nodePort?: number; protocol?: string }>;
+    ports?: Array<{
+      name?: string;
+      port: number;
+      targetPort?: number | string;
+      nodePort?: number;
+      protocol?: string;
+    }>;
   };
   status?: { loadBalancer?: { ingress?: Array<{ ip?: string; hostname?: string }> } };
 }

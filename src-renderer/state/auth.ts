@@ -59,7 +59,10 @@ export const useAuth = create<AuthState>()((set, get) => ({
       set({ phase: 'open' });
     } catch (err) {
       const unauthorized = err instanceof ApiError && err.problem.status === 401;
-      set({ phase: 'signed-out', notice: unauthorized ? null : `The service did not answer: ${message(err)}` });
+      set({
+        phase: 'signed-out',
+        notice: unauthorized ? null : `The service did not answer: ${message(err)}`,
+      });
     }
   },
 

@@ -35,7 +35,8 @@ export const useClusters = create<ClustersState>()((set, get) => ({
           : (ws.data[0]?.workspaceId ?? null);
       let clusters: Cluster[] = [];
       if (workspaceId) {
-        clusters = (await api().call('listClusters', { params: { workspaceId }, query: { limit: '1000' } })).data;
+        clusters = (await api().call('listClusters', { params: { workspaceId }, query: { limit: '1000' } }))
+          .data;
       }
       set({ workspaces: ws.data, clusters, loaded: true, error: null });
       const clusterId =

@@ -16,7 +16,13 @@ interface EventsState extends EventFilters {
   toggle(eventId: string): void;
 }
 
-export const EMPTY_FILTERS: EventFilters = { warningsOnly: false, reason: '', namespace: '', kind: '', name: '' };
+export const EMPTY_FILTERS: EventFilters = {
+  warningsOnly: false,
+  reason: '',
+  namespace: '',
+  kind: '',
+  name: '',
+};
 
 export const useEventsView = create<EventsState>()((set, get) => ({
   ...EMPTY_FILTERS,

@@ -12,7 +12,11 @@ export interface ListSettings {
   sort: SortState;
 }
 
-const DEFAULT: ListSettings = { nameFilter: '', selectorText: '', sort: { column: 'name', direction: 'asc' } };
+const DEFAULT: ListSettings = {
+  nameFilter: '',
+  selectorText: '',
+  sort: { column: 'name', direction: 'asc' },
+};
 
 interface ListsState {
   byKind: Partial<Record<ResourceType, ListSettings>>;

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { GuidanceAction } from '../../src-shared/guidance';
 import { RESOURCE_TYPES, type ResourceType } from '../../src-shared/kube/kinds';
+import { useLists } from './lists';
 
 /** The parts of the window a person navigates to; mirrored in location.hash so reloads and Back work. */
 export type Area = 'resources' | 'events' | 'security' | 'settings';
@@ -48,8 +49,6 @@ interface RouteState extends Route {
   focus: Focus | null;
   pending: PendingAction | null;
   logs: LogsRequest;
-  /** A label selector a navigation wants the list to start with (e.g. "pods of this deployment"). */
-  presetSelector: { text: string; nonce: number } | null;
   go(patch: Partial<Route>): void;
   openList(kind: ResourceType, namespace: string | null, selector?: string): void;
   select(ref: ResourceRef | null, tab?: DetailTab): void;
@@ -64,7 +63,8 @@ interface RouteState extends Route {
 const TABS: readonly DetailTab[] = ['overview', 'events', 'yaml', 'logs'];
 const AREAS: readonly Area[] = ['resources', 'events', 'security', 'settings'];
 
-const isKind = (s: string | null): s is ResourceType => s !== null && (RESOURCE_TYPES as readonly string[]).includes(s);
+const isKind = (s: string | null): s is ResourceType =>
+  s !== null && (RESOURCE_TYPES as readonly string[]).includes(s);
 
 export function parseHash(hash: string): Route {
   const q = new URLSearchParams(hash.replace(/^#/, ''));
@@ -76,7 +76,8 @@ export function parseHash(hash: string): Route {
   if (sel) {
     // sel = kind/name or kind/namespace/name
     const parts = sel.split('/');
-    if (isKind(parts[0] ?? null) && parts.length === 2) selected = { kind: parts[0] as ResourceType, name: parts[1]! };
+    if (isKind(parts[0] ?? null) && parts.length === 2)
+      selected = { kind: parts[0] as ResourceType, name: parts[1]! };
     if (isKind(parts[0] ?? null) && parts.length === 3)
       selected = { kind: parts[0] as ResourceType, namespace: parts[1]!, name: parts[2]! };
   }
@@ -123,16 +124,17 @@ export const useRoute = create<RouteState>()((set) => ({
   focus: null,
   pending: null,
   logs: { previous: false },
-  presetSelector: null,
   go: (patch) => set(patch),
-  openList: (kind, namespace, selector) =>
+  openList: (kind, namespace, selector) => {
+    // "Pods of this deployment" arrives as a selector: it replaces the list's filters so the result is exactly that.
+    if (selector !== undefined) useLists.getState().update(kind, { selectorText: selector, nameFilter: '' });
     set({
       area: 'resources',
       kind,
       namespace: kind === 'node' || kind === 'namespace' ? null : namespace,
       selected: null,
-      presetSelector: { text: selector ?? '', nonce: Date.now() },
-    }),
+    });
+  },
   select: (ref, tab) => set({ area: 'resources', selected: ref, tab: tab ?? 'overview', focus: null }),
   setTab: (tab) => set({ tab }),
   focusSection: (section, tab = 'overview') => set({ tab, focus: { section, nonce: Date.now() } }),

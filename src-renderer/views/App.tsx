@@ -1,42 +1,20 @@
-import { useEffect, useState } from 'react';
-import type { Cluster } from '../../src-shared/contract/models';
-import { defaultClient } from '../api';
+import { useEffect } from 'react';
+import { useAuth } from '../state/auth';
+import { syncRouteWithHash } from '../state/route';
+import { applyStoredTheme } from '../state/theme';
+import { LoginPage } from './auth/LoginPage';
+import { Loading } from './common/Problem';
+import { Shell } from './shell/Shell';
 
-type State =
-  | { phase: 'loading' }
-  | { phase: 'ready'; version: string; clusters: Cluster[] }
-  | { phase: 'error'; message: string };
-
-/** Placeholder shell: proves the renderer reaches the service through the same client the UI will use. */
 export function App() {
-  const [state, setState] = useState<State>({ phase: 'loading' });
+  const phase = useAuth((s) => s.phase);
+  const init = useAuth((s) => s.init);
   useEffect(() => {
-    const client = defaultClient();
-    (async () => {
-      const health = await client.call('health', { params: {} });
-      const clusters = await client.call('listClusters', { params: { workspaceId: 'default' } });
-      setState({ phase: 'ready', version: health.data.version, clusters: clusters.data });
-    })().catch((err: unknown) => setState({ phase: 'error', message: (err as Error).message }));
-  }, []);
-
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: '2rem' }}>
-      <h1>Skiff</h1>
-      {state.phase === 'loading' && <p>Connecting to the service…</p>}
-      {state.phase === 'error' && <p role="alert">The service did not answer: {state.message}</p>}
-      {state.phase === 'ready' && (
-        <>
-          <p data-testid="service-status">Service is up (version {state.version}).</p>
-          <ul>
-            {state.clusters.map((c) => (
-              <li key={c.clusterId}>
-                {c.name} — {c.status}
-                {c.kubernetesVersion ? ` (${c.kubernetesVersion})` : ''}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </main>
-  );
+    applyStoredTheme();
+    void init();
+    return syncRouteWithHash();
+  }, [init]);
+  if (phase === 'checking') return <Loading label="Connecting to the Skiff service…" />;
+  if (phase === 'signed-out') return <LoginPage />;
+  return <Shell />;
 }

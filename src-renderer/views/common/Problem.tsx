@@ -1,7 +1,12 @@
 import type { ReactNode } from 'react';
 import { ApiError } from '../../api';
 
-const CLUSTER_DOWN = new Set(['cluster_unreachable', 'cluster_timeout', 'cluster_unauthorized', 'cluster_error']);
+const CLUSTER_DOWN = new Set([
+  'cluster_unreachable',
+  'cluster_timeout',
+  'cluster_unauthorized',
+  'cluster_error',
+]);
 
 export function problemText(err: unknown): string {
   if (err instanceof ApiError) return err.problem.detail || err.problem.title;

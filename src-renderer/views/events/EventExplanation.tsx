@@ -25,7 +25,8 @@ export function EventExplanation({ event }: { event: EventRecord }) {
         <GuidanceCard entry={entry} values={values} headingLevel={4} />
       ) : (
         <p className="muted">
-          Skiff has no explanation for the reason “{event.reason}” yet; the message above is what the cluster said.
+          Skiff has no explanation for the reason “{event.reason}” yet; the message above is what the cluster
+          said.
         </p>
       )}
     </div>

@@ -2,7 +2,9 @@ import { Fragment, type KeyboardEvent, useRef } from 'react';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import { age, timestamp } from '../../kube/format';
 import { Badge } from '../common/Badge';
+import { type ActionTarget, GuidanceActions } from '../guidance/actions';
 import { EventExplanation } from './EventExplanation';
+import { eventObject } from './eventActions';
 
 /**
  * Events as a table whose rows expand to their explanation. Arrow keys move between rows,
@@ -14,6 +16,7 @@ export function EventsTable({
   onToggle,
   showObject,
   onOpenObject,
+  actionsFor,
   label,
 }: {
   events: EventRecord[];
@@ -21,12 +24,16 @@ export function EventsTable({
   onToggle: (eventId: string) => void;
   showObject: boolean;
   onOpenObject?: (e: EventRecord) => void;
+  /** Guidance buttons' target per event; absent: the surrounding provider's (the object pane's). */
+  actionsFor?: (e: EventRecord) => ActionTarget;
   label: string;
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const onKey = (e: KeyboardEvent<HTMLTableSectionElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
-    const toggles = Array.from(body.current?.querySelectorAll<HTMLButtonElement>('button.event-toggle') ?? []);
+    const toggles = Array.from(
+      body.current?.querySelectorAll<HTMLButtonElement>('button.event-toggle') ?? [],
+    );
     const i = toggles.indexOf(document.activeElement as HTMLButtonElement);
     const next = toggles[e.key === 'ArrowDown' ? i + 1 : i - 1];
     if (next) {
@@ -57,8 +64,10 @@ export function EventsTable({
           return (
             <Fragment key={e.eventId}>
               <tr className={`event-row ${e.type === 'WARNING' ? 'row-warn' : ''} ${open ? 'open' : ''}`}>
-                <td>
-                  <Badge tone={e.type === 'WARNING' ? 'bad' : 'neutral'}>{e.type === 'WARNING' ? 'Warning' : 'Normal'}</Badge>
+                <td className="nowrap">
+                  <Badge tone={e.type === 'WARNING' ? 'bad' : 'neutral'}>
+                    {e.type === 'WARNING' ? 'Warning' : 'Normal'}
+                  </Badge>
                 </td>
                 <td>
                   <button
@@ -73,7 +82,7 @@ export function EventsTable({
                 </td>
                 {showObject && (
                   <td>
-                    {onOpenObject ? (
+                    {onOpenObject && eventObject(e) ? (
                       <button type="button" className="link" onClick={() => onOpenObject(e)}>
                         {o.kind}/{o.namespace ? `${o.namespace}/` : ''}
                         {o.name}
@@ -83,15 +92,25 @@ export function EventsTable({
                     )}
                   </td>
                 )}
-                <td className="wrap">{e.message}</td>
+                <td className="wrap event-message">{e.message}</td>
                 <td className="end">{e.count}</td>
-                <td title={timestamp(e.firstTimestamp)}>{age(e.firstTimestamp)} ago</td>
-                <td title={timestamp(e.lastTimestamp)}>{age(e.lastTimestamp)} ago</td>
+                <td className="nowrap" title={timestamp(e.firstTimestamp)}>
+                  {age(e.firstTimestamp)} ago
+                </td>
+                <td className="nowrap" title={timestamp(e.lastTimestamp)}>
+                  {age(e.lastTimestamp)} ago
+                </td>
               </tr>
               {open && (
                 <tr className="event-detail" id={`event-${e.eventId}`}>
                   <td colSpan={cols}>
-                    <EventExplanation event={e} />
+                    {actionsFor ? (
+                      <GuidanceActions.Provider value={actionsFor(e)}>
+                        <EventExplanation event={e} />
+                      </GuidanceActions.Provider>
+                    ) : (
+                      <EventExplanation event={e} />
+                    )}
                   </td>
                 </tr>
               )}

@@ -1,6 +1,6 @@
 import { findGuidance, type GuidanceSubject, type PlaceholderValues } from '../../../src-shared/guidance';
-import type { Condition } from '../../kube/types';
 import { age } from '../../kube/format';
+import type { Condition } from '../../kube/types';
 import { ConditionBadge } from '../common/Badge';
 import { GuidanceCard } from './GuidanceCard';
 
@@ -33,26 +33,28 @@ export function ConditionsTable({
   if (!conditions?.length) return <p className="muted">No conditions reported.</p>;
   return (
     <div className="conditions">
-      <table className="table">
+      <table className="table conditions-table">
         <thead>
           <tr>
             <th scope="col">Type</th>
             <th scope="col">Status</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Message</th>
-            <th scope="col">Since</th>
+            <th scope="col">Reason and message</th>
           </tr>
         </thead>
         <tbody>
           {conditions.map((c) => (
-            <tr key={c.type}>
-              <td>{c.type}</td>
+            <tr key={c.type} data-condition={c.type}>
+              <td className="nowrap">{c.type}</td>
               <td>
                 <ConditionBadge status={c.status} healthy={c.status === healthyStatus(subject, c.type)} />
               </td>
-              <td>{c.reason ?? ''}</td>
-              <td className="wrap">{c.message ?? ''}</td>
-              <td>{c.lastTransitionTime ? age(c.lastTransitionTime) : '—'}</td>
+              <td className="wrap">
+                {c.reason && <strong>{c.reason}</strong>}
+                {c.lastTransitionTime && (
+                  <span className="muted"> · since {age(c.lastTransitionTime)} ago</span>
+                )}
+                {c.message && <div className="muted">{c.message}</div>}
+              </td>
             </tr>
           ))}
         </tbody>

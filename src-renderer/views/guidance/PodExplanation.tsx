@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { explainPod, type PodFinding, type PodLike } from '../../../src-shared/guidance';
 import type { Pod } from '../../kube/types';
 import { ExitCodeNote } from './ExitCodeNote';
@@ -23,8 +24,17 @@ function findingTitle(f: PodFinding): string {
 }
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
+// Within a severity the most specific finding leads: a container's state says more than the pod's phase.
+const SOURCE_RANK = {
+  waiting: 0,
+  terminated: 1,
+  'last-terminated': 2,
+  'pod-reason': 3,
+  condition: 4,
+  phase: 5,
+} as const;
 
-function Finding({ f, pod }: { f: PodFinding; pod: Pod }) {
+function Finding({ f, pod, first }: { f: PodFinding; pod: Pod; first: boolean }) {
   const values = {
     namespace: pod.metadata.namespace,
     pod: pod.metadata.name,
@@ -41,7 +51,12 @@ function Finding({ f, pod }: { f: PodFinding; pod: Pod }) {
       {f.scheduling && <SchedulingBreakdown info={f.scheduling} />}
       {f.exitCode && f.exitCode.code !== 0 && <ExitCodeNote exit={f.exitCode} />}
       {f.guidance && (
-        <GuidanceCard entry={f.guidance} values={values} {...(f.container ? { container: f.container } : {})} />
+        <GuidanceCard
+          entry={f.guidance}
+          values={values}
+          open={first}
+          {...(f.container ? { container: f.container } : {})}
+        />
       )}
     </li>
   );
@@ -51,32 +66,34 @@ function Finding({ f, pod }: { f: PodFinding; pod: Pod }) {
  * "Why is this pod unhealthy?": the knowledge base's findings for the pod, the worst first.
  * A healthy pod gets one line, with the phase explanation folded away.
  */
-export function PodExplanation({ pod }: { pod: Pod }) {
+export function PodExplanation({ pod, children }: { pod: Pod; children?: ReactNode }) {
   const findings = explainPod(pod as PodLike);
   const problems = findings
     .filter((f) => f.severity !== 'info')
-    .sort((a, b) => RANK[a.severity] - RANK[b.severity]);
+    .sort((a, b) => RANK[a.severity] - RANK[b.severity] || SOURCE_RANK[a.source] - SOURCE_RANK[b.source]);
   if (problems.length === 0) {
     const phase = findings.find((f) => f.source === 'phase');
     return (
       <div className="diagnosis diagnosis-ok" data-testid="pod-explanation">
         <p>
-          <strong>No problems found.</strong> The pod is {pod.status?.phase ?? 'in an unknown phase'} and nothing in
-          its status points at trouble.
+          <strong>No problems found.</strong> The pod is {pod.status?.phase ?? 'in an unknown phase'} and
+          nothing in its status points at trouble.
         </p>
         {phase?.guidance && (
           <GuidanceCard entry={phase.guidance} values={{ pod: pod.metadata.name }} open={false} />
         )}
+        {children}
       </div>
     );
   }
   return (
     <div className="diagnosis" data-testid="pod-explanation">
       <ul className="findings">
-        {problems.map((f) => (
-          <Finding key={`${f.source}-${f.container ?? ''}-${f.reason}`} f={f} pod={pod} />
+        {problems.map((f, i) => (
+          <Finding key={`${f.source}-${f.container ?? ''}-${f.reason}`} f={f} pod={pod} first={i === 0} />
         ))}
       </ul>
+      {children}
     </div>
   );
 }

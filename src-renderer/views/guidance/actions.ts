@@ -29,7 +29,11 @@ export function sectionForField(path: GuidanceFieldPath, kind: ResourceType): st
     if (path === 'spec.replicas') return 'replicas';
     if (path === 'spec.strategy' || path === 'spec.progressDeadlineSeconds') return 'strategy';
     if (path === 'spec.backoffLimit' || path === 'spec.podFailurePolicy') return 'job';
-    if (path.startsWith('spec.schedule') || path === 'spec.startingDeadlineSeconds' || path === 'spec.concurrencyPolicy')
+    if (
+      path.startsWith('spec.schedule') ||
+      path === 'spec.startingDeadlineSeconds' ||
+      path === 'spec.concurrencyPolicy'
+    )
       return 'schedule';
     if (path.startsWith('spec.containers') || path === 'spec.imagePullSecrets') return 'template';
     return undefined;
@@ -47,7 +51,8 @@ export function sectionForField(path: GuidanceFieldPath, kind: ResourceType): st
     path === 'spec.schedulingGates'
   )
     return 'scheduling';
-  if (path === 'status.message' || path === 'status.qosClass' || path === 'spec.restartPolicy') return 'status';
+  if (path === 'status.message' || path === 'status.qosClass' || path === 'spec.restartPolicy')
+    return 'status';
   if (path === 'spec.securityContext' || path === 'spec.terminationGracePeriodSeconds') return 'scheduling';
   if (path === 'spec.activeDeadlineSeconds' || path === 'spec.readinessGates') return 'status';
   return undefined;

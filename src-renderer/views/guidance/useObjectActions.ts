@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import type { GuidanceAction } from '../../../src-shared/guidance';
 import type { KubeObject } from '../../../src-shared/contract/models';
+import type { GuidanceAction } from '../../../src-shared/guidance';
 import type { ResourceType } from '../../../src-shared/kube/kinds';
 import { ownerOf, selectorText } from '../../kube/owner';
 import { type Pod, view, type Workload } from '../../kube/types';
@@ -19,7 +19,8 @@ function sectionFor(kind: ResourceType, action: GuidanceAction): string | undefi
   if (action.kind === 'show-field') return sectionForField(action.path, kind);
   const s = SECTION[action.kind];
   if (!s) return undefined;
-  if (kind !== 'pod' && s !== 'conditions') return kind === 'node' && s === 'resources' ? 'allocatable' : 'template';
+  if (kind !== 'pod' && s !== 'conditions')
+    return kind === 'node' && s === 'resources' ? 'allocatable' : 'template';
   return s;
 }
 
@@ -28,7 +29,8 @@ export function useObjectActions(kind: ResourceType, obj: KubeObject | undefined
   return useMemo<ActionTarget>(() => {
     const nodeName = kind === 'pod' && obj ? view<Pod>(obj).spec?.nodeName : undefined;
     const namespace = obj?.metadata.namespace ?? null;
-    const workloadSelector = obj && kind !== 'pod' && kind !== 'node' ? selectorText(view<Workload>(obj).spec?.selector) : '';
+    const workloadSelector =
+      obj && kind !== 'pod' && kind !== 'node' ? selectorText(view<Workload>(obj).spec?.selector) : '';
     const route = () => useRoute.getState();
 
     const unavailable = (action: GuidanceAction): string | null => {
@@ -68,7 +70,11 @@ export function useObjectActions(kind: ResourceType, obj: KubeObject | undefined
         case 'open-owner': {
           const owner = ownerOf(obj);
           if (owner.ok)
-            r.select({ kind: owner.kind, name: owner.name, ...(owner.namespace ? { namespace: owner.namespace } : {}) });
+            r.select({
+              kind: owner.kind,
+              name: owner.name,
+              ...(owner.namespace ? { namespace: owner.namespace } : {}),
+            });
           return;
         }
         case 'open-node':

@@ -1,5 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { SortState } from '../../state/lists';
 
 export interface Column<T> {
@@ -10,6 +18,8 @@ export interface Column<T> {
   /** The sort key; also the cell text unless `render` is given. */
   value: (row: T) => string | number;
   render?: (row: T) => ReactNode;
+  /** Tooltip for cells that may be cut off; defaults to the text of unrendered cells. */
+  title?: (row: T) => string;
   align?: 'end';
   /** A column whose values are all alike is not worth sorting by (e.g. a link). */
   sortable?: boolean;
@@ -32,7 +42,11 @@ interface Props<T> {
 }
 
 /** Sorted copy; precomputes each row's key once so sorting 10,000 rows stays cheap. */
-export function sortRows<T>(rows: readonly T[], column: Column<T> | undefined, direction: 'asc' | 'desc'): T[] {
+export function sortRows<T>(
+  rows: readonly T[],
+  column: Column<T> | undefined,
+  direction: 'asc' | 'desc',
+): T[] {
   if (!column) return [...rows];
   const keyed = rows.map((row) => ({ row, key: column.value(row) }));
   const sign = direction === 'asc' ? 1 : -1;
@@ -52,10 +66,17 @@ export function sortRows<T>(rows: readonly T[], column: Column<T> | undefined, d
 export function VirtualTable<T>(props: Props<T>) {
   const { rows, columns, rowKey, sort, onSort, selectedKey, onOpen, label, idPrefix } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const headRef = useRef<HTMLDivElement>(null);
+  const headRef = useRef<HTMLTableSectionElement>(null);
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const [headHeight, setHeadHeight] = useState(34);
   const template = useMemo(() => columns.map((c) => c.width).join(' '), [columns]);
+  // Columns shrink to their minimum widths, then the grid scrolls sideways instead of squeezing further.
+  const minWidthRem = useMemo(
+    () =>
+      columns.reduce((sum, c) => sum + Number(/([\d.]+)rem/.exec(c.width)?.[1] ?? 6), 0) +
+      1.2 * columns.length,
+    [columns],
+  );
 
   useLayoutEffect(() => {
     if (headRef.current) setHeadHeight(headRef.current.offsetHeight);
@@ -76,12 +97,11 @@ export function VirtualTable<T>(props: Props<T>) {
   }, [rows, activeKey, selectedKey, rowKey]);
 
   // An object opened elsewhere (a guidance link, the URL) is scrolled into view once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the selection changes; a refresh must not move the view
   useEffect(() => {
     if (selectedKey === null) return;
     const i = rows.findIndex((r) => rowKey(r) === selectedKey);
     if (i >= 0) virtualizer.scrollToIndex(i, { align: 'auto' });
-    // Only when the selection changes, not on every refresh: a refresh must not move the view.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedKey]);
 
   const move = (to: number) => {
@@ -91,24 +111,37 @@ export function VirtualTable<T>(props: Props<T>) {
     virtualizer.scrollToIndex(i, { align: 'auto' });
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (e: KeyboardEvent<HTMLTableElement>) => {
+    if (e.target !== e.currentTarget) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 320) / ROW_HEIGHT) - 1);
-    const at = activeIndex < 0 ? -1 : activeIndex;
-    const keys: Record<string, () => void> = {
-      ArrowDown: () => move(at + 1),
-      ArrowUp: () => move(at - 1),
-      PageDown: () => move(at + page),
-      PageUp: () => move(at - page),
-      Home: () => move(0),
-      End: () => move(rows.length - 1),
-      Enter: () => at >= 0 && onOpen(rows[at]!),
-      ' ': () => at >= 0 && onOpen(rows[at]!),
-    };
-    const handler = keys[e.key];
-    if (handler && e.target === e.currentTarget) {
-      e.preventDefault();
-      handler();
+    const at = activeIndex;
+    switch (e.key) {
+      case 'ArrowDown':
+        move(at + 1);
+        break;
+      case 'ArrowUp':
+        move(at - 1);
+        break;
+      case 'PageDown':
+        move(at + page);
+        break;
+      case 'PageUp':
+        move(at - page);
+        break;
+      case 'Home':
+        move(0);
+        break;
+      case 'End':
+        move(rows.length - 1);
+        break;
+      case 'Enter':
+      case ' ':
+        if (at >= 0) onOpen(rows[at]!);
+        break;
+      default:
+        return;
     }
+    e.preventDefault();
   };
 
   const items = virtualizer.getVirtualItems();
@@ -116,74 +149,82 @@ export function VirtualTable<T>(props: Props<T>) {
   const rowId = (i: number) => `${idPrefix}-row-${i}`;
 
   return (
-    <div
-      ref={scrollRef}
-      className="vt"
-      role="grid"
-      aria-label={label}
-      aria-rowcount={rows.length + 1}
-      aria-colcount={columns.length}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      {...(activeRendered ? { 'aria-activedescendant': rowId(activeIndex) } : {})}
-    >
-      <div className="vt-head" role="rowgroup" ref={headRef}>
-        <div className="vt-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
-          {columns.map((c) => {
-            const active = sort.column === c.id;
-            const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+    <div ref={scrollRef} className="vt">
+      <table
+        className="vt-table"
+        style={{ minWidth: `${minWidthRem}rem` }}
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: ARIA allows role=grid on a table; it adds keyboard navigation to its semantics
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+        aria-colcount={columns.length}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        {...(activeRendered ? { 'aria-activedescendant': rowId(activeIndex) } : {})}
+      >
+        <thead className="vt-head" ref={headRef}>
+          <tr className="vt-row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+            {columns.map((c) => {
+              const active = sort.column === c.id;
+              const ariaSort = active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+              return (
+                <th key={c.id} scope="col" aria-sort={ariaSort} className={c.align === 'end' ? 'end' : ''}>
+                  {c.sortable === false ? (
+                    c.header
+                  ) : (
+                    <button
+                      type="button"
+                      className="vt-sort"
+                      onClick={() =>
+                        onSort({
+                          column: c.id,
+                          direction: active && sort.direction === 'asc' ? 'desc' : 'asc',
+                        })
+                      }
+                    >
+                      {c.header}
+                      <span aria-hidden="true" className="vt-arrow">
+                        {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+                      </span>
+                    </button>
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody className="vt-body" style={{ height: virtualizer.getTotalSize() - headHeight }}>
+          {items.map((v) => {
+            const row = rows[v.index]!;
+            const key = rowKey(row);
+            const selected = key === selectedKey;
             return (
-              <div key={c.id} role="columnheader" aria-sort={ariaSort} className={c.align === 'end' ? 'end' : ''}>
-                {c.sortable === false ? (
-                  c.header
-                ) : (
-                  <button
-                    type="button"
-                    tabIndex={-1}
-                    className="vt-sort"
-                    onClick={() =>
-                      onSort({ column: c.id, direction: active && sort.direction === 'asc' ? 'desc' : 'asc' })
-                    }
+              <tr
+                key={v.key}
+                id={rowId(v.index)}
+                aria-rowindex={v.index + 2}
+                aria-selected={selected}
+                className={`vt-row ${selected ? 'selected' : ''} ${v.index === activeIndex ? 'active' : ''} ${props.rowClass?.(row) ?? ''}`}
+                style={{ gridTemplateColumns: template, transform: `translateY(${v.start - headHeight}px)` }}
+                onClick={() => {
+                  setActiveKey(key);
+                  onOpen(row);
+                }}
+              >
+                {columns.map((c) => (
+                  <td
+                    key={c.id}
+                    className={c.align === 'end' ? 'end' : ''}
+                    title={c.title?.(row) ?? (c.render ? undefined : String(c.value(row)))}
                   >
-                    {c.header}
-                    <span aria-hidden="true" className="vt-arrow">
-                      {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
-                    </span>
-                  </button>
-                )}
-              </div>
+                    {c.render ? c.render(row) : c.value(row)}
+                  </td>
+                ))}
+              </tr>
             );
           })}
-        </div>
-      </div>
-      <div role="rowgroup" className="vt-body" style={{ height: virtualizer.getTotalSize() }}>
-        {items.map((v) => {
-          const row = rows[v.index]!;
-          const key = rowKey(row);
-          const selected = key === selectedKey;
-          return (
-            <div
-              key={v.key}
-              id={rowId(v.index)}
-              role="row"
-              aria-rowindex={v.index + 2}
-              aria-selected={selected}
-              className={`vt-row ${selected ? 'selected' : ''} ${v.index === activeIndex ? 'active' : ''} ${props.rowClass?.(row) ?? ''}`}
-              style={{ gridTemplateColumns: template, transform: `translateY(${v.start - headHeight}px)` }}
-              onClick={() => {
-                setActiveKey(key);
-                onOpen(row);
-              }}
-            >
-              {columns.map((c) => (
-                <div key={c.id} role="gridcell" className={c.align === 'end' ? 'end' : ''}>
-                  {c.render ? c.render(row) : c.value(row)}
-                </div>
-              ))}
-            </div>
-          );
-        })}
-      </div>
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -48,6 +48,7 @@ export function badgeColumn(
     header,
     width,
     value,
+    title: value,
     render: (r) => {
       const v = value(r);
       return <Badge tone={tone(v)}>{v}</Badge>;
@@ -55,7 +56,12 @@ export function badgeColumn(
   };
 }
 
-export function numberColumn(id: string, header: string, value: (r: Row) => number, width = '6rem'): KindColumn {
+export function numberColumn(
+  id: string,
+  header: string,
+  value: (r: Row) => number,
+  width = '6rem',
+): KindColumn {
   return { id, header, width, value, align: 'end' };
 }
 

@@ -22,23 +22,39 @@ export function CronJobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: S
             ['Time zone', c.spec?.timeZone ?? 'the controller manager’s'],
             ['Suspended', c.spec?.suspend ? 'yes' : 'no'],
             ['Concurrency policy', c.spec?.concurrencyPolicy ?? 'Allow'],
-            ['Starting deadline', c.spec?.startingDeadlineSeconds !== undefined ? `${c.spec.startingDeadlineSeconds}s` : null],
-            ['Last schedule', c.status?.lastScheduleTime ? `${timestamp(c.status.lastScheduleTime)} (${age(c.status.lastScheduleTime)} ago)` : 'never'],
+            [
+              'Starting deadline',
+              c.spec?.startingDeadlineSeconds !== undefined ? `${c.spec.startingDeadlineSeconds}s` : null,
+            ],
+            [
+              'Last schedule',
+              c.status?.lastScheduleTime
+                ? `${timestamp(c.status.lastScheduleTime)} (${age(c.status.lastScheduleTime)} ago)`
+                : 'never',
+            ],
             ['Last success', c.status?.lastSuccessfulTime ? timestamp(c.status.lastSuccessfulTime) : null],
-            ['History kept', `${c.spec?.successfulJobsHistoryLimit ?? 3} successful, ${c.spec?.failedJobsHistoryLimit ?? 1} failed`],
+            [
+              'History kept',
+              `${c.spec?.successfulJobsHistoryLimit ?? 3} successful, ${c.spec?.failedJobsHistoryLimit ?? 1} failed`,
+            ],
             [
               'Active jobs',
-              active.length === 0
-                ? 'none'
-                : (
-                    <span key="a">
-                      {active.map((j) => (
-                        <button key={j.name} type="button" className="link" onClick={() => select({ kind: 'job', name: j.name, ...(ns ? { namespace: ns } : {}) })}>
-                          {j.name}
-                        </button>
-                      ))}
-                    </span>
-                  ),
+              active.length === 0 ? (
+                'none'
+              ) : (
+                <span key="a">
+                  {active.map((j) => (
+                    <button
+                      key={j.name}
+                      type="button"
+                      className="link"
+                      onClick={() => select({ kind: 'job', name: j.name, ...(ns ? { namespace: ns } : {}) })}
+                    >
+                      {j.name}
+                    </button>
+                  ))}
+                </span>
+              ),
             ],
           ]}
         />

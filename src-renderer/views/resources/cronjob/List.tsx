@@ -6,7 +6,12 @@ const w = (r: Row) => view<Workload>(r.resource);
 
 export const cronjobColumns: KindColumn[] = [
   { id: 'schedule', header: 'Schedule', width: 'minmax(7rem, 1fr)', value: (r) => w(r).spec?.schedule ?? '' },
-  { id: 'suspend', header: 'Suspend', width: '5.5rem', value: (r) => (w(r).spec?.suspend ? 'True' : 'False') },
+  {
+    id: 'suspend',
+    header: 'Suspend',
+    width: '5.5rem',
+    value: (r) => (w(r).spec?.suspend ? 'True' : 'False'),
+  },
   numberColumn('active', 'Active', (r) => {
     const active = w(r).status?.active;
     return Array.isArray(active) ? active.length : 0;

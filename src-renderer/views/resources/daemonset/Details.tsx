@@ -14,7 +14,11 @@ export function DaemonSetDetails({ wrapper }: { wrapper: ResourceWrapper; scope:
   const desired = s.desiredNumberScheduled ?? 0;
   return (
     <>
-      <Section id="replicas" title="Pods per node" actions={<PodsButton wrapper={wrapper} selector={w.spec?.selector} />}>
+      <Section
+        id="replicas"
+        title="Pods per node"
+        actions={<PodsButton wrapper={wrapper} selector={w.spec?.selector} />}
+      >
         <Counters
           items={[
             ['desired', desired],
@@ -30,7 +34,12 @@ export function DaemonSetDetails({ wrapper }: { wrapper: ResourceWrapper; scope:
         <KeyValue
           pairs={[
             ['Type', w.spec?.updateStrategy?.type ?? 'RollingUpdate'],
-            ['Node selector', Object.entries(w.spec?.template?.spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'],
+            [
+              'Node selector',
+              Object.entries(w.spec?.template?.spec?.nodeSelector ?? {})
+                .map(([k, v]) => `${k}=${v}`)
+                .join(', ') || 'none',
+            ],
             ['Selector', <code key="s">{selectorText(w.spec?.selector) || 'none'}</code>],
           ]}
         />

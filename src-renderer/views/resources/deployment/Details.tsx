@@ -5,11 +5,12 @@ import { view, type Workload } from '../../../kube/types';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
+import { RecentWarnings } from '../../guidance/RecentWarnings';
 import { Metadata } from '../detail/Metadata';
 import { PodTemplateSection } from '../detail/PodTemplate';
 import { Counters, PodsButton } from '../detail/Workload';
 
-export function DeploymentDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
+export function DeploymentDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope: Scope }) {
   const d = view<Workload>(wrapper.resource);
   const s = d.status ?? {};
   const desired = d.spec?.replicas ?? 1;
@@ -17,7 +18,11 @@ export function DeploymentDetails({ wrapper }: { wrapper: ResourceWrapper; scope
   const ru = d.spec?.strategy?.rollingUpdate;
   return (
     <>
-      <Section id="replicas" title="Replicas" actions={<PodsButton wrapper={wrapper} selector={d.spec?.selector} />}>
+      <Section
+        id="replicas"
+        title="Replicas"
+        actions={<PodsButton wrapper={wrapper} selector={d.spec?.selector} />}
+      >
         <Counters
           items={[
             ['desired', desired],
@@ -35,15 +40,34 @@ export function DeploymentDetails({ wrapper }: { wrapper: ResourceWrapper; scope
             ['Type', d.spec?.strategy?.type ?? 'RollingUpdate'],
             ['Max surge', ru?.maxSurge !== undefined ? String(ru.maxSurge) : null],
             ['Max unavailable', ru?.maxUnavailable !== undefined ? String(ru.maxUnavailable) : null],
-            ['Min ready seconds', d.spec?.minReadySeconds !== undefined ? String(d.spec.minReadySeconds) : null],
-            ['Progress deadline', d.spec?.progressDeadlineSeconds !== undefined ? `${d.spec.progressDeadlineSeconds}s` : null],
-            ['Revision history', d.spec?.revisionHistoryLimit !== undefined ? String(d.spec.revisionHistoryLimit) : null],
+            [
+              'Min ready seconds',
+              d.spec?.minReadySeconds !== undefined ? String(d.spec.minReadySeconds) : null,
+            ],
+            [
+              'Progress deadline',
+              d.spec?.progressDeadlineSeconds !== undefined ? `${d.spec.progressDeadlineSeconds}s` : null,
+            ],
+            [
+              'Revision history',
+              d.spec?.revisionHistoryLimit !== undefined ? String(d.spec.revisionHistoryLimit) : null,
+            ],
             ['Selector', <code key="s">{selectorText(d.spec?.selector) || 'none'}</code>],
           ]}
         />
       </Section>
       <Section id="conditions" title="Conditions">
-        <ConditionsTable conditions={s.conditions} subject="deployment-condition" values={{ name: d.metadata.name, namespace: d.metadata.namespace }} />
+        <ConditionsTable
+          conditions={s.conditions}
+          subject="deployment-condition"
+          values={{ name: d.metadata.name, namespace: d.metadata.namespace }}
+        />
+        <RecentWarnings
+          scope={scope}
+          kind="deployment"
+          name={d.metadata.name}
+          namespace={d.metadata.namespace}
+        />
       </Section>
       <PodTemplateSection template={d.spec?.template} />
       <Metadata obj={wrapper.resource} />

@@ -22,7 +22,8 @@ export function probeText(p: Probe | undefined): string | null {
 
 /** The container state in words, with reason, exit code (explained) and times, like `kubectl describe`. */
 export function StateText({ state }: { state: ContainerState | undefined }) {
-  if (state?.running) return <span>Running since {state.running.startedAt ? `${age(state.running.startedAt)} ago` : '—'}</span>;
+  if (state?.running)
+    return <span>Running since {state.running.startedAt ? `${age(state.running.startedAt)} ago` : '—'}</span>;
   if (state?.waiting)
     return (
       <span>
@@ -35,7 +36,8 @@ export function StateText({ state }: { state: ContainerState | undefined }) {
     const exit = explainExitCode(t.exitCode, t.signal);
     return (
       <span>
-        <Badge tone={t.exitCode === 0 ? 'ok' : 'bad'}>{t.reason ?? 'Terminated'}</Badge> exit code {t.exitCode}
+        <Badge tone={t.exitCode === 0 ? 'ok' : 'bad'}>{t.reason ?? 'Terminated'}</Badge> exit code{' '}
+        {t.exitCode}
         {exit.signalName ? ` (${exit.signalName})` : ''} — <span className="muted">{exit.title}</span>
         {t.finishedAt ? <span className="muted">; finished {age(t.finishedAt)} ago</span> : null}
         {t.message ? <span className="wrap"> {t.message}</span> : null}
@@ -63,7 +65,11 @@ export function ContainerCard({ c, status }: { c: Container; status?: ContainerS
         <h4>{c.name}</h4>
         {status && (
           <>
-            <Badge tone={state === 'running' ? (status.ready ? 'ok' : 'warn') : state === 'waiting' ? 'bad' : 'neutral'}>
+            <Badge
+              tone={
+                state === 'running' ? (status.ready ? 'ok' : 'warn') : state === 'waiting' ? 'bad' : 'neutral'
+              }
+            >
               {state}
             </Badge>
             <span className="muted">{status.ready ? 'ready' : 'not ready'}</span>
@@ -78,18 +84,32 @@ export function ContainerCard({ c, status }: { c: Container; status?: ContainerS
           ['Image', <code key="i">{c.image ?? '—'}</code>],
           ['Pull policy', c.imagePullPolicy],
           ['State', status ? <StateText key="s" state={status.state} /> : null],
-          ['Last state', status?.lastState?.terminated ? <StateText key="l" state={status.lastState} /> : null],
+          [
+            'Last state',
+            status?.lastState?.terminated ? <StateText key="l" state={status.lastState} /> : null,
+          ],
           ['Command', c.command?.length ? <code key="c">{c.command.join(' ')}</code> : null],
           ['Args', c.args?.length ? <code key="a">{c.args.join(' ')}</code> : null],
-          ['Ports', c.ports?.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}${p.name ? ` (${p.name})` : ''}`).join(', ')],
+          [
+            'Ports',
+            c.ports
+              ?.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}${p.name ? ` (${p.name})` : ''}`)
+              .join(', '),
+          ],
           ['Requests', resourcesText(c, 'requests')],
           ['Limits', resourcesText(c, 'limits')],
           ['Liveness', probeText(c.livenessProbe)],
           ['Readiness', probeText(c.readinessProbe)],
           ['Startup', probeText(c.startupProbe)],
-          ['Mounts', c.volumeMounts?.map((m) => `${m.mountPath} ← ${m.name}${m.readOnly ? ' (ro)' : ''}`).join('; ')],
+          [
+            'Mounts',
+            c.volumeMounts?.map((m) => `${m.mountPath} ← ${m.name}${m.readOnly ? ' (ro)' : ''}`).join('; '),
+          ],
           ['Environment', c.env?.length ? `${c.env.length} variable${c.env.length === 1 ? '' : 's'}` : null],
-          ['Env from', c.envFrom?.length ? `${c.envFrom.length} source${c.envFrom.length === 1 ? '' : 's'}` : null],
+          [
+            'Env from',
+            c.envFrom?.length ? `${c.envFrom.length} source${c.envFrom.length === 1 ? '' : 's'}` : null,
+          ],
         ]}
       />
     </article>

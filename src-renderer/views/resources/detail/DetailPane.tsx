@@ -75,10 +75,15 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
           <GuidanceActions.Provider value={actions}>
             {shown === 'overview' && <Details wrapper={obj.data!} scope={scope} />}
             {shown === 'events' && (
-              <ObjectEvents scope={scope} kind={target.kind} name={target.name} namespace={target.namespace} />
+              <ObjectEvents
+                scope={scope}
+                kind={target.kind}
+                name={target.name}
+                namespace={target.namespace}
+              />
             )}
             {shown === 'yaml' && <YamlView obj={resource} />}
-            {shown === 'logs' && <LogsPlaceholder pod={view<Pod>(resource)} />}
+            {shown === 'logs' && <LogsPlaceholder pod={view<Pod>(resource)} scope={scope} />}
           </GuidanceActions.Provider>
         )}
       </div>

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../../../src-shared/contract/models';
+import { RESOURCE_KINDS } from '../../../../src-shared/kube/kinds';
 import { age, timestamp } from '../../../kube/format';
 import { ownerOf } from '../../../kube/owner';
 import { useRoute } from '../../../state/route';
@@ -16,10 +17,14 @@ export function OwnerLink({ obj }: { obj: KubeObject }) {
       type="button"
       className="link"
       onClick={() =>
-        select({ kind: owner.kind, name: owner.name, ...(owner.namespace ? { namespace: owner.namespace } : {}) })
+        select({
+          kind: owner.kind,
+          name: owner.name,
+          ...(owner.namespace ? { namespace: owner.namespace } : {}),
+        })
       }
     >
-      {owner.kind}/{owner.name}
+      {RESOURCE_KINDS[owner.kind].kind}/{owner.name}
       {owner.via ? <span className="muted"> (via {owner.via})</span> : null}
     </button>
   );
@@ -37,14 +42,14 @@ export function Metadata({ obj }: { obj: KubeObject }) {
           [
             'Created',
             m.creationTimestamp ? (
-              <span title={m.creationTimestamp}>
+              <span key="created" title={m.creationTimestamp}>
                 {timestamp(m.creationTimestamp)} ({age(m.creationTimestamp)} ago)
               </span>
             ) : null,
           ],
-          ['UID', m.uid ? <code>{m.uid}</code> : null],
+          ['UID', m.uid ? <code key="uid">{m.uid}</code> : null],
           ['Labels', <Labels key="l" labels={m.labels} />],
-          ['Controlled by', m.ownerReferences?.length ? <OwnerLink obj={obj} /> : null],
+          ['Controlled by', m.ownerReferences?.length ? <OwnerLink key="owner" obj={obj} /> : null],
         ]}
       />
       {annotations.length > 0 && (

@@ -1,5 +1,5 @@
-import type { PodSpec } from '../../../kube/types';
 import { formatQuantity } from '../../../kube/format';
+import type { PodSpec } from '../../../kube/types';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { probeText } from './Containers';
@@ -75,8 +75,9 @@ function volumeSource(v: Record<string, unknown>): string {
   const kind = Object.keys(v).find((k) => k !== 'name');
   if (!kind) return 'unknown';
   const src = v[kind] as Record<string, unknown> | null;
-  const detail =
-    (src && (src.claimName ?? src.secretName ?? src.name ?? src.path ?? src.medium)) as string | undefined;
+  const detail = (src && (src.claimName ?? src.secretName ?? src.name ?? src.path ?? src.medium)) as
+    | string
+    | undefined;
   return detail ? `${kind} (${detail})` : kind;
 }
 
@@ -115,19 +116,37 @@ export function SchedulingSection({ spec }: { spec: PodSpec | undefined }) {
     <Section id="scheduling" title="Scheduling">
       <KeyValue
         pairs={[
-          ['Node selector', Object.entries(spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'],
+          [
+            'Node selector',
+            Object.entries(spec?.nodeSelector ?? {})
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ') || 'none',
+          ],
           [
             'Tolerations',
             (spec?.tolerations ?? [])
-              .map((t) => `${t.key ?? '*'}${t.operator === 'Exists' ? '' : `=${t.value ?? ''}`}:${t.effect ?? 'all'}`)
+              .map(
+                (t) =>
+                  `${t.key ?? '*'}${t.operator === 'Exists' ? '' : `=${t.value ?? ''}`}:${t.effect ?? 'all'}`,
+              )
               .join(', ') || 'none',
           ],
           ['Affinity', spec?.affinity ? <code key="a">{JSON.stringify(spec.affinity)}</code> : 'none'],
-          ['Topology spread', spec?.topologySpreadConstraints?.length ? `${spec.topologySpreadConstraints.length} constraint(s)` : null],
+          [
+            'Topology spread',
+            spec?.topologySpreadConstraints?.length
+              ? `${spec.topologySpreadConstraints.length} constraint(s)`
+              : null,
+          ],
           ['Priority class', spec?.priorityClassName],
           ['Scheduling gates', spec?.schedulingGates?.map((g) => g.name).join(', ')],
           ['Restart policy', spec?.restartPolicy],
-          ['Grace period', spec?.terminationGracePeriodSeconds !== undefined ? `${spec.terminationGracePeriodSeconds}s` : null],
+          [
+            'Grace period',
+            spec?.terminationGracePeriodSeconds !== undefined
+              ? `${spec.terminationGracePeriodSeconds}s`
+              : null,
+          ],
         ]}
       />
     </Section>

@@ -4,7 +4,13 @@ import type { LabelSelector } from '../../../kube/types';
 import { useRoute } from '../../../state/route';
 
 /** Opens the pod list filtered by the workload's selector, so "its pods" is one click. */
-export function PodsButton({ wrapper, selector }: { wrapper: ResourceWrapper; selector: LabelSelector | undefined }) {
+export function PodsButton({
+  wrapper,
+  selector,
+}: {
+  wrapper: ResourceWrapper;
+  selector: LabelSelector | undefined;
+}) {
   const openList = useRoute((s) => s.openList);
   const text = selectorText(selector);
   return (
@@ -20,7 +26,11 @@ export function PodsButton({ wrapper, selector }: { wrapper: ResourceWrapper; se
 }
 
 /** A row of numbers with labels, for replica counts. */
-export function Counters({ items }: { items: Array<[string, number | undefined, 'ok' | 'warn' | 'neutral'?]> }) {
+export function Counters({
+  items,
+}: {
+  items: Array<[label: string, n: number | undefined, tone?: 'ok' | 'warn' | 'neutral']>;
+}) {
   return (
     <ul className="counters">
       {items.map(([label, n, tone]) => (

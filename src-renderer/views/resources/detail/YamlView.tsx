@@ -22,7 +22,7 @@ export function YamlView({ obj }: { obj: KubeObject }) {
           {copied ? 'Copied' : 'Copy YAML'}
         </button>
       </div>
-      <pre className="yaml-text" aria-label="manifest as YAML" tabIndex={0}>
+      <pre className="yaml-text">
         <code>{text}</code>
       </pre>
     </div>

@@ -18,9 +18,15 @@ export function JobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope
   const active = typeof s.active === 'number' ? s.active : 0;
   return (
     <>
-      <Section id="job" title="Completions" actions={<PodsButton wrapper={wrapper} selector={j.spec?.selector} />}>
+      <Section
+        id="job"
+        title="Completions"
+        actions={<PodsButton wrapper={wrapper} selector={j.spec?.selector} />}
+      >
         <p>
-          <Badge tone={status === 'Complete' ? 'ok' : status === 'Failed' ? 'bad' : 'neutral'}>{status}</Badge>
+          <Badge tone={status === 'Complete' ? 'ok' : status === 'Failed' ? 'bad' : 'neutral'}>
+            {status}
+          </Badge>
         </p>
         <Counters
           items={[
@@ -34,7 +40,10 @@ export function JobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope
           pairs={[
             ['Parallelism', String(j.spec?.parallelism ?? 1)],
             ['Backoff limit', String(j.spec?.backoffLimit ?? 6)],
-            ['Active deadline', j.spec?.activeDeadlineSeconds !== undefined ? `${j.spec.activeDeadlineSeconds}s` : null],
+            [
+              'Active deadline',
+              j.spec?.activeDeadlineSeconds !== undefined ? `${j.spec.activeDeadlineSeconds}s` : null,
+            ],
             ['Started', s.startTime ? `${timestamp(s.startTime)} (${age(s.startTime)} ago)` : null],
             ['Completed', s.completionTime ? timestamp(s.completionTime) : null],
             ['Duration', jobDuration(j)],
@@ -42,7 +51,11 @@ export function JobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope
         />
       </Section>
       <Section id="conditions" title="Conditions">
-        <ConditionsTable conditions={s.conditions?.filter((c) => c.type !== 'SuccessCriteriaMet')} subject="pod-condition" values={{ name: j.metadata.name }} />
+        <ConditionsTable
+          conditions={s.conditions?.filter((c) => c.type !== 'SuccessCriteriaMet')}
+          subject="pod-condition"
+          values={{ name: j.metadata.name }}
+        />
       </Section>
       <PodTemplateSection template={j.spec?.template} />
       <Metadata obj={wrapper.resource} />

@@ -21,10 +21,19 @@ export function jobDuration(job: Workload, now = Date.now()): string {
 }
 
 export const jobColumns: KindColumn[] = [
-  badgeColumn('status', 'Status', '7.5rem', (r) => jobStatus(w(r)), (v) =>
-    v === 'Complete' ? 'ok' : v === 'Failed' ? 'bad' : 'neutral',
+  badgeColumn(
+    'status',
+    'Status',
+    '7.5rem',
+    (r) => jobStatus(w(r)),
+    (v) => (v === 'Complete' ? 'ok' : v === 'Failed' ? 'bad' : 'neutral'),
   ),
-  ratioColumn('completions', 'Completions', (r) => [w(r).status?.succeeded ?? 0, w(r).spec?.completions ?? 1], '7rem'),
+  ratioColumn(
+    'completions',
+    'Completions',
+    (r) => [w(r).status?.succeeded ?? 0, w(r).spec?.completions ?? 1],
+    '7rem',
+  ),
   {
     id: 'duration',
     header: 'Duration',

@@ -28,7 +28,8 @@ export function NamespaceDetails({ wrapper, scope }: { wrapper: ResourceWrapper;
       <Section id="status" title="Status">
         <p>
           <Badge tone={phase === 'Active' ? 'ok' : 'warn'}>{phase}</Badge>
-          {phase === 'Terminating' && ' The namespace is being deleted; it waits for every object in it to go.'}
+          {phase === 'Terminating' &&
+            ' The namespace is being deleted; it waits for every object in it to go.'}
         </p>
       </Section>
       <Section id="contents" title="Contents">

@@ -63,14 +63,20 @@ function Allocation({ node, scope }: { node: Node; scope: Scope }) {
               const req = pods.data ? podRequests(onNode, r, 'requests') : Number.NaN;
               const lim = pods.data ? podRequests(onNode, r, 'limits') : Number.NaN;
               const show = (n: number) =>
-                r === 'pods' ? String(onNode.length) : r === 'cpu' || r === 'memory' ? formatQuantity(r, String(n)) : String(n);
+                r === 'pods'
+                  ? String(onNode.length)
+                  : r === 'cpu' || r === 'memory'
+                    ? formatQuantity(r, String(n))
+                    : String(n);
               return (
                 <tr key={r}>
                   <th scope="row">{r}</th>
                   <td>{formatQuantity(r, node.status?.capacity?.[r])}</td>
                   <td>{formatQuantity(r, node.status?.allocatable?.[r])}</td>
                   <td>
-                    {pods.data ? `${show(r === 'pods' ? onNode.length : req)} (${percent(r === 'pods' ? onNode.length : req, alloc)})` : '…'}
+                    {pods.data
+                      ? `${show(r === 'pods' ? onNode.length : req)} (${percent(r === 'pods' ? onNode.length : req, alloc)})`
+                      : '…'}
                   </td>
                   <td>{pods.data && r !== 'pods' ? `${show(lim)} (${percent(lim, alloc)})` : '—'}</td>
                 </tr>
@@ -92,7 +98,11 @@ function Allocation({ node, scope }: { node: Node; scope: Scope }) {
                     type="button"
                     className="link"
                     onClick={() =>
-                      select({ kind: 'pod', name: p.metadata.name, ...(p.metadata.namespace ? { namespace: p.metadata.namespace } : {}) })
+                      select({
+                        kind: 'pod',
+                        name: p.metadata.name,
+                        ...(p.metadata.namespace ? { namespace: p.metadata.namespace } : {}),
+                      })
                     }
                   >
                     {p.metadata.namespace}/{p.metadata.name}
@@ -115,13 +125,22 @@ export function NodeDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scop
   return (
     <>
       <Section id="conditions" title="Conditions">
-        <ConditionsTable conditions={node.status?.conditions} subject="node-condition" values={{ node: node.metadata.name, name: node.metadata.name }} />
+        <ConditionsTable
+          conditions={node.status?.conditions}
+          subject="node-condition"
+          values={{ node: node.metadata.name, name: node.metadata.name }}
+        />
       </Section>
       <Allocation node={node} scope={scope} />
       <Section id="system-info" title="System info">
         <KeyValue
           pairs={[
-            ['OS', info?.operatingSystem && info.osImage ? `${info.osImage} (${info.operatingSystem}/${info.architecture ?? ''})` : info?.osImage],
+            [
+              'OS',
+              info?.operatingSystem && info.osImage
+                ? `${info.osImage} (${info.operatingSystem}/${info.architecture ?? ''})`
+                : info?.osImage,
+            ],
             ['Kernel version', info?.kernelVersion],
             ['Container runtime', info?.containerRuntimeVersion],
             ['Kubelet version', info?.kubeletVersion],
@@ -136,7 +155,12 @@ export function NodeDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scop
         <KeyValue
           pairs={[
             ['Unschedulable', node.spec?.unschedulable ? 'yes (cordoned)' : 'no'],
-            ['Taints', taints.length ? taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ') : 'none'],
+            [
+              'Taints',
+              taints.length
+                ? taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ')
+                : 'none',
+            ],
             ['Pod CIDR', node.spec?.podCIDR],
           ]}
         />

@@ -1,7 +1,6 @@
-import { formatQuantity } from '../../../kube/format';
+import { formatQuantity, parseQuantity } from '../../../kube/format';
 import { type Node, view } from '../../../kube/types';
 import { badgeColumn, type KindColumn, type Row } from '../columns';
-import { parseQuantity } from '../../../kube/format';
 
 const node = (r: Row) => view<Node>(r.resource);
 
@@ -19,8 +18,12 @@ export function nodeRoles(n: Node): string {
 }
 
 export const nodeColumns: KindColumn[] = [
-  badgeColumn('status', 'Status', 'minmax(7rem, 1.2fr)', (r) => nodeStatus(node(r)), (v) =>
-    v === 'Ready' ? 'ok' : v.startsWith('Ready') ? 'warn' : 'bad',
+  badgeColumn(
+    'status',
+    'Status',
+    'minmax(7rem, 1.2fr)',
+    (r) => nodeStatus(node(r)),
+    (v) => (v === 'Ready' ? 'ok' : v.startsWith('Ready') ? 'warn' : 'bad'),
   ),
   { id: 'roles', header: 'Roles', width: 'minmax(6rem, 1fr)', value: (r) => nodeRoles(node(r)) },
   {

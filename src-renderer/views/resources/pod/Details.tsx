@@ -9,6 +9,7 @@ import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { PodExplanation } from '../../guidance/PodExplanation';
+import { RecentWarnings } from '../../guidance/RecentWarnings';
 import { ContainerCard } from '../detail/Containers';
 import { Metadata, OwnerLink } from '../detail/Metadata';
 import {
@@ -19,7 +20,11 @@ import {
   VolumesSection,
 } from '../detail/PodSpecSections';
 
-function sum(containers: Container[] | undefined, which: 'requests' | 'limits', res: 'cpu' | 'memory'): number {
+function sum(
+  containers: Container[] | undefined,
+  which: 'requests' | 'limits',
+  res: 'cpu' | 'memory',
+): number {
   let total = 0;
   let any = false;
   for (const c of containers ?? []) {
@@ -56,8 +61,8 @@ function Usage({ wrapper, pod }: { wrapper: ResourceWrapper; pod: Pod }) {
     <Section id="usage" title="Resource usage">
       {!u && (
         <p className="muted">
-          No usage reported: the cluster's metrics API (metrics-server) did not answer for this pod, or it is not
-          running.
+          No usage reported: the cluster's metrics API (metrics-server) did not answer for this pod, or it is
+          not running.
         </p>
       )}
       <table className="table" data-testid="pod-usage">
@@ -81,13 +86,16 @@ function Usage({ wrapper, pod }: { wrapper: ResourceWrapper; pod: Pod }) {
         </tbody>
       </table>
       {u && Number.isFinite(memLimit) && (
-        <p className="muted">Memory is at {percent(mem, memLimit)} of its limit; at 100% the kernel kills the container (OOMKilled).</p>
+        <p className="muted">
+          Memory is at {percent(mem, memLimit)} of its limit; at 100% the kernel kills the container
+          (OOMKilled).
+        </p>
       )}
     </Section>
   );
 }
 
-export function PodDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
+export function PodDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope: Scope }) {
   const pod = view<Pod>(wrapper.resource);
   const select = useRoute((s) => s.select);
   const status = podStatus(pod);
@@ -97,12 +105,27 @@ export function PodDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope
   return (
     <>
       <Section id="diagnosis" title="Explanation">
-        <PodExplanation pod={pod} />
+        <PodExplanation pod={pod}>
+          <RecentWarnings
+            scope={scope}
+            kind="pod"
+            name={pod.metadata.name}
+            namespace={pod.metadata.namespace}
+            skipScheduling={pod.status?.conditions?.some(
+              (c) => c.type === 'PodScheduled' && c.status === 'False',
+            )}
+          />
+        </PodExplanation>
       </Section>
       <Section id="status" title="Status">
         <KeyValue
           pairs={[
-            ['Status', <Badge key="s" tone={statusTone(status)}>{status}</Badge>],
+            [
+              'Status',
+              <Badge key="s" tone={statusTone(status)}>
+                {status}
+              </Badge>,
+            ],
             ['Phase', pod.status?.phase],
             ['Reason', pod.status?.reason],
             ['Message', pod.status?.message],
@@ -110,7 +133,12 @@ export function PodDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope
             [
               'Node',
               node ? (
-                <button key="n" type="button" className="link" onClick={() => select({ kind: 'node', name: node })}>
+                <button
+                  key="n"
+                  type="button"
+                  className="link"
+                  onClick={() => select({ kind: 'node', name: node })}
+                >
                   {node}
                 </button>
               ) : (
@@ -120,8 +148,16 @@ export function PodDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope
             ['Pod IP', pod.status?.podIP],
             ['Host IP', pod.status?.hostIP],
             ['QoS class', pod.status?.qosClass],
-            ['Started', pod.status?.startTime ? `${timestamp(pod.status.startTime)} (${age(pod.status.startTime)} ago)` : null],
-            ['Controlled by', pod.metadata.ownerReferences?.length ? <OwnerLink key="o" obj={wrapper.resource} /> : null],
+            [
+              'Started',
+              pod.status?.startTime
+                ? `${timestamp(pod.status.startTime)} (${age(pod.status.startTime)} ago)`
+                : null,
+            ],
+            [
+              'Controlled by',
+              pod.metadata.ownerReferences?.length ? <OwnerLink key="o" obj={wrapper.resource} /> : null,
+            ],
           ]}
         />
       </Section>

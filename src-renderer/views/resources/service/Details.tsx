@@ -10,14 +10,20 @@ import { externalIp } from './List';
 export function ServiceDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
   const svc = view<Service>(wrapper.resource);
   const openList = useRoute((s) => s.openList);
-  const selector = Object.entries(svc.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+  const selector = Object.entries(svc.spec?.selector ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   return (
     <>
       <Section
         id="service"
         title="Service"
         actions={
-          <button type="button" disabled={!selector} onClick={() => openList('pod', svc.metadata.namespace ?? null, selector)}>
+          <button
+            type="button"
+            disabled={!selector}
+            onClick={() => openList('pod', svc.metadata.namespace ?? null, selector)}
+          >
             Show selected pods
           </button>
         }

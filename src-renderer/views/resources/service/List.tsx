@@ -11,7 +11,9 @@ export function servicePorts(svc: Service): string {
 
 export function externalIp(svc: Service): string {
   const ingress = svc.status?.loadBalancer?.ingress ?? [];
-  const ips = [...(svc.spec?.externalIPs ?? []), ...ingress.map((i) => i.ip ?? i.hostname ?? '')].filter(Boolean);
+  const ips = [...(svc.spec?.externalIPs ?? []), ...ingress.map((i) => i.ip ?? i.hostname ?? '')].filter(
+    Boolean,
+  );
   if (ips.length) return ips.join(',');
   if (svc.spec?.type === 'ExternalName') return svc.spec.externalName ?? '';
   return svc.spec?.type === 'LoadBalancer' ? '<pending>' : '<none>';

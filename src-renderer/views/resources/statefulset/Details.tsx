@@ -15,7 +15,11 @@ export function StatefulSetDetails({ wrapper }: { wrapper: ResourceWrapper; scop
   const desired = w.spec?.replicas ?? 1;
   return (
     <>
-      <Section id="replicas" title="Replicas" actions={<PodsButton wrapper={wrapper} selector={w.spec?.selector} />}>
+      <Section
+        id="replicas"
+        title="Replicas"
+        actions={<PodsButton wrapper={wrapper} selector={w.spec?.selector} />}
+      >
         <Counters
           items={[
             ['desired', desired],
@@ -37,7 +41,11 @@ export function StatefulSetDetails({ wrapper }: { wrapper: ResourceWrapper; scop
       </Section>
       {s.conditions?.length ? (
         <Section id="conditions" title="Conditions">
-          <ConditionsTable conditions={s.conditions} subject="deployment-condition" values={{ name: w.metadata.name }} />
+          <ConditionsTable
+            conditions={s.conditions}
+            subject="deployment-condition"
+            values={{ name: w.metadata.name }}
+          />
         </Section>
       ) : null}
       <PodTemplateSection template={w.spec?.template} />

@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Web-mode e2e: each worker starts its own `skiff serve --demo` on a free port with a fresh data
+ * dir and a known admin password, and the tests drive the built renderer it serves.
+ */
+
+export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface Service {
+  url: string;
+  dataDir: string;
+}
+
+async function startService(): Promise<{ service: Service; child: ChildProcess }> {
+  if (!existsSync(join(ROOT, 'out/renderer/index.html'))) {
+    throw new Error('the renderer is not built: run `npx electron-vite build` before the web e2e');
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'skiff-e2e-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src-main/cli/serve.ts', '--port', '0', '--data-dir', dataDir, '--demo'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SKIFF_ADMIN_PASSWORD: ADMIN.password },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start in 30s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${output}`));
+    });
+  });
+  return { service: { url, dataDir }, child };
+}
+
+/**
+ * The service allows 20 logins per address per 10 minutes, and every test logs in (tokens live in
+ * memory only). A fresh service every few tests keeps the suite under that limit without
+ * weakening it.
+ */
+const TESTS_PER_SERVICE = 10;
+
+class ServiceHost {
+  private running: { service: Service; child: ChildProcess } | null = null;
+  private uses = 0;
+
+  async acquire(): Promise<Service> {
+    if (!this.running || this.uses >= TESTS_PER_SERVICE) {
+      await this.stop();
+      this.running = await startService();
+      this.uses = 0;
+    }
+    this.uses++;
+    return this.running.service;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    const { child, service } = this.running;
+    this.running = null;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(service.dataDir, { recursive: true, force: true });
+  }
+}
+
+export const test = base.extend<{ service: Service }, { host: ServiceHost }>({
+  // Large enough that the list and the detail pane sit side by side in the screenshots.
+  viewport: { width: 1440, height: 900 },
+  host: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as the first argument
+    async ({}, use) => {
+      const host = new ServiceHost();
+      await use(host);
+      await host.stop();
+    },
+    { scope: 'worker' },
+  ],
+  service: async ({ host }, use) => {
+    await use(await host.acquire());
+  },
+  baseURL: async ({ service }, use) => {
+    await use(service.url);
+  },
+});
+
+export { expect };
+
+/** Logs in through the login page and waits for the shell. */
+export async function login(page: Page, hash = ''): Promise<void> {
+  await page.goto(`/${hash}`);
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByTestId('cluster-status')).toContainText('connected');
+}
+
+/** Logs in over HTTP, as another device would; answers the tokens and the session id. */
+export async function apiLogin(baseURL: string, userAgent?: string) {
+  const res = await fetch(`${baseURL}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(userAgent ? { 'User-Agent': userAgent } : {}) },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { accessToken: string; refreshToken: string; sessionId: string };
+}
+
+/** Opens a kind's list from the tree (namespace null: "All namespaces"). */
+export async function openFromTree(
+  page: Page,
+  label: string,
+  namespace: string | null = null,
+): Promise<void> {
+  const tree = page.getByRole('tree');
+  if (label === 'Nodes' || label === 'Namespaces') {
+    await tree.getByRole('treeitem', { name: new RegExp(`^${label}`) }).click();
+    return;
+  }
+  const nsItem = tree.getByRole('treeitem', { name: new RegExp(`^${namespace ?? 'All namespaces'}$`) });
+  if ((await nsItem.getAttribute('aria-expanded')) !== 'true') {
+    await nsItem.locator('.twisty').click();
+  }
+  await tree.locator(`[data-tree-id="ns:${namespace ?? '*'}:${label}"]`).click();
+}
+
+/** Opens the first row whose name starts with `prefix` in the current list. */
+export async function openRow(page: Page, prefix: string): Promise<void> {
+  await page.getByLabel('Filter by name').fill(prefix);
+  const row = page.locator('.vt-body tr').filter({ hasText: prefix }).first();
+  await row.click();
+  await expect(page.getByTestId('detail-pane')).toBeVisible();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ROOT, 'docs/screenshots', `${name}.png`) });
+}
+
+/** axe-core on the page as it is; fails on serious or critical violations, listing them. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = bad.map(
+    (v) =>
+      `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 5)
+        .join('\n  ')}`,
+  );
+  expect(summary, `axe violations on ${what}`).toEqual([]);
+}

@@ -1,0 +1,141 @@
+import { useId, useMemo } from 'react';
+import { RESOURCE_KINDS, type ResourceType } from '../../../src-shared/kube/kinds';
+import { listAll, type Scope } from '../../api/queries';
+import { useDebounced } from '../../hooks/useDebounced';
+import { usePolling } from '../../hooks/usePolling';
+import { age } from '../../kube/format';
+import { api } from '../../state/connection';
+import { useListSettings, useLists } from '../../state/lists';
+import { useRoute } from '../../state/route';
+import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
+import { KIND_LABELS } from '../navigation/kinds';
+import { ageColumn, type KindColumn, nameColumn, namespaceColumn, type Row } from './columns';
+import { kindView } from './registry';
+import { checkSelector, SelectorBox } from './SelectorBox';
+import { sortRows, VirtualTable } from './VirtualTable';
+
+const rowKey = (r: Row) => `${r.resource.metadata.namespace ?? ''}/${r.resource.metadata.name}`;
+
+/** One kind's list: filters, a live virtualized table, and what is shown vs. what exists. */
+export function ResourceList({
+  scope,
+  kind,
+  namespace,
+}: {
+  scope: Scope;
+  kind: ResourceType;
+  namespace: string | null;
+}) {
+  const info = RESOURCE_KINDS[kind];
+  const settings = useListSettings(kind);
+  const update = useLists((s) => s.update);
+  const selected = useRoute((s) => s.selected);
+  const select = useRoute((s) => s.select);
+  const filterId = useId();
+
+  const typed = settings.selectorText;
+  const settled = useDebounced(typed, 300);
+  const selector = checkSelector(settled).ok ? settled.trim() : null;
+  const ns = info.namespaced ? namespace : null;
+  const key =
+    selector === null ? null : `${scope.workspaceId}/${scope.clusterId}/${kind}/${ns ?? '*'}/${selector}`;
+  const list = usePolling(key, (signal) => listAll(api(), scope, kind, ns, selector ?? '', signal), {
+    intervalMs: 5000,
+    keepPrevious: true,
+  });
+
+  const columns: KindColumn[] = useMemo(
+    () => [
+      nameColumn,
+      ...(info.namespaced && !ns ? [namespaceColumn] : []),
+      ...kindView(kind).columns,
+      ageColumn,
+    ],
+    [kind, info.namespaced, ns],
+  );
+  const filter = settings.nameFilter.trim().toLowerCase();
+  const rows = useMemo(() => {
+    const items = list.data?.items ?? [];
+    const filtered = filter
+      ? items.filter((r) => r.resource.metadata.name.toLowerCase().includes(filter))
+      : items;
+    return sortRows(
+      filtered,
+      columns.find((c) => c.id === settings.sort.column) ?? nameColumn,
+      settings.sort.direction,
+    );
+  }, [list.data, filter, columns, settings.sort]);
+
+  const selectedKey =
+    selected && selected.kind === kind ? `${selected.namespace ?? ''}/${selected.name}` : null;
+  const label = `${KIND_LABELS[kind]}${ns ? ` in ${ns}` : info.namespaced ? ' in all namespaces' : ''}`;
+
+  return (
+    <section className="list" aria-label={label} data-testid="resource-list" data-kind={kind}>
+      <header className="list-head">
+        <h2>{label}</h2>
+        <p className="list-count" aria-live="polite">
+          {list.data
+            ? `${rows.length === list.data.items.length ? '' : `${rows.length} of `}${list.data.items.length} ${
+                list.data.items.length === 1 ? info.singular : info.plural
+              }${list.data.truncated ? ` (first ${list.data.items.length} of ${list.data.total})` : ''}`
+            : ''}
+        </p>
+        <p
+          className="list-updated muted"
+          title={list.updatedAt ? new Date(list.updatedAt).toISOString() : ''}
+        >
+          {list.updatedAt ? `updated ${age(new Date(list.updatedAt).toISOString())} ago` : ''}
+          {list.fetching && <span className="dot-busy" aria-hidden="true" />}
+        </p>
+      </header>
+      <div className="list-tools">
+        <div className="field">
+          <label htmlFor={filterId}>Filter by name</label>
+          <input
+            id={filterId}
+            type="search"
+            value={settings.nameFilter}
+            placeholder="part of a name"
+            onChange={(e) => update(kind, { nameFilter: e.target.value })}
+          />
+        </div>
+        <SelectorBox value={typed} onChange={(v) => update(kind, { selectorText: v })} />
+      </div>
+      {list.error && list.data && (
+        <p className="stale" role="status">
+          Showing the last answer; the latest refresh failed: {problemText(list.error)}
+        </p>
+      )}
+      {list.error && !list.data && <ProblemNotice error={list.error} what={info.plural} />}
+      {!list.data && !list.error && <Loading label={`Loading ${info.plural}…`} />}
+      {list.data && list.data.items.length === 0 && (
+        <Empty>
+          No {info.plural}
+          {selector ? ` match ${selector}` : ''}
+          {ns ? ` in ${ns}` : ''}.
+        </Empty>
+      )}
+      {list.data && list.data.items.length > 0 && (
+        <VirtualTable
+          label={label}
+          idPrefix={`list-${kind}`}
+          rows={rows}
+          columns={columns}
+          rowKey={rowKey}
+          sort={settings.sort}
+          onSort={(sort) => update(kind, { sort })}
+          selectedKey={selectedKey}
+          rowClass={kindView(kind).rowClass}
+          onOpen={(r) =>
+            select({
+              kind,
+              name: r.resource.metadata.name,
+              ...(r.resource.metadata.namespace ? { namespace: r.resource.metadata.namespace } : {}),
+            })
+          }
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,223 @@
+import { type FormEvent, useId, useState } from 'react';
+import type { Workspace } from '../../../src-shared/contract/models';
+import { usePolling } from '../../hooks/usePolling';
+import { useClusters } from '../../state/clusters';
+import { api } from '../../state/connection';
+import { useRoute } from '../../state/route';
+import { ConfirmDialog } from '../common/Dialog';
+import { problemText } from '../common/Problem';
+
+/** A workspace id from its name: the service wants a lower-case slug. */
+export function slugify(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '');
+}
+
+/** Workspaces: create, rename, assign clusters, remove. The default workspace always holds every cluster. */
+export function WorkspacesSection() {
+  const { workspaces, refresh } = useClusters();
+  const current = useRoute((s) => s.workspaceId);
+  const go = useRoute((s) => s.go);
+  // Every cluster is in the default workspace: that is the pool to assign from.
+  const all = usePolling(
+    'settings/all-clusters',
+    async (signal) =>
+      (
+        await api().call(
+          'listClusters',
+          { params: { workspaceId: 'default' }, query: { limit: '1000' } },
+          { signal },
+        )
+      ).data,
+    { intervalMs: 0 },
+  );
+  const members = usePolling(
+    `settings/members/${workspaces.map((w) => w.workspaceId).join(',')}`,
+    async (signal) => {
+      const out = new Map<string, string[]>();
+      for (const w of workspaces) {
+        const r = await api().call(
+          'listClusters',
+          { params: { workspaceId: w.workspaceId }, query: { limit: '1000' } },
+          { signal },
+        );
+        out.set(
+          w.workspaceId,
+          r.data.map((c) => c.clusterId),
+        );
+      }
+      return out;
+    },
+    { intervalMs: 0 },
+  );
+  const [name, setName] = useState('');
+  const [id, setId] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Workspace | null>(null);
+  // Checkboxes move at once; the answer (or the next read) then confirms or corrects them.
+  const [assigned, setAssigned] = useState<ReadonlyMap<string, string[]>>(new Map());
+  const membersOf = (workspaceId: string) =>
+    assigned.get(workspaceId) ?? members.data?.get(workspaceId) ?? [];
+  const ids = { name: useId(), id: useId() };
+
+  const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
+    setError(null);
+    try {
+      await fn();
+      await refresh();
+      members.reload();
+      return true;
+    } catch (err) {
+      setError(problemText(err));
+      return false;
+    }
+  };
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    const workspaceId = id.trim() || slugify(name);
+    const ok = await run(() =>
+      api().call('createWorkspace', { params: {}, body: { workspaceId, name: name.trim() } }),
+    );
+    if (ok) {
+      setName('');
+      setId('');
+    }
+  };
+  const rename = (w: Workspace, next: string) => {
+    if (next && next !== w.name)
+      void run(() =>
+        api().call('updateWorkspace', { params: { workspaceId: w.workspaceId }, body: { name: next } }),
+      );
+  };
+  const assign = async (w: Workspace, clusterId: string, on: boolean) => {
+    const have = membersOf(w.workspaceId);
+    const clusterIds = on ? [...new Set([...have, clusterId])] : have.filter((c) => c !== clusterId);
+    setAssigned((prev) => new Map(prev).set(w.workspaceId, clusterIds));
+    const ok = await run(() =>
+      api().call('updateWorkspace', { params: { workspaceId: w.workspaceId }, body: { clusterIds } }),
+    );
+    // On failure the checkbox returns to what the service holds; on success the next read agrees.
+    if (!ok) setAssigned((prev) => new Map([...prev].filter(([id]) => id !== w.workspaceId)));
+  };
+  const remove = async () => {
+    if (!removing) return;
+    const target = removing;
+    setRemoving(null);
+    const ok = await run(() =>
+      api().call('deleteWorkspace', { params: { workspaceId: target.workspaceId } }),
+    );
+    if (ok && current === target.workspaceId) go({ workspaceId: 'default', clusterId: null, selected: null });
+  };
+
+  return (
+    <section className="panel" aria-labelledby="ws-title" data-testid="workspace-settings">
+      <h2 id="ws-title">Workspaces</h2>
+      <table className="table" aria-label="Workspaces">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Id</th>
+            <th scope="col">Clusters</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {workspaces.map((w) => (
+            <tr key={w.workspaceId} data-workspace={w.workspaceId}>
+              <td>
+                <input
+                  aria-label={`Name of workspace ${w.workspaceId}`}
+                  defaultValue={w.name}
+                  key={w.name}
+                  onBlur={(e) => rename(w, e.target.value.trim())}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') rename(w, e.currentTarget.value.trim());
+                  }}
+                />
+              </td>
+              <td>
+                <code>{w.workspaceId}</code>
+              </td>
+              <td>
+                {w.workspaceId === 'default' ? (
+                  <span className="muted">every cluster</span>
+                ) : (
+                  <fieldset className="plain-fieldset inline-checks">
+                    <legend className="sr-only">Clusters of {w.name}</legend>
+                    {(all.data ?? []).map((c) => (
+                      <label key={c.clusterId}>
+                        <input
+                          type="checkbox"
+                          checked={membersOf(w.workspaceId).includes(c.clusterId)}
+                          onChange={(e) => void assign(w, c.clusterId, e.target.checked)}
+                        />{' '}
+                        {c.name}
+                      </label>
+                    ))}
+                    {all.data?.length === 0 && <span className="muted">no clusters loaded</span>}
+                  </fieldset>
+                )}
+              </td>
+              <td>
+                {w.workspaceId !== 'default' && (
+                  <button type="button" className="danger" onClick={() => setRemoving(w)}>
+                    Remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form className="row form-row" onSubmit={create} aria-label="Create a workspace">
+        <div className="field">
+          <label htmlFor={ids.name}>New workspace name</label>
+          <input
+            id={ids.name}
+            value={name}
+            maxLength={100}
+            placeholder="Team payments"
+            onChange={(e) => setName(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.id}>Id</label>
+          <input
+            id={ids.id}
+            value={id}
+            maxLength={63}
+            placeholder={slugify(name) || 'team-payments'}
+            onChange={(e) => setId(e.target.value)}
+          />
+        </div>
+        <button type="submit" disabled={name.trim() === '' || (id.trim() || slugify(name)) === ''}>
+          Create workspace
+        </button>
+      </form>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this workspace?"
+        confirmLabel="Remove workspace"
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(null)}
+      >
+        <p>
+          “{removing?.name}” goes away; its clusters stay available in the default workspace, and API keys
+          limited to it stop matching it.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
