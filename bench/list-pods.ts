@@ -4,6 +4,7 @@ import type { Simulator } from '../src-main/simulator/index';
 import { startServiceProcess } from './service-process';
 import { median, ms, table, timeIt } from './stats';
 
+export const BENCH_PASSWORD = 'bench-admin-password-0001';
 const PAGE = 1000;
 const ROUNDS = 7;
 
@@ -19,7 +20,10 @@ export async function benchListPods(
 ) {
   const kubeconfig = `${dir}/kubeconfig`;
   await writeFile(kubeconfig, sim.kubeconfigYaml('bench'));
-  const svc = await startServiceProcess(['--port', '0', '--kubeconfig', kubeconfig, '--data-dir', `${dir}/data`, ...serviceArgs]);
+  const svc = await startServiceProcess(
+    ['--port', '0', '--kubeconfig', kubeconfig, '--data-dir', `${dir}/data`, ...serviceArgs],
+    { SKIFF_ADMIN_PASSWORD: BENCH_PASSWORD },
+  );
   const base = `${svc.url}/v1/workspaces/default/observability/bench/kubernetes-proxy/pod`;
   const auth = await authHeaders(svc.url);
 
@@ -61,7 +65,11 @@ export async function benchListPods(
   const pageAt = async (offset: number) => {
     const t: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      t.push(await timeIt(() => fetch(`${base}?limit=${PAGE}&offset=${offset}`, { headers: auth }).then((r) => r.json())));
+      t.push(
+        await timeIt(() =>
+          fetch(`${base}?limit=${PAGE}&offset=${offset}`, { headers: auth }).then((r) => r.json()),
+        ),
+      );
     }
     return median(t);
   };

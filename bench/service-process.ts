@@ -11,7 +11,10 @@ export interface ServiceProcess {
 }
 
 /** Runs `serve` in its own Node process (not through the tsx wrapper) so its memory is its own. */
-export async function startServiceProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServiceProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/serve.ts', ...args], {
     env: { ...process.env, SKIFF_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -37,7 +37,10 @@ if (problem === null) {
 } else {
   console.log(`Electron cannot start here: ${problem}; serving the same UI in the browser instead.`);
   if (!existsSync(join(root, 'out', 'renderer', 'index.html'))) {
-    const build = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    const build = spawnSync(bin('electron-vite'), ['build'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   // `serve` prints "listening on http://HOST:PORT": that is the URL to open.

@@ -1,6 +1,8 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../src-shared/ipc/channels';
+import { IPC_LOG_STREAM } from '../src-shared/ipc/log-stream';
 import { buildBridge } from './bridge';
+import { buildLogStreamBridge } from './log-stream';
 
 contextBridge.exposeInMainWorld(
   'skiff',
@@ -10,4 +12,9 @@ contextBridge.exposeInMainWorld(
 contextBridge.exposeInMainWorld(
   'skiffDesktop',
   Object.freeze({ renewSession: () => ipcRenderer.invoke(IPC_RENEW_SESSION) as Promise<IpcOutcome<null>> }),
+);
+// Log streams: a MessagePort per stream with credit-based flow control (see src-shared/ipc/log-stream.ts).
+contextBridge.exposeInMainWorld(
+  'skiffLogs',
+  buildLogStreamBridge((request, port) => ipcRenderer.postMessage(IPC_LOG_STREAM, request, [port])),
 );

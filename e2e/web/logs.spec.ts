@@ -1,33 +1,55 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { DEMO_PODS } from '../../src-main/simulator/index';
-import { expect, login, screenshot, test } from './fixtures';
+import { expect, expectAccessible, login, screenshot, test } from './fixtures';
 
 /** The pod's Logs tab, opened straight from the address (the route keeps tab=logs). */
 async function openLogs(page: Page, pod: { namespace: string; name: string }): Promise<void> {
-  await login(page, `#ws=default&cl=demo&area=resources&kind=pod&ns=${pod.namespace}&sel=pod/${pod.namespace}/${pod.name}&tab=logs`);
+  await login(
+    page,
+    `#ws=default&cl=demo&area=resources&kind=pod&ns=${pod.namespace}&sel=pod/${pod.namespace}/${pod.name}&tab=logs`,
+  );
   await expect(page.getByTestId('log-viewer')).toBeVisible();
   await expect(page.getByTestId('log-stream-status')).not.toHaveText('Connecting…');
 }
 
-const screenRows = (page: Page) => page.locator('[data-testid=log-terminal] .xterm-rows > div').allInnerTexts();
-const nonEmpty = async (page: Page) => (await screenRows(page)).map((r) => r.replace(/\u00a0/g, ' ').trimEnd()).filter(Boolean);
+const screenRows = (page: Page) =>
+  page.locator('[data-testid=log-terminal] .xterm-rows > div').allTextContents();
+const nonEmpty = async (page: Page) =>
+  (await screenRows(page)).map((r) => r.replace(/\u00a0/g, ' ').trimEnd()).filter(Boolean);
 
 /** Turns follow off and waits for the whole log to be in. */
 async function loadOnce(page: Page): Promise<number> {
   await page.getByTestId('log-follow').uncheck();
   await expect(page.getByTestId('log-stream-status')).toHaveText('Complete');
   await expect.poll(() => lineCount(page)).toBeGreaterThan(0);
+  await settle(page);
   return lineCount(page);
 }
 
+/** Waits until the line count holds still for a second. */
+async function settle(page: Page): Promise<void> {
+  let last = -1;
+  await expect
+    .poll(
+      async () => {
+        const n = await lineCount(page);
+        const same = n === last;
+        last = n;
+        return same;
+      },
+      { intervals: [1_000] },
+    )
+    .toBe(true);
+}
+
 async function lineCount(page: Page): Promise<number> {
-  const text = await page.getByTestId('log-status').innerText();
+  const text = (await page.getByTestId('log-status').textContent()) ?? '';
   return Number(/([\d,]+) lines/.exec(text)?.[1]?.replace(/,/g, '') ?? 0);
 }
 
 async function shownCount(page: Page): Promise<number> {
-  const text = await page.getByTestId('log-status').innerText();
+  const text = (await page.getByTestId('log-status').textContent()) ?? '';
   const m = /([\d,]+) shown/.exec(text);
   return m ? Number(m[1]!.replace(/,/g, '')) : lineCount(page);
 }
@@ -38,21 +60,14 @@ test.describe('logs', () => {
     await expect(page.getByTestId('log-stream-status')).toHaveText('Live');
     await expect.poll(() => lineCount(page)).toBeGreaterThan(10);
     // Let the history finish arriving, so that what changes next is a new line.
-    let settled = -1;
-    await expect
-      .poll(async () => {
-        const n = await lineCount(page);
-        const same = n === settled;
-        settled = n;
-        return same;
-      }, { intervals: [1_000] })
-      .toBe(true);
+    await settle(page);
     const before = await lineCount(page);
     const lastBefore = (await nonEmpty(page)).at(-1);
     // The demo cluster writes a checkout line every few seconds; it shows up at the bottom.
     await expect.poll(async () => (await nonEmpty(page)).at(-1), { timeout: 45_000 }).not.toBe(lastBefore);
     expect(await lineCount(page)).toBeGreaterThan(before);
     await screenshot(page, 'logs-live');
+    await expectAccessible(page, 'logs');
 
     await page.getByTestId('log-pause').click();
     await expect(page.getByTestId('log-pause')).toHaveText(/^Resume/);
@@ -64,7 +79,9 @@ test.describe('logs', () => {
     const pod = DEMO_PODS.crashLoop;
     await openLogs(page, pod);
     // Following a container in back-off: its last run, then a marker saying how it ended.
-    await expect.poll(async () => (await nonEmpty(page)).join('\n'), { timeout: 10_000 }).toMatch(/─── container app terminated: exit code 1/);
+    await expect
+      .poll(async () => (await nonEmpty(page)).join('\n'), { timeout: 10_000 })
+      .toMatch(/─── container app terminated: exit code 1/);
     await page.getByTestId('log-previous').check();
     await expect(page.getByTestId('log-stream-status')).toHaveText('Complete');
     await expect(page.getByTestId('log-follow')).toBeDisabled();
@@ -84,7 +101,7 @@ test.describe('logs', () => {
     await page.getByTestId('log-search').fill('order placed');
     const count = page.getByTestId('log-match-count');
     await expect(count).toHaveText(/^0 \/ [1-9]\d*$/);
-    const total = Number((await count.innerText()).split(' / ')[1]);
+    const total = Number(((await count.textContent()) ?? '').split(' / ')[1]);
     // Like less, the first step goes from where the screen is: here the tail.
     await page.getByTestId('log-terminal').click();
     await page.keyboard.press('Home');
@@ -115,12 +132,14 @@ test.describe('logs', () => {
   test('filters by level and by time, with context lines', async ({ page }) => {
     await openLogs(page, DEMO_PODS.checkout);
     const total = await loadOnce(page);
-    for (const level of ['WARN', 'INFO', 'DEBUG', 'TRACE', 'UNKNOWN']) await page.getByTestId(`log-level-${level}`).uncheck();
+    for (const level of ['WARN', 'INFO', 'DEBUG', 'TRACE', 'UNKNOWN'])
+      await page.getByTestId(`log-level-${level}`).uncheck();
     await expect.poll(() => shownCount(page)).toBeLessThan(total);
     const errors = await nonEmpty(page);
     expect(errors.length).toBeGreaterThan(0);
     for (const row of errors) expect(row).toContain('"level":"error"');
-    for (const level of ['WARN', 'INFO', 'DEBUG', 'TRACE', 'UNKNOWN']) await page.getByTestId(`log-level-${level}`).check();
+    for (const level of ['WARN', 'INFO', 'DEBUG', 'TRACE', 'UNKNOWN'])
+      await page.getByTestId(`log-level-${level}`).check();
 
     await page.getByTestId('log-timestamps').check();
     await page.getByTestId('log-pause').click();
@@ -154,14 +173,24 @@ test.describe('logs', () => {
     await expect(page.getByTestId('log-match-count')).toHaveText(/ \/ [1-9]/);
     const shown = await shownCount(page);
 
-    const [view] = await Promise.all([page.waitForEvent('download'), page.getByTestId('log-download-view').click()]);
+    const [view] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('log-download-view').click(),
+    ]);
     expect(view.suggestedFilename()).toBe(`${DEMO_PODS.checkout.name}-checkout-filtered.log`);
-    const viewLines = readFileSync((await view.path())!, 'utf8').trimEnd().split('\n');
+    const viewLines = readFileSync((await view.path())!, 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(viewLines).toHaveLength(shown);
     for (const l of viewLines) expect(l).toContain('slow downstream');
 
-    const [all] = await Promise.all([page.waitForEvent('download'), page.getByTestId('log-download-all').click()]);
-    const allLines = readFileSync((await all.path())!, 'utf8').trimEnd().split('\n');
+    const [all] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('log-download-all').click(),
+    ]);
+    const allLines = readFileSync((await all.path())!, 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(allLines).toHaveLength(total);
     expect(allLines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /);
   });

@@ -1,5 +1,6 @@
 import type { IpcMainInvokeEvent } from 'electron';
-import { type OperationName, operationNames } from '../../src-shared/contract/operations';
+import type { StreamBody } from '../../src-shared/contract/define';
+import { type OperationName, operationNames, operations } from '../../src-shared/contract/operations';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
@@ -62,6 +63,15 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, opts: IpcHandlerOption
         },
         { principal: await opts.principal(), client: { via: 'ipc' }, signal: abort.signal },
       );
+      if (operations[name as OperationName].streaming) {
+        // Validated like any call, but a stream cannot cross invoke(): it has its own channel.
+        abort.abort();
+        (reply.data as StreamBody).chunks[Symbol.asyncIterator]().return?.(undefined);
+        throw new ProblemError(
+          'not_acceptable',
+          `${name} streams; the app reads it on the log stream channel`,
+        );
+      }
       return { ok: true, data: reply.data, ...(reply.page ? { page: reply.page } : {}) };
     } catch (err) {
       const problem =

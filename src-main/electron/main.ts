@@ -6,6 +6,7 @@ import { DesktopSession } from './desktop-session';
 import { openDesktopStore } from './desktop-store';
 import { registerIpcHandlers } from './ipc-handlers';
 import { LocalApi } from './local-api';
+import { registerLogStreamIpc } from './log-stream-ipc';
 import { isAppUrl } from './navigation-policy';
 import { createTokenVault } from './token-vault';
 import { createMainWindow, rendererUrl } from './window';
@@ -63,6 +64,14 @@ async function start() {
     },
     principal: () => desktop.principal(),
     renewSession: () => desktop.renew(),
+  });
+  registerLogStreamIpc(ipcMain, {
+    invoke: service.invoke,
+    isTrustedSender: (event) => {
+      const frame = event.senderFrame;
+      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
+    },
+    principal: () => desktop.principal(),
   });
 
   createMainWindow(store);

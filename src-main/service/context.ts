@@ -24,6 +24,8 @@ export interface CallContext {
   client: ClientInfo;
   /** Aborted when the caller goes away, so cluster requests stop too. */
   signal: AbortSignal;
+  /** Streaming operations: the media type negotiated from the spec's `produces` (default: the first). */
+  mediaType?: string;
 }
 
 export type OperationHandler<K extends OperationName> = (

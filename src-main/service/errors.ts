@@ -1,4 +1,9 @@
-import { PROBLEM_CODES, PROBLEM_TYPE_BASE, type Problem, type ProblemCode } from '../../src-shared/contract/problem';
+import {
+  PROBLEM_CODES,
+  PROBLEM_TYPE_BASE,
+  type Problem,
+  type ProblemCode,
+} from '../../src-shared/contract/problem';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',

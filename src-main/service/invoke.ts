@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { operations, type OperationName } from '../../src-shared/contract/operations';
 import type { Reply } from '../../src-shared/contract/define';
+import { type OperationName, operations } from '../../src-shared/contract/operations';
 import type { ProblemCode } from '../../src-shared/contract/problem';
 import type { CallContext, OperationHandlers } from './context';
 import { ProblemError } from './errors';
@@ -16,7 +16,8 @@ type Location = 'params' | 'query' | 'body';
 const PAGINATION_FIELDS = new Set(['limit', 'offset']);
 
 function issueCode(location: Location, issue: z.core.$ZodIssue): ProblemCode {
-  const custom = issue.code === 'custom' ? (issue.params as { problemCode?: ProblemCode } | undefined) : undefined;
+  const custom =
+    issue.code === 'custom' ? (issue.params as { problemCode?: ProblemCode } | undefined) : undefined;
   if (custom?.problemCode) return custom.problemCode;
   if (location === 'query' && issue.code === 'unrecognized_keys') return 'unknown_query_parameter';
   if (location === 'query' && PAGINATION_FIELDS.has(String(issue.path[0]))) return 'invalid_pagination';
@@ -24,7 +25,7 @@ function issueCode(location: Location, issue: z.core.$ZodIssue): ProblemCode {
   return location === 'params' ? 'invalid_parameter' : 'invalid_query';
 }
 
-function describe(location: Location, issue: z.core.$ZodIssue): string {
+function describeIssue(location: Location, issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
     const noun = location === 'query' ? 'query parameter' : 'field';
     return `unknown ${noun}${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
@@ -42,13 +43,21 @@ function validated<T extends z.ZodType>(schema: T, value: unknown, location: Loc
   const first = issues[0]!;
   const custom = first.code === 'custom' ? (first.params as Record<string, unknown> | undefined) : undefined;
   const { problemCode: _ignored, ...extensions } = custom ?? {};
-  throw new ProblemError(issueCode(location, first), describe(location, first), {
+  throw new ProblemError(issueCode(location, first), describeIssue(location, first), {
     ...extensions,
-    errors: issues.map((i) => ({ in: location, field: i.path.join('.') || undefined, message: describe(location, i) })),
+    errors: issues.map((i) => ({
+      in: location,
+      field: i.path.join('.') || undefined,
+      message: describeIssue(location, i),
+    })),
   });
 }
 
-export type Invoker = <K extends OperationName>(name: K, raw: RawCall, ctx: CallContext) => Promise<Reply<unknown>>;
+export type Invoker = <K extends OperationName>(
+  name: K,
+  raw: RawCall,
+  ctx: CallContext,
+) => Promise<Reply<unknown>>;
 
 /**
  * The single edge where raw input becomes typed input. HTTP and IPC both come through here, so an

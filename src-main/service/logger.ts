@@ -11,7 +11,18 @@ export function createLogger(level: string = process.env.SKIFF_LOG_LEVEL ?? 'inf
     {
       level,
       redact: {
-        paths: ['password', '*.password', 'refreshToken', '*.refreshToken', 'accessToken', '*.accessToken', 'headers.authorization', '*.headers.authorization', 'apiKey', '*.apiKey'],
+        paths: [
+          'password',
+          '*.password',
+          'refreshToken',
+          '*.refreshToken',
+          'accessToken',
+          '*.accessToken',
+          'headers.authorization',
+          '*.headers.authorization',
+          'apiKey',
+          '*.apiKey',
+        ],
         censor: '[redacted]',
       },
     },

@@ -13,7 +13,10 @@ const rels = (header: string) =>
 describe('paginate', () => {
   it('slices an ordered collection and reports the totals', () => {
     const all = Array.from({ length: 45 }, (_, i) => i);
-    expect(paginate(all, 20, 40)).toEqual({ items: [40, 41, 42, 43, 44], page: { total: 45, limit: 20, offset: 40 } });
+    expect(paginate(all, 20, 40)).toEqual({
+      items: [40, 41, 42, 43, 44],
+      page: { total: 45, limit: 20, offset: 40 },
+    });
     expect(paginate(all, 20, 100).items).toEqual([]);
   });
 });

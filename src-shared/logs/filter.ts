@@ -65,10 +65,12 @@ export function compileLogFilter(spec: LogFilterSpec): CompileLogFilterResult {
   return { ok: true, filter: { show, from, until, search, context } };
 }
 
-interface Sink<T> {
+/** Receives what a filter shows, in order: lines (match or context) and `--` separators. */
+export interface LogFilterSink<T> {
   line(item: T, match: boolean): void;
   separator(): void;
 }
+type Sink<T> = LogFilterSink<T>;
 
 /**
  * The one implementation of the filter semantics, shared by the batch and streaming APIs so
@@ -214,4 +216,18 @@ export function createLogFilterStream(filter: LogFilter): LogFilterStream {
       return out ?? NOTHING;
     },
   };
+}
+
+export interface LogFilterCursor<T> {
+  /** Feeds the next entry with the caller's handle for it; shown items go to the sink at once. */
+  push(entry: LogEntry, item: T): void;
+}
+
+/**
+ * The streaming filter for callers that need their own handle back rather than the entry: an
+ * index into a columnar store (the viewer), or a line tagged with its pod (the service).
+ */
+export function createLogFilterCursor<T>(filter: LogFilter, sink: LogFilterSink<T>): LogFilterCursor<T> {
+  const grep = new Grep<T>(filter);
+  return { push: (entry, item) => grep.step(entry, item, sink) };
 }

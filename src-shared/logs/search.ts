@@ -63,7 +63,12 @@ export function compileSearch(spec: SearchSpec): CompileSearchResult {
   }
   const source = spec.regex ? spec.pattern : escapeRegExp(spec.pattern);
   const re = build(source, flags);
-  if (typeof re === 'string') return { ok: false, error: `Invalid regular expression: ${re}` };
+  // V8's message already starts with "Invalid regular expression: /…/flags: "; keep only the reason.
+  if (typeof re === 'string')
+    return {
+      ok: false,
+      error: `Invalid regular expression: ${re.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '')}`,
+    };
   const global = new RegExp(re.source, `${re.flags}g`);
   return { ok: true, search: { spec: frozen, global, test: (text) => re.test(text) } };
 }

@@ -54,6 +54,11 @@ export class ClusterConnection {
     return this.source.context;
   }
 
+  /** The cluster request timeout; long-lived log requests time only their first answer with it. */
+  get timeoutMs(): number {
+    return this.opts.timeoutMs;
+  }
+
   resources(kind: ResourceKindInfo): ResourceCache<CachedResource> {
     let cache = this.caches.get(kind.singular);
     if (!cache) {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ProblemError } from '../errors';
 
-const COMMON_HEADERS = {
+export const COMMON_HEADERS = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
 } as const;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { AuthRequirement } from '../../../src-shared/contract/define';
+import type { AuthRequirement, StreamBody } from '../../../src-shared/contract/define';
 import { operations } from '../../../src-shared/contract/operations';
 import type { CallContext, Principal } from '../context';
 import { ProblemError } from '../errors';
@@ -7,8 +7,9 @@ import type { Invoker } from '../invoke';
 import type { Logger } from '../logger';
 import { pageHeaders } from '../pagination';
 import { readJsonBody, requireJsonContentType } from './body';
-import { sendJson, sendProblem } from './respond';
+import { COMMON_HEADERS, sendJson, sendProblem } from './respond';
 import { createApiRouter } from './router';
+import { negotiate, sendStream } from './stream';
 
 /** Decides who is calling; throws a ProblemError (401/403) when the requirement is not met. */
 export type Authenticator = (req: IncomingMessage, requirement: AuthRequirement) => Promise<Principal>;
@@ -91,16 +92,25 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
     if (spec.requiresJson) requireJsonContentType(req);
     const body = spec.method === 'GET' || spec.method === 'DELETE' ? undefined : await readJsonBody(req);
     const address = options.clientAddress ? options.clientAddress(req) : req.socket.remoteAddress;
+    // Negotiated before any work, so an unacceptable Accept costs no cluster request.
+    const mediaType = spec.streaming
+      ? negotiate(req.headers.accept, spec.produces ?? ['text/plain'])
+      : undefined;
     const ctx: CallContext = {
       principal,
       client: { via: 'http', address, userAgent: req.headers['user-agent'] },
       signal,
+      ...(mediaType ? { mediaType } : {}),
     };
     const reply = await options.invoke(
       match.name,
       { params: match.params, query: queryObject(url.searchParams), body },
       ctx,
     );
+    if (spec.streaming) {
+      const status = reply.status ?? spec.successStatus ?? 200;
+      return sendStream(res, status, reply.data as StreamBody, req.method === 'HEAD', COMMON_HEADERS);
+    }
     const headers = reply.page ? pageHeaders(path, url.searchParams, reply.page) : {};
     sendJson(res, reply.status ?? spec.successStatus ?? 200, reply.data, headers);
   }

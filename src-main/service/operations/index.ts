@@ -6,6 +6,7 @@ import { authHandlers } from './auth';
 import { authAdminHandlers } from './auth-admin';
 import { eventHandlers } from './events';
 import { guidanceHandlers } from './guidance';
+import { logHandlers } from './logs';
 import { resourceHandlers } from './resources';
 import { settingsHandlers } from './settings';
 import { workspaceHandlers } from './workspaces';
@@ -25,6 +26,7 @@ export function createHandlers(
     ...workspaceHandlers(registry),
     ...resourceHandlers(registry),
     ...eventHandlers(registry, now),
+    ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),
   };

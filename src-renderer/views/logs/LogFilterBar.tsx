@@ -95,7 +95,7 @@ export function LogFilterBar({ filter, onChange, matches, current, searching, er
           </button>
         )}
       </div>
-      <div className="log-search" role="search">
+      <search className="log-search">
         <input
           type="search"
           placeholder={filter.regex ? 'Search (regular expression)' : 'Search'}
@@ -163,7 +163,7 @@ export function LogFilterBar({ filter, onChange, matches, current, searching, er
             onChange={(e) => set({ context: Math.max(0, Math.min(100, Number(e.target.value) || 0)) })}
           />
         </label>
-      </div>
+      </search>
       {error && (
         <p className="log-filter-error" role="alert">
           {error}

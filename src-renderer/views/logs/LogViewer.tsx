@@ -7,9 +7,9 @@ import { useDebounced } from '../../hooks/useDebounced';
 import { ProblemNotice } from '../common/Problem';
 import { type BufferClient, createBufferClient } from './buffer-client';
 import { type FilterState, INITIAL_FILTER, LogFilterBar } from './LogFilterBar';
-import { displayText } from './layout';
 import { LogScrollbar } from './LogScrollbar';
 import { LogToolbar } from './LogToolbar';
+import { displayText } from './layout';
 import type { ViewSpec, ViewStats } from './model';
 import { type ScrollState, TerminalView } from './terminal-view';
 import { useContainers } from './useContainers';
@@ -57,9 +57,14 @@ function specOf(f: FilterState, pattern: string): ViewSpec {
   };
 }
 
-function useBuffer(): BufferClient {
-  const [buffer] = useState(createBufferClient);
-  useEffect(() => () => buffer.dispose(), [buffer]);
+/** One buffer worker per mounted viewer, created in an effect so StrictMode's remount gets a live one. */
+function useBuffer(): BufferClient | null {
+  const [buffer, setBuffer] = useState<BufferClient | null>(null);
+  useEffect(() => {
+    const created = createBufferClient();
+    setBuffer(created);
+    return () => created.dispose();
+  }, []);
   return buffer;
 }
 
@@ -136,7 +141,7 @@ export function LogViewer(props: LogViewerProps) {
   );
 
   useEffect(() => {
-    if (!host.current) return;
+    if (!host.current || !buffer) return;
     const view = new TerminalView(host.current, buffer, setScroll);
     term.current = view;
     return () => {
@@ -150,11 +155,12 @@ export function LogViewer(props: LogViewerProps) {
   const spec = useMemo(() => specOf(filter, pattern), [filter, pattern]);
   useEffect(() => {
     setCurrent({ k: -1, row: -1 });
-    void buffer.setView(spec).then(onStats);
+    void buffer?.setView(spec).then(onStats);
   }, [buffer, spec, onStats]);
 
   const compiled = useMemo(
-    () => (pattern ? compileSearch({ pattern, regex: filter.regex, caseSensitive: filter.caseSensitive }) : null),
+    () =>
+      pattern ? compileSearch({ pattern, regex: filter.regex, caseSensitive: filter.caseSensitive }) : null,
     [pattern, filter.regex, filter.caseSensitive],
   );
   const search = compiled?.ok ? compiled.search : null;
@@ -164,7 +170,7 @@ export function LogViewer(props: LogViewerProps) {
   }, [wrap, timestamps, search, current.row]);
 
   const step = async (dir: 1 | -1) => {
-    if (stats.matches === 0) return;
+    if (!buffer || stats.matches === 0) return;
     const from =
       current.k >= 0 ? current.row + dir : dir === 1 ? scroll.top : scroll.top + scroll.screenRows - 1;
     let k = await buffer.matchNear(from, dir);
@@ -175,11 +181,13 @@ export function LogViewer(props: LogViewerProps) {
     // Bring the match itself into view, not only its line: long lines are cut without wrap.
     const [shown] = await buffer.rowsAt(row, 1);
     const at = shown && search ? (findMatches(displayText(shown.text), search)[0]?.[0] ?? 0) : 0;
-    const prefix = (timestamps && shown?.ts !== undefined ? 24 : 0) + (shown?.source ? shown.source.length + 3 : 0);
+    const prefix =
+      (timestamps && shown?.ts !== undefined ? 24 : 0) + (shown?.source ? shown.source.length + 3 : 0);
     term.current?.reveal(row, at, prefix);
   };
 
   const download = async (filtered: boolean) => {
+    if (!buffer) return;
     const blob = await buffer.exportBlob(filtered, filtered ? timestamps : true);
     const parts = [target.name, chosen, previous ? 'previous' : '', filtered ? 'filtered' : ''].filter(
       Boolean,
@@ -214,7 +222,7 @@ export function LogViewer(props: LogViewerProps) {
         onWrap={setWrap}
         timestamps={timestamps}
         onTimestamps={setTimestamps}
-        onClear={() => void buffer.clear().then(onStats)}
+        onClear={() => void buffer?.clear().then(onStats)}
         onDownload={(filtered) => void download(filtered)}
         expanded={expanded}
         onExpand={setExpanded}
@@ -257,7 +265,7 @@ export function LogViewer(props: LogViewerProps) {
             Reload
           </button>
         )}
-        {!buffer.offThread && <span title="Web Workers are unavailable here">in-page buffer</span>}
+        {buffer && !buffer.offThread && <span title="Web Workers are unavailable here">in-page buffer</span>}
       </footer>
     </section>
   );

@@ -1,5 +1,7 @@
 import type { BufferApi, BufferMethod, BufferRequest, BufferResponse } from './buffer-protocol';
 import { LogBuffer } from './log-buffer';
+// Vite's ?worker form, which electron-vite supports for file:// pages: a classic worker when built.
+import LogWorker from './worker?worker';
 
 type Async<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<R> : never };
 
@@ -40,31 +42,54 @@ function inPage(): BufferClient {
   };
 }
 
+/**
+ * The buffer in a worker. Should the worker fail to start (a platform that refuses workers), the
+ * calls waiting for it and every later one are answered by an in-page buffer instead, so the
+ * viewer degrades to slower rather than to broken.
+ */
 function inWorker(worker: Worker): BufferClient {
+  let fallback: BufferClient | null = null;
   let nextId = 1;
   let lastMs = 0;
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  const sent = new Map<number, BufferRequest>();
   worker.onmessage = (event: MessageEvent<BufferResponse>) => {
     const { id, result, error, ms } = event.data;
     const p = pending.get(id);
     if (!p) return;
     pending.delete(id);
+    sent.delete(id);
     lastMs = ms;
     if (error !== undefined) p.reject(new Error(error));
     else p.resolve(result);
   };
   worker.onerror = (event) => {
-    for (const p of pending.values()) p.reject(new Error(event.message || 'the log worker failed'));
+    event.preventDefault();
+    worker.terminate();
+    fallback ??= inPage();
+    const local = fallback as unknown as Record<BufferMethod, (...a: unknown[]) => Promise<unknown>>;
+    for (const [id, p] of pending) {
+      const req = sent.get(id)!;
+      local[req.method](...req.args).then(p.resolve, p.reject);
+    }
     pending.clear();
+    sent.clear();
   };
   const call =
     (method: BufferMethod) =>
-    (...args: unknown[]): Promise<never> =>
-      new Promise((resolve, reject) => {
+    (...args: unknown[]): Promise<never> => {
+      if (fallback) {
+        const local = fallback as unknown as Record<BufferMethod, (...a: unknown[]) => Promise<never>>;
+        return local[method](...args);
+      }
+      return new Promise((resolve, reject) => {
         const id = nextId++;
+        const req: BufferRequest = { id, method, args };
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        worker.postMessage({ id, method, args } satisfies BufferRequest);
+        sent.set(id, req);
+        worker.postMessage(req);
       });
+    };
   const client = {
     ingest: call('ingest'),
     clear: call('clear'),
@@ -75,9 +100,11 @@ function inWorker(worker: Worker): BufferClient {
     matchNear: call('matchNear'),
     exportBlob: call('exportBlob'),
     get lastMs() {
-      return lastMs;
+      return fallback ? fallback.lastMs : lastMs;
     },
-    offThread: true,
+    get offThread() {
+      return fallback === null;
+    },
     dispose: () => worker.terminate(),
   };
   return client as BufferClient;
@@ -87,9 +114,7 @@ function inWorker(worker: Worker): BufferClient {
 export function createBufferClient(): BufferClient {
   if (typeof Worker === 'undefined') return inPage();
   try {
-    return inWorker(
-      new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'skiff-logs' }),
-    );
+    return inWorker(new LogWorker({ name: 'skiff-logs' }));
   } catch {
     return inPage();
   }

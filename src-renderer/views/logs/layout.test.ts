@@ -24,12 +24,16 @@ const OPTS: LayoutOptions = {
   topSub: 0,
 };
 
+const ESC = String.fromCharCode(27);
+const HOME = new RegExp(`${ESC}\\[H`, 'g');
+const SGR = new RegExp(`${ESC}\\[[0-9;]*[A-Za-z]`, 'g');
+
 /** The screen as plain text, one string per line. */
 const plain = (text: string) =>
   text
-    .replace(/\x1b\[H/g, '')
+    .replace(HOME, '')
     .split('\r\n')
-    .map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''));
+    .map((l) => l.replace(SGR, ''));
 
 describe('layoutScreen', () => {
   it('truncates without wrap and scrolls horizontally', () => {

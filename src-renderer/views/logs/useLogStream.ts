@@ -31,7 +31,7 @@ export const EMPTY_STATS: ViewStats = {
 export function useLogStream(
   target: LogTarget,
   request: StreamRequest,
-  buffer: BufferClient,
+  buffer: BufferClient | null,
   onStats: (s: ViewStats) => void,
   generation: number,
 ): { status: StreamStatus; error: unknown } {
@@ -42,7 +42,9 @@ export function useLogStream(
 
   const { workspaceId, clusterId, namespace, resourceType, name } = target;
   const { container, previous, follow, tailLines } = request;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `generation` restarts the stream on demand (Reload).
   useEffect(() => {
+    if (!buffer) return;
     const abort = new AbortController();
     let stream: LogStream | null = null;
     const publish = (s: ViewStats) => onStatsRef.current(s);
@@ -63,6 +65,8 @@ export function useLogStream(
         if (abort.signal.aborted) return stream.cancel();
         setStatus(follow && !previous ? 'live' : 'loading');
         await pump(stream, buffer, publish, abort.signal);
+        // Stats reach the screen on the next frame; "Complete" must not show beside a stale count.
+        await new Promise((r) => requestAnimationFrame(r));
         if (!abort.signal.aborted) setStatus('ended');
       } catch (err) {
         if (abort.signal.aborted) return;
@@ -74,7 +78,6 @@ export function useLogStream(
       abort.abort();
       stream?.cancel();
     };
-    // `generation` restarts the stream on demand (Reconnect).
   }, [
     workspaceId,
     clusterId,

@@ -1,0 +1,137 @@
+import type { StreamBody } from '../../src-shared/contract/define';
+import { NDJSON } from '../../src-shared/contract/log-models';
+import {
+  IPC_LOG_STREAM,
+  type LogStreamDown,
+  MAX_LOG_CREDIT,
+  parseOpen,
+  parseUp,
+} from '../../src-shared/ipc/log-stream';
+import type { Principal } from '../service/context';
+import { ProblemError } from '../service/errors';
+import type { Invoker } from '../service/invoke';
+
+/** Electron's MessagePortMain, as far as we use it; a Node MessageChannel pair fakes it in tests. */
+export interface PortLike {
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  postMessage(message: LogStreamDown): void;
+  start(): void;
+  close(): void;
+}
+
+export interface PortEventLike {
+  ports: readonly PortLike[];
+}
+
+/** The part of ipcMain this needs (`on` with transferred ports, not `handle`). */
+export interface IpcMainPortsLike<E extends PortEventLike> {
+  on(channel: string, listener: (event: E, message: unknown) => void): unknown;
+  removeListener(channel: string, listener: (event: E, message: unknown) => void): unknown;
+}
+
+export interface LogStreamIpcOptions<E extends PortEventLike> {
+  invoke: Invoker;
+  isTrustedSender: (event: E) => boolean;
+  /** The desktop session's principal; rejects with a 401 problem once this device is logged out. */
+  principal: () => Promise<Principal>;
+}
+
+function problemOf(err: unknown) {
+  const problem =
+    err instanceof ProblemError
+      ? err
+      : new ProblemError('internal_error', 'the service failed to stream this log');
+  return problem.toProblem();
+}
+
+/**
+ * Serves one log stream on `port`: the same getLogs operation (and validation) as HTTP, always
+ * as ndjson. A chunk is pulled from the stream only when the renderer has granted credit for
+ * it, so a renderer that falls behind holds the stream — and the cluster request — still.
+ * The port closing (the window went away) or a cancel aborts the cluster request.
+ */
+export async function serveLogStream(
+  port: PortLike,
+  message: unknown,
+  invoke: Invoker,
+  principal: () => Promise<Principal>,
+): Promise<void> {
+  const abort = new AbortController();
+  let credit = 0;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  port.on('message', (event) => {
+    const up = parseUp(event.data);
+    if (up?.type === 'credit') credit = Math.min(credit + up.n, MAX_LOG_CREDIT);
+    else abort.abort(); // a cancel, or a message that breaks the protocol
+    notify();
+  });
+  port.on('close', () => {
+    abort.abort();
+    notify();
+  });
+  port.start();
+  try {
+    const open = parseOpen(message);
+    if (!open)
+      throw new ProblemError('invalid_parameter', 'a log stream request needs params, query and credit');
+    credit = open.credit;
+    const reply = await invoke(
+      'getLogs',
+      { params: open.params, query: open.query, body: undefined },
+      { principal: await principal(), client: { via: 'ipc' }, signal: abort.signal, mediaType: NDJSON },
+    );
+    if (abort.signal.aborted) return;
+    port.postMessage({ type: 'open' });
+    const chunks = (reply.data as StreamBody).chunks[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        while (credit <= 0 && !abort.signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
+        if (abort.signal.aborted) return;
+        const next = await chunks.next();
+        if (next.done || abort.signal.aborted) break;
+        credit--;
+        port.postMessage({ type: 'chunk', data: next.value });
+      }
+    } finally {
+      // Not awaited: a read parked on the cluster ends through the aborted signal.
+      chunks.return?.(undefined).catch(() => {});
+    }
+    if (!abort.signal.aborted) port.postMessage({ type: 'end' });
+  } catch (err) {
+    if (!abort.signal.aborted) port.postMessage({ type: 'error', problem: problemOf(err) });
+  } finally {
+    abort.abort();
+    port.close();
+  }
+}
+
+/** Listens for log stream requests; returns the function that stops listening. */
+export function registerLogStreamIpc<E extends PortEventLike>(
+  ipcMain: IpcMainPortsLike<E>,
+  opts: LogStreamIpcOptions<E>,
+): () => void {
+  const listener = (event: E, message: unknown) => {
+    const port = event.ports[0];
+    if (!port) return;
+    if (!opts.isTrustedSender(event)) {
+      port.postMessage({
+        type: 'error',
+        problem: new ProblemError(
+          'forbidden',
+          'IPC from a frame that is not the Skiff window is refused',
+        ).toProblem(),
+      });
+      port.close();
+      return;
+    }
+    void serveLogStream(port, message, opts.invoke, opts.principal);
+  };
+  ipcMain.on(IPC_LOG_STREAM, listener);
+  return () => ipcMain.removeListener(IPC_LOG_STREAM, listener);
+}

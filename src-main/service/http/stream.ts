@@ -1,0 +1,101 @@
+import type { ServerResponse } from 'node:http';
+import type { StreamBody } from '../../../src-shared/contract/define';
+import { ProblemError } from '../errors';
+
+interface MediaRange {
+  type: string;
+  q: number;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  return header
+    .split(',')
+    .map((part) => {
+      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+      const q = params.find((p) => p.startsWith('q='));
+      return { type, q: q ? Number(q.slice(2)) : 1 };
+    })
+    .filter((r) => r.type !== '' && !(r.q <= 0) && !Number.isNaN(r.q));
+}
+
+function matches(range: string, type: string): boolean {
+  if (range === '*/*' || range === type) return true;
+  return range.endsWith('/*') && type.startsWith(range.slice(0, -1));
+}
+
+/**
+ * Picks what a streaming operation answers from Accept: the produced type with the highest q
+ * (ties to the operation's own order), the first produced type when Accept is absent, and a 406
+ * naming the choices when nothing acceptable is produced.
+ */
+export function negotiate(accept: string | undefined, produces: readonly string[]): string {
+  if (!accept || accept.trim() === '') return produces[0]!;
+  const ranges = parseAccept(accept);
+  let best: string | undefined;
+  let bestQ = 0;
+  for (const type of produces) {
+    let q = 0;
+    for (const r of ranges) if (matches(r.type, type) && r.q > q) q = r.q;
+    if (q > bestQ) {
+      best = type;
+      bestQ = q;
+    }
+  }
+  if (best === undefined) {
+    throw new ProblemError(
+      'not_acceptable',
+      `this endpoint answers ${produces.join(' or ')}; Accept was "${accept}"`,
+      {
+        accepted: produces,
+      },
+    );
+  }
+  return best;
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Pipes a streaming body with backpressure: the next chunk is pulled only once the socket took
+ * the previous one (write() returned true, or 'drain'), so a slow client slows the producer down
+ * to the cluster instead of growing a buffer here. Headers go out at once so a follow of a quiet
+ * log is visibly open. When the client goes away the iterator is closed, which aborts the
+ * cluster request behind it.
+ */
+export async function sendStream(
+  res: ServerResponse,
+  status: number,
+  body: StreamBody,
+  headOnly: boolean,
+  commonHeaders: Record<string, string>,
+): Promise<void> {
+  res.writeHead(status, {
+    ...commonHeaders,
+    'Content-Type': body.contentType,
+    // Reverse proxies (nginx) would otherwise hold back a follow until their buffer fills.
+    'X-Accel-Buffering': 'no',
+  });
+  res.flushHeaders();
+  const iterator = body.chunks[Symbol.asyncIterator]();
+  try {
+    while (!headOnly && !res.destroyed) {
+      const next = await iterator.next();
+      if (next.done || res.destroyed) break;
+      if (!res.write(next.value)) await drained(res);
+    }
+    if (!res.destroyed) res.end();
+  } finally {
+    // Not awaited: a generator parked on a cluster read finishes once the request's signal aborts.
+    iterator.return?.().catch(() => {});
+  }
+}

@@ -1,0 +1,103 @@
+import { NDJSON } from '../../../src-shared/contract/log-models';
+import type { LogQuery } from '../../../src-shared/contract/log-operations';
+import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
+import type { ClusterConnection } from '../clusters/cluster';
+import type { ClusterRegistry } from '../clusters/registry';
+import type { OperationHandlers } from '../context';
+import { ProblemError } from '../errors';
+import { type Logger, silentLogger } from '../logger';
+import { formatLog } from '../logs/format';
+import type { PodLike } from '../logs/pod';
+import { type LogSessionDeps, openLogSession } from '../logs/session';
+
+export interface LogHandlerOptions {
+  logger?: Logger;
+  /** How often a container waiting to restart is looked at (tests shorten it). */
+  pollMs?: number;
+  discoverMs?: number;
+}
+
+function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSessionDeps {
+  const timeoutMs = cluster.timeoutMs;
+  return {
+    kubeConfig: cluster.client.kubeConfig,
+    client: cluster.client,
+    timeoutMs,
+    pollMs: opts.pollMs ?? 1_000,
+    discoverMs: opts.discoverMs ?? 5_000,
+    logger: opts.logger ?? silentLogger(),
+    async getPod(namespace, name, signal) {
+      try {
+        return (await cluster.getObject('pod', name, namespace, signal)) as PodLike;
+      } catch (err) {
+        if (err instanceof ProblemError && err.code === 'resource_not_found') return null;
+        throw err;
+      }
+    },
+    getWorkload: (kind, namespace, name, signal) => cluster.getObject(kind.singular, name, namespace, signal),
+    async listPods(namespace, labelSelector, signal) {
+      const list = await cluster.client.getJson<{ items?: PodLike[] }>(
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
+        { query: { labelSelector }, signal, timeoutMs },
+      );
+      return list.items ?? [];
+    },
+  };
+}
+
+/** The filter the query asks for, or null when it asks for none (every line is passed through). */
+function filterOf(query: LogQuery): LogFilter | null {
+  const { level, since, until, search, context } = query;
+  if (level === undefined && since === undefined && until === undefined && search === undefined && !context) {
+    return null;
+  }
+  const compiled = compileLogFilter({
+    ...(level ? { levels: level } : {}),
+    ...(since !== undefined ? { from: since } : {}),
+    ...(until !== undefined ? { until } : {}),
+    ...(search ? { search: { pattern: search, regex: true, caseSensitive: query.ignoreCase !== true } } : {}),
+    context: context ?? 0,
+  });
+  if (!compiled.ok) throw new ProblemError('invalid_query', compiled.error);
+  return compiled.filter;
+}
+
+export function logHandlers(
+  registry: ClusterRegistry,
+  opts: LogHandlerOptions = {},
+): Pick<OperationHandlers, 'getLogs'> {
+  return {
+    async getLogs({ params, query }, ctx) {
+      const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+      const filter = filterOf(query);
+      // A range that ended already cannot gain lines: following it would only wait forever.
+      const follow = query.follow === true && (query.until === undefined || query.until > Date.now());
+      const session = await openLogSession(
+        sessionDeps(cluster, opts),
+        {
+          namespace: params.namespace,
+          kind: params.resourceType,
+          name: params.resourceName,
+          ...(query.container ? { container: query.container } : {}),
+          follow,
+          previous: query.previous === true,
+          ...(query.since !== undefined ? { since: query.since } : {}),
+          ...(query.until !== undefined ? { until: query.until } : {}),
+          ...(query.tailLines !== undefined ? { tailLines: query.tailLines } : {}),
+        },
+        ctx.signal,
+      );
+      const ndjson = ctx.mediaType === NDJSON;
+      return {
+        data: {
+          contentType: `${ndjson ? NDJSON : 'text/plain'}; charset=utf-8`,
+          chunks: formatLog(
+            session,
+            { ndjson, timestamps: query.timestamps === true, filter, fields: query.fields !== false },
+            ctx.signal,
+          ),
+        },
+      };
+    },
+  };
+}
