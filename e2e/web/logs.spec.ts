@@ -55,6 +55,20 @@ async function shownCount(page: Page): Promise<number> {
 }
 
 test.describe('logs', () => {
+  test('merges the logs of every pod of a deployment, each line tagged with its pod', async ({ page }) => {
+    await login(
+      page,
+      '#ws=default&cl=demo&area=resources&kind=deployment&ns=shop&sel=deployment/shop/frontend&tab=logs',
+    );
+    await expect(page.getByTestId('log-viewer')).toBeVisible();
+    await loadOnce(page);
+    const tags = new Set(
+      (await nonEmpty(page)).map((row) => /\[(frontend-[a-z0-9-]+)/.exec(row)?.[1]).filter(Boolean),
+    );
+    // Three replicas: lines from more than one pod share the screen, in time order.
+    expect(tags.size).toBeGreaterThan(1);
+  });
+
   test('tails a live pod: new lines appear at the bottom', async ({ page }) => {
     await openLogs(page, DEMO_PODS.checkout);
     await expect(page.getByTestId('log-stream-status')).toHaveText('Live');

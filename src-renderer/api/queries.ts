@@ -61,6 +61,7 @@ export async function listAll(
   const first = await listPage(client, scope, kind, namespace, labelSelector, MAX_PAGE_LIMIT, 0, signal);
   const total = first.page?.total ?? first.data.length;
   const wanted = Math.min(total, LIST_CAP);
+  const replies: unknown[] = [first];
   const items = [...first.data];
   const offsets: number[] = [];
   for (let o = first.data.length; o < wanted; o += MAX_PAGE_LIMIT) offsets.push(o);
@@ -69,10 +70,30 @@ export async function listAll(
     const pages = await Promise.all(
       batch.map((o) => listPage(client, scope, kind, namespace, labelSelector, MAX_PAGE_LIMIT, o, signal)),
     );
-    for (const p of pages) items.push(...p.data);
+    for (const p of pages) {
+      replies.push(p);
+      items.push(...p.data);
+    }
   }
-  return { items: items.slice(0, wanted), total, truncated: total > wanted };
+  // When every page came back unchanged (the transport hands back the same reply on a 304), hand
+  // back the same result too, so a poll of an unchanged 10,000-row list re-renders nothing.
+  const key = `${scope.workspaceId}/${scope.clusterId}/${kind}/${namespace ?? ''}/${labelSelector}`;
+  const previous = lastLists.get(key);
+  if (
+    previous &&
+    previous.replies.length === replies.length &&
+    previous.replies.every((r, i) => r === replies[i])
+  ) {
+    return previous.result;
+  }
+  const result = { items: items.slice(0, wanted), total, truncated: total > wanted };
+  lastLists.delete(key);
+  lastLists.set(key, { replies, result });
+  if (lastLists.size > 20) lastLists.delete(lastLists.keys().next().value as string);
+  return result;
 }
+
+const lastLists = new Map<string, { replies: unknown[]; result: ListResult }>();
 
 /** How many objects a list has, at the cost of one row: the service reports the total with any page. */
 export async function countOf(

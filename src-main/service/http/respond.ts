@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { ProblemError } from '../errors';
 
@@ -6,13 +7,29 @@ export const COMMON_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+/**
+ * Sends JSON. For a GET, pass the request's If-None-Match: the answer carries a strong ETag of
+ * its body and headers, and a client that already holds it gets 304 with no body, so polling an
+ * unchanged list costs neither side a parse.
+ */
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
+  conditional?: { ifNoneMatch: string | undefined },
 ) {
   const text = JSON.stringify(body);
+  if (conditional && status === 200) {
+    const etag = `"${createHash('sha1').update(text).update(JSON.stringify(headers)).digest('base64url')}"`;
+    const held = conditional.ifNoneMatch?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+    if (held?.includes(etag) || conditional.ifNoneMatch?.trim() === '*') {
+      res.writeHead(304, { ...COMMON_HEADERS, ...headers, ETag: etag });
+      res.end();
+      return;
+    }
+    headers = { ...headers, ETag: etag };
+  }
   res.writeHead(status, {
     ...COMMON_HEADERS,
     ...headers,

@@ -112,6 +112,7 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
       return sendStream(res, status, reply.data as StreamBody, req.method === 'HEAD', COMMON_HEADERS);
     }
     const headers = reply.page ? pageHeaders(path, url.searchParams, reply.page) : {};
-    sendJson(res, reply.status ?? spec.successStatus ?? 200, reply.data, headers);
+    const conditional = spec.method === 'GET' ? { ifNoneMatch: req.headers['if-none-match'] } : undefined;
+    sendJson(res, reply.status ?? spec.successStatus ?? 200, reply.data, headers, conditional);
   }
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
+import { eventually } from './eventually';
 import { parseLinks, type Stack, startStack } from './harness';
 
 let stack: Stack;
@@ -112,5 +113,31 @@ describe('pagination input', () => {
     expect(unknown.body.detail).toContain('labelselector');
     const twice = await stack.get<Problem>(`${pods()}?limit=1&limit=2`);
     expect(twice.status).toBe(400);
+  });
+});
+
+describe('conditional GET', () => {
+  it('answers 304 while a page is unchanged and 200 with a new ETag once it changes', async () => {
+    const path = `${pods()}?limit=5&offset=0`;
+    const first = await stack.get(path);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await stack.get(path, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.get('x-total')).toBe(first.headers.get('x-total'));
+    // Another page has another tag, and so does the same page after the cluster changed.
+    const other = await stack.get(`${pods()}?limit=5&offset=5`, { 'if-none-match': etag });
+    expect(other.status).toBe(200);
+    const [firstPod] = first.body as Array<{ resource: { metadata: { namespace: string; name: string } } }>;
+    const { namespace, name } = firstPod!.resource.metadata;
+    const stored = stack.sim.store.get('pods', namespace, name)!;
+    stack.sim.store.upsert({ ...stored, metadata: { ...stored.metadata, labels: { touched: 'yes' } } });
+    const changed = await eventually(async () => {
+      const res = await stack.get(path, { 'if-none-match': etag });
+      expect(res.status).toBe(200);
+      return res;
+    });
+    expect(changed.headers.get('etag')).not.toBe(etag);
   });
 });

@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   type KeyboardEvent,
   type ReactNode,
+  useCallback,
   useEffect,
   useLayoutEffect,
   useMemo,
@@ -82,13 +83,17 @@ export function VirtualTable<T>(props: Props<T>) {
     if (headRef.current) setHeadHeight(headRef.current.offsetHeight);
   }, []);
 
+  // Stable callbacks: a new function on every render makes the virtualizer re-measure all rows
+  // (10,000 keys per frame while scrolling), which is what made big tables stutter.
+  const estimateSize = useCallback(() => ROW_HEIGHT, []);
+  const getItemKey = useCallback((i: number) => rowKey(rows[i]!), [rows, rowKey]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize,
     overscan: 12,
     scrollMargin: headHeight,
-    getItemKey: (i) => rowKey(rows[i]!),
+    getItemKey,
   });
 
   const activeIndex = useMemo(() => {

@@ -3,7 +3,6 @@ import { RESOURCE_KINDS } from '../../../../src-shared/kube/kinds';
 import type { Scope } from '../../../api/queries';
 import { getOne } from '../../../api/queries';
 import { usePolling } from '../../../hooks/usePolling';
-import { type Pod, view } from '../../../kube/types';
 import { api } from '../../../state/connection';
 import { type DetailTab, type ResourceRef, useRoute } from '../../../state/route';
 import { Loading, ProblemNotice } from '../../common/Problem';
@@ -11,11 +10,11 @@ import { type TabDef, Tabs } from '../../common/Tabs';
 import { GuidanceActions } from '../../guidance/actions';
 import { useObjectActions } from '../../guidance/useObjectActions';
 import { detailsFor } from '../registry';
-import { LogsPlaceholder } from './LogsPlaceholder';
+import { hasLogs, LogsTab } from './LogsTab';
 import { ObjectEvents } from './ObjectEvents';
 import { YamlView } from './YamlView';
 
-/** The right-hand pane: one object, refreshed every few seconds, as overview, events, YAML and (pods) logs. */
+/** The right-hand pane: one object, refreshed every few seconds, as overview, events, YAML and (pods, workloads) logs. */
 export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRef }) {
   const tab = useRoute((s) => s.tab);
   const setTab = useRoute((s) => s.setTab);
@@ -42,7 +41,7 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
     { id: 'overview', label: 'Overview' },
     { id: 'events', label: 'Events' },
     { id: 'yaml', label: 'YAML' },
-    ...(target.kind === 'pod' ? [{ id: 'logs' as const, label: 'Logs' }] : []),
+    ...(hasLogs(target.kind) ? [{ id: 'logs' as const, label: 'Logs' }] : []),
   ];
   const shown: DetailTab = tabs.some((t) => t.id === tab) ? tab : 'overview';
   const Details = detailsFor(target.kind);
@@ -83,7 +82,7 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
               />
             )}
             {shown === 'yaml' && <YamlView obj={resource} />}
-            {shown === 'logs' && <LogsPlaceholder pod={view<Pod>(resource)} scope={scope} />}
+            {shown === 'logs' && <LogsTab kind={target.kind} obj={resource} scope={scope} />}
           </GuidanceActions.Provider>
         )}
       </div>
