@@ -27,7 +27,10 @@ test.describe('desktop app', () => {
   test.skip(reason !== null, `Electron e2e skipped: ${reason}`);
 
   test('launches one locked-down window and answers over IPC', async () => {
-    const app = await electron.launch({ args: ['.'], env: { ...process.env, SKIFF_ADMIN_PASSWORD: 'electron-e2e-pass' } });
+    const app = await electron.launch({
+      args: ['.'],
+      env: { ...process.env, SKIFF_ADMIN_PASSWORD: 'electron-e2e-pass' },
+    });
     try {
       const page = await app.firstWindow();
       // Security settings, observed from the page: no Node (nodeIntegration off, sandbox on), and
@@ -39,14 +42,23 @@ test.describe('desktop app', () => {
           process: typeof w.process,
           ipcRenderer: typeof w.ipcRenderer,
           bridgeFrozen: Object.isFrozen(w.skiff),
-          csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+          csp:
+            document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ??
+            '',
         };
       });
-      expect(seen).toMatchObject({ require: 'undefined', process: 'undefined', ipcRenderer: 'undefined', bridgeFrozen: true });
+      expect(seen).toMatchObject({
+        require: 'undefined',
+        process: 'undefined',
+        ipcRenderer: 'undefined',
+        bridgeFrozen: true,
+      });
       expect(seen.csp).toContain("script-src 'self'");
       expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
       const health = await page.evaluate(() =>
-        (window as unknown as { skiff: { health(i: unknown): Promise<unknown> } }).skiff.health({ params: {} }),
+        (window as unknown as { skiff: { health(i: unknown): Promise<unknown> } }).skiff.health({
+          params: {},
+        }),
       );
       expect(health).toMatchObject({ ok: true, data: { status: 'ok' } });
       const opened = await page.evaluate(() => window.open('https://example.com/'));
