@@ -10,10 +10,15 @@ test('an unreachable cluster says so, the security panel still works, and the vi
   // The cluster goes away: its status turns unreachable and every proxied call fails as the service would.
   let down = true;
   await page.route('**/v1/workspaces/default/clusters?*', async (route) => {
-    const res = await route.fetch();
+    // Always a full answer, and no ETag on the doctored one, so the page's conditional-GET cache
+    // never holds the mocked status once the cluster is back.
+    const { 'if-none-match': _held, ...headers } = route.request().headers();
+    const res = await route.fetch({ headers });
     const body = (await res.json()) as Array<{ status: string }>;
+    const { etag: _etag, ...resHeaders } = res.headers();
     await route.fulfill({
-      response: res,
+      status: res.status(),
+      headers: resHeaders,
       json: down ? body.map((c) => ({ ...c, status: 'unreachable' })) : body,
     });
   });
