@@ -12,13 +12,8 @@ const desktopStateSchema = z.object({
       maximized: z.boolean().default(false),
     })
     .prefault({}),
-  lastView: z
-    .object({
-      workspaceId: z.string().optional(),
-      clusterId: z.string().optional(),
-      route: z.string().max(500).optional(),
-    })
-    .prefault({}),
+  /** The page's location.hash, which names the workspace, cluster, view and selection. */
+  lastView: z.object({ route: z.string().max(500).optional() }).prefault({}),
   localApi: z
     .object({ enabled: z.boolean().default(true), port: z.number().int().min(0).max(65535).default(7733) })
     .prefault({}),

@@ -61,6 +61,12 @@ export function createMainWindow(store: DesktopStore): BrowserWindow {
   win.on('moved', remember);
   win.on('close', remember);
 
-  void win.loadURL(app);
+  // The last workspace, cluster and view live in the page's hash; remember it, and reopen there.
+  win.webContents.on('did-navigate-in-page', (_event, url) => {
+    const hash = new URL(url).hash;
+    if (isAppUrl(url, app) && hash.length <= 500) store.update((s) => ({ ...s, lastView: { route: hash } }));
+  });
+  const lastRoute = store.read().lastView.route;
+  void win.loadURL(lastRoute?.startsWith('#') ? `${app.split('#')[0]}${lastRoute}` : app);
   return win;
 }

@@ -1,5 +1,5 @@
 import type { LoginResult } from '../../src-shared/contract/auth-models';
-import { type ApiClient, createClient } from './client';
+import { type ApiClient, ApiError, createClient } from './client';
 import { httpTransport } from './http-transport';
 import { ipcTransport } from './ipc-transport';
 import { type SessionEnd, TokenKeeper } from './token-keeper';
@@ -22,7 +22,21 @@ export interface Connection {
  */
 export function connect(onEnded: (end: SessionEnd) => void): Connection {
   if (window.skiff) {
-    const client = createClient(ipcTransport(window.skiff));
+    const ipc = ipcTransport(window.skiff);
+    // The window's session can be logged out from elsewhere (another device's security panel);
+    // every later call is then refused until the person signs this device in again.
+    const client = createClient({
+      call: async (name, input, options) => {
+        try {
+          return await ipc.call(name, input, options);
+        } catch (err) {
+          if (err instanceof ApiError && err.problem.status === 401) {
+            onEnded({ reason: 'device-logged-out', detail: err.problem.detail });
+          }
+          throw err;
+        }
+      },
+    });
     return {
       mode: 'desktop',
       client,

@@ -11,6 +11,8 @@ export type SkiffBridge = {
 declare global {
   interface Window {
     skiff?: SkiffBridge;
+    /** Desktop only: sign this device in again after its session was logged out. */
+    skiffDesktop?: { renewSession(): Promise<IpcOutcome<null>> };
   }
 }
 

@@ -2,7 +2,11 @@ import type { LoginResult, TokenPair } from '../../src-shared/contract/auth-mode
 import { ApiError } from './client';
 
 /** Why a browser session stopped: the person logged out, or the service refused to refresh it. */
-export type SessionEnd = { reason: 'logged-out' } | { reason: 'refresh-failed'; detail: string };
+export type SessionEnd =
+  | { reason: 'logged-out' }
+  | { reason: 'refresh-failed'; detail: string }
+  /** Desktop: the window's own session was ended, e.g. from another device's security panel. */
+  | { reason: 'device-logged-out'; detail: string };
 
 export interface TokenKeeperOptions {
   /** Trades a refresh token for a new pair; must not itself go through the keeper. */

@@ -8,8 +8,9 @@ import { api, getConnection, onSessionEnded } from './connection';
  * - signed-in: the browser holds tokens (in memory only).
  * - open: the service answered without credentials (a build without accounts); no login page.
  * - desktop: Electron; the main process owns the session.
+ * - device-logged-out: Electron, after this device's session was ended; one click signs it in again.
  */
-export type AuthPhase = 'checking' | 'signed-out' | 'signed-in' | 'open' | 'desktop';
+export type AuthPhase = 'checking' | 'signed-out' | 'signed-in' | 'open' | 'desktop' | 'device-logged-out';
 
 interface AuthState {
   phase: AuthPhase;
@@ -22,6 +23,8 @@ interface AuthState {
   init(): Promise<void>;
   login(username: string, password: string): Promise<void>;
   logout(): Promise<void>;
+  /** Desktop: start a new session for this device through the main process. */
+  renewDevice(): Promise<void>;
 }
 
 function message(err: unknown): string {
@@ -39,6 +42,10 @@ export const useAuth = create<AuthState>()((set, get) => ({
   async init() {
     const conn = getConnection();
     onSessionEnded((end) => {
+      if (end.reason === 'device-logged-out') {
+        set({ phase: 'device-logged-out', notice: end.detail });
+        return;
+      }
       set({
         phase: 'signed-out',
         sessionId: null,
@@ -74,6 +81,17 @@ export const useAuth = create<AuthState>()((set, get) => ({
       set({ phase: 'signed-in', username, sessionId: result.sessionId, notice: null, busy: false });
     } catch (err) {
       set({ busy: false, loginError: message(err) });
+    }
+  },
+
+  async renewDevice() {
+    set({ busy: true });
+    const outcome = await window.skiffDesktop?.renewSession();
+    if (outcome?.ok) {
+      set({ phase: 'desktop', busy: false, notice: null });
+      void loadWhoAmI(set);
+    } else {
+      set({ busy: false, notice: outcome ? outcome.problem.detail : 'this window has no desktop bridge' });
     }
   },
 

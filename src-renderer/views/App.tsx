@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useAuth } from '../state/auth';
 import { syncRouteWithHash } from '../state/route';
 import { applyStoredTheme } from '../state/theme';
+import { DeviceLoggedOut } from './auth/DeviceLoggedOut';
 import { LoginPage } from './auth/LoginPage';
 import { Loading } from './common/Problem';
 import { Shell } from './shell/Shell';
@@ -16,5 +17,6 @@ export function App() {
   }, [init]);
   if (phase === 'checking') return <Loading label="Connecting to the Skiff service…" />;
   if (phase === 'signed-out') return <LoginPage />;
+  if (phase === 'device-logged-out') return <DeviceLoggedOut />;
   return <Shell />;
 }
