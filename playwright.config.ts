@@ -8,7 +8,7 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
   workers: 1,
-  reporter: [['list']],
+  reporter: [['list'], ['./e2e/skip-reasons-reporter.ts']],
   use: {
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

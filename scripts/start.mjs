@@ -3,27 +3,12 @@
 // same UI served by the headless service in the browser.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronProblem } from './electron-binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-
-function electronProblem() {
-  let electronPath;
-  try {
-    electronPath = require('electron');
-  } catch (err) {
-    return `the Electron binary is not installed (${String(err.message).split('\n')[0]})`;
-  }
-  if (typeof electronPath !== 'string' || !existsSync(electronPath)) return 'the Electron binary is missing';
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)';
-  }
-  return null;
-}
 
 function run(cmd, args) {
   const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });

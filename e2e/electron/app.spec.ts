@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { electronProblem } from '../../scripts/electron-binary.mjs';
 
 /**
  * Desktop e2e: launch, window security settings and an IPC round trip. It needs the Electron
@@ -8,15 +8,8 @@ import { _electron as electron, expect, test } from '@playwright/test';
  * says why, and it runs wherever Electron can start.
  */
 function electronUnavailable(): string | null {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof path !== 'string' || !existsSync(path)) return 'the Electron binary is not installed';
-  } catch (err) {
-    return `the Electron binary is not installed (${String((err as Error).message).split('\n')[0]})`;
-  }
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return 'there is no display (DISPLAY and WAYLAND_DISPLAY are unset)';
-  }
+  const problem = electronProblem();
+  if (problem) return problem;
   if (!existsSync('out/main/index.js')) return 'the app is not built (run electron-vite build)';
   return null;
 }
