@@ -1,4 +1,4 @@
-import { type CompiledSearch, compileSearch, type SearchSpec } from './search';
+import { type CompiledSearch, compileSearch, type RegexTester, type SearchSpec } from './search';
 import type { LogEntry, LogLevel } from './types';
 
 /**
@@ -34,7 +34,10 @@ export interface LogFilter {
 
 export type CompileLogFilterResult = { ok: true; filter: LogFilter } | { ok: false; error: string };
 
-export function compileLogFilter(spec: LogFilterSpec): CompileLogFilterResult {
+export function compileLogFilter(
+  spec: LogFilterSpec,
+  options?: { regex?: RegexTester },
+): CompileLogFilterResult {
   const context = spec.context ?? 0;
   if (!Number.isInteger(context) || context < 0 || context > MAX_CONTEXT) {
     return { ok: false, error: `Context must be a whole number from 0 to ${MAX_CONTEXT}` };
@@ -46,7 +49,7 @@ export function compileLogFilter(spec: LogFilterSpec): CompileLogFilterResult {
   if (from > until) return { ok: false, error: 'Time range starts after it ends' };
   let search: CompiledSearch | null = null;
   if (spec.search !== undefined && spec.search.pattern.length > 0) {
-    const r = compileSearch(spec.search);
+    const r = compileSearch(spec.search, options?.regex);
     if (!r.ok) return r;
     search = r.search;
   }

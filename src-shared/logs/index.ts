@@ -31,6 +31,7 @@ export {
   compileSearch,
   findMatches,
   MAX_PATTERN_LENGTH,
+  type RegexTester,
   type SearchSpec,
 } from './search';
 export { compareTsText, epochToMs } from './time';

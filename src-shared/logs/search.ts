@@ -21,6 +21,17 @@ export interface CompiledSearch {
 export type CompileSearchResult = { ok: true; search: CompiledSearch } | { ok: false; error: string };
 
 /**
+ * Compiles a regex source for testing lines, or returns why it cannot. The service passes a
+ * linear-time engine (RE2) here: a backtracking pattern sent by any caller must not stall it.
+ * Searches compiled this way test lines only; highlighting (findMatches) is the viewer's, which
+ * uses the default engine in a worker it can terminate.
+ */
+export type RegexTester = (
+  source: string,
+  caseSensitive: boolean,
+) => { test(text: string): boolean } | string;
+
+/**
  * JavaScript regexes backtrack and cannot be interrupted, so a pathological pattern can hang the
  * thread. Length is the only cheap, predictable guard; the renderer should additionally run
  * filtering in a worker it can terminate. Matching is per line, which bounds each attempt's input.
@@ -47,7 +58,7 @@ function build(source: string, flags: string): RegExp | string {
 }
 
 /** Compiles a search. An empty pattern is valid and matches every line (like `grep ''`). */
-export function compileSearch(spec: SearchSpec): CompileSearchResult {
+export function compileSearch(spec: SearchSpec, tester?: RegexTester): CompileSearchResult {
   const frozen: Readonly<SearchSpec> = {
     pattern: spec.pattern,
     regex: spec.regex,
@@ -62,6 +73,11 @@ export function compileSearch(spec: SearchSpec): CompileSearchResult {
     return { ok: true, search: { spec: frozen, global: null, test: (text) => text.includes(p) } };
   }
   const source = spec.regex ? spec.pattern : escapeRegExp(spec.pattern);
+  if (tester) {
+    const compiled = tester(source, spec.caseSensitive);
+    if (typeof compiled === 'string') return { ok: false, error: `Invalid regular expression: ${compiled}` };
+    return { ok: true, search: { spec: frozen, global: null, test: (text) => compiled.test(text) } };
+  }
   const re = build(source, flags);
   // V8's message already starts with "Invalid regular expression: /…/flags: "; keep only the reason.
   if (typeof re === 'string')

@@ -7,6 +7,7 @@ import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
 import { type Logger, silentLogger } from '../logger';
 import { formatLog } from '../logs/format';
+import { linearRegex } from '../logs/linear-regex';
 import type { PodLike } from '../logs/pod';
 import { type LogSessionDeps, openLogSession } from '../logs/session';
 
@@ -51,13 +52,18 @@ function filterOf(query: LogQuery): LogFilter | null {
   if (level === undefined && since === undefined && until === undefined && search === undefined && !context) {
     return null;
   }
-  const compiled = compileLogFilter({
-    ...(level ? { levels: level } : {}),
-    ...(since !== undefined ? { from: since } : {}),
-    ...(until !== undefined ? { until } : {}),
-    ...(search ? { search: { pattern: search, regex: true, caseSensitive: query.ignoreCase !== true } } : {}),
-    context: context ?? 0,
-  });
+  const compiled = compileLogFilter(
+    {
+      ...(level ? { levels: level } : {}),
+      ...(since !== undefined ? { from: since } : {}),
+      ...(until !== undefined ? { until } : {}),
+      ...(search
+        ? { search: { pattern: search, regex: true, caseSensitive: query.ignoreCase !== true } }
+        : {}),
+      context: context ?? 0,
+    },
+    { regex: linearRegex },
+  );
   if (!compiled.ok) throw new ProblemError('invalid_query', compiled.error);
   return compiled.filter;
 }

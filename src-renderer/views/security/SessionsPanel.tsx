@@ -151,6 +151,13 @@ export function SessionsPanel() {
           </tbody>
         </table>
       )}
+      {/* DB-IP Lite's licence (CC BY 4.0) asks for this credit wherever its locations are shown. */}
+      <p className="field-hint">
+        Locations are estimated from the client's network (last part of the address removed).{' '}
+        <a href="https://db-ip.com" target="_blank" rel="noreferrer">
+          IP Geolocation by DB-IP
+        </a>
+      </p>
       <ConfirmDialog
         open={confirming !== null}
         title="Log out this device?"
