@@ -106,7 +106,7 @@ describe('preload → IPC handler → service → back', () => {
     expect(pods.ok && (pods.data as unknown[]).length).toBe(3);
   });
 
-  it('reaches the service for every operation, which validates the input as HTTP would', async () => {
+  it('reaches the service for every operation; only the service, not the IPC layer, answers', async () => {
     const b = bridge() as unknown as Record<string, (input: unknown) => Promise<IpcOutcome<unknown>>>;
     for (const name of operationNames) {
       if (name === 'logoutSession') continue; // would end the window's own session; covered below

@@ -23,7 +23,13 @@ export function createStaticHandler(root: string) {
   const base = normalize(root);
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    let file = normalize(join(base, decodeURIComponent(path)));
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return false; // a malformed escape names no file: the caller answers 404
+    }
+    let file = normalize(join(base, decoded));
     if (file !== base && !file.startsWith(base + sep)) return false;
     let info = await stat(file).catch(() => null);
     if (!info || info.isDirectory()) {

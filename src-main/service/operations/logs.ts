@@ -2,6 +2,7 @@ import { NDJSON } from '../../../src-shared/contract/log-models';
 import type { LogQuery } from '../../../src-shared/contract/log-operations';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
 import type { ClusterConnection } from '../clusters/cluster';
+import { toProblem } from '../clusters/kube-client';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
@@ -37,11 +38,16 @@ function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSe
     },
     getWorkload: (kind, namespace, name, signal) => cluster.getObject(kind.singular, name, namespace, signal),
     async listPods(namespace, labelSelector, signal) {
-      const list = await cluster.client.getJson<{ items?: PodLike[] }>(
-        `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
-        { query: { labelSelector }, signal, timeoutMs },
-      );
-      return list.items ?? [];
+      try {
+        const list = await cluster.client.getJson<{ items?: PodLike[] }>(
+          `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
+          { query: { labelSelector }, signal, timeoutMs },
+        );
+        return list.items ?? [];
+      } catch (err) {
+        // RBAC may allow reading a workload but not listing its pods: that is the cluster's refusal.
+        throw toProblem(err, `pods of namespace ${namespace}`);
+      }
     },
   };
 }

@@ -3,8 +3,8 @@ import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
 import { type AppSettingsDeps, describeAppSettings, updateAppSettings } from '../settings/app-settings';
 
-function requireAdmin(principal: Principal, what: string) {
-  if (!principal.admin) throw new ProblemError('forbidden', `only an administrator may ${what}`);
+export function requireAdmin(principal: Principal, what: string) {
+  if (!principal.admin) throw new ProblemError('admin_required', `only an administrator may ${what}`);
 }
 
 export function settingsHandlers(

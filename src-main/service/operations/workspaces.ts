@@ -3,6 +3,7 @@ import type { ClusterConnection } from '../clusters/cluster';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { paginate } from '../pagination';
+import { requireAdmin } from './settings';
 
 export async function describeCluster(
   registry: ClusterRegistry,
@@ -40,6 +41,8 @@ export function workspaceHandlers(
     },
 
     async updateCluster({ params, body }, ctx) {
+      // The flags belong to the cluster, shared by every workspace that holds it.
+      requireAdmin(ctx.principal, 'change monitoring flags');
       const c = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       registry.setMonitoring(c.clusterId, body.clusterAgent.monitoring);
       return { data: await describeCluster(registry, c, params.workspaceId) };

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster, EventRecord } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { eventually } from './eventually';
 import { collectAll, type Stack, startStack } from './harness';
+import { login } from './login';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -171,19 +172,47 @@ describe('filters', () => {
     expect(dayAgo.status).toBe(200);
   });
 
-  it.each([['type=error'], ['since=yesterday'], ['since=10x'], ['namespace=Not_Valid'], ['kind=p-o-d']])(
-    'refuses %s with 400',
-    async (q) => {
-      const res = await stack.get<Problem>(events(q));
-      expect(res.status).toBe(400);
-      expect(res.body.detail.length).toBeGreaterThan(5);
-    },
-  );
+  it('since as a duration counts back from now', async () => {
+    stack.sim.store.addEvent({
+      involvedObject: { kind: 'Pod', name: 'ancient-event', namespace: 'default' },
+      reason: 'Started',
+      message: 'long ago',
+      firstTimestamp: '2020-01-01T00:00:00Z',
+      lastTimestamp: '2020-01-01T00:00:00Z',
+    });
+    stack.sim.store.addEvent({
+      involvedObject: { kind: 'Pod', name: 'fresh-event', namespace: 'default' },
+      reason: 'Started',
+      message: 'just now',
+    });
+    await eventAbout('ancient-event');
+    await eventAbout('fresh-event');
+    expect((await stack.get<EventRecord[]>(events('name=ancient-event&since=1d'))).body).toEqual([]);
+    expect((await stack.get<EventRecord[]>(events('name=ancient-event&since=3000d'))).body).toHaveLength(1);
+    expect((await stack.get<EventRecord[]>(events('name=fresh-event&since=1d'))).body).toHaveLength(1);
+  });
+
+  it.each([
+    ['type=error', 'invalid_query'],
+    ['since=yesterday', 'invalid_query'],
+    ['since=10x', 'invalid_query'],
+    ['namespace=Not_Valid', 'invalid_name'],
+    ['kind=p-o-d', 'invalid_query'],
+    ['reason=', 'invalid_query'],
+  ])('refuses %s with 400 %s', async (q, code) => {
+    const res = await stack.get<Problem>(events(q));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(code);
+    expect(res.body.detail.length).toBeGreaterThan(5);
+  });
 });
 
 describe('monitoring flags', () => {
   const patch = (body: unknown, headers: Record<string, string> = {}) =>
     stack.send<Cluster | Problem>('PATCH', '/v1/workspaces/default/clusters/sim-test', body, headers);
+  afterEach(async () => {
+    await patch({ clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: true } } });
+  });
 
   it('default to true and leave out a disabled category', async () => {
     const all = await collectAll<EventRecord>(stack, events('limit=1000'));
@@ -209,7 +238,21 @@ describe('monitoring flags', () => {
 
     const clusters = await stack.get<Cluster[]>('/v1/workspaces/default/clusters');
     expect(clusters.body[0]!.monitoring.clusterAgent.monitoring.systemEventsEnabled).toBe(false);
-    await patch({ clusterAgent: { monitoring: { systemEventsEnabled: true } } });
+  });
+
+  it('can be changed by administrators only', async () => {
+    const created = await stack.send('POST', '/v1/auth/accounts', {
+      username: 'viewer',
+      password: 'viewer-password-1',
+      role: 'member',
+      workspaces: ['default'],
+    });
+    expect(created.status).toBe(201);
+    const viewer = await login(stack.url, 'viewer', 'viewer-password-1');
+    const res = await patch({ clusterAgent: { monitoring: { systemEventsEnabled: false } } }, viewer.headers);
+    expect([res.status, (res.body as Problem).code]).toEqual([403, 'admin_required']);
+    // A member still reads the events.
+    expect((await stack.get(events(), viewer.headers)).status).toBe(200);
   });
 
   it('refuses a bad body, unknown keys and a non-JSON content type', async () => {

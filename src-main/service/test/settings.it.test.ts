@@ -92,6 +92,16 @@ describe('application settings', () => {
   });
 });
 
+describe('request bodies', () => {
+  it('refuses a body over 1 MiB with 413 and malformed JSON with 400', async () => {
+    const big = JSON.stringify({ workspaceId: 'big', name: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await stack.send<Problem>('POST', '/v1/workspaces', big);
+    expect([res.status, res.body.code]).toEqual([413, 'payload_too_large']);
+    const bad = await stack.send<Problem>('POST', '/v1/workspaces', '{"workspaceId": ');
+    expect([bad.status, bad.body.code]).toEqual([400, 'invalid_json']);
+  });
+});
+
 describe('guidance', () => {
   it('serves the knowledge base by reason, case-insensitively', async () => {
     const res = await stack.get<{ match: string; meaning: string; causes: string[]; checks: unknown[] }>(
