@@ -13,10 +13,24 @@ function stored(): ThemePreference {
   }
 }
 
-/** "system" leaves the choice to prefers-color-scheme (the stylesheet's media query); the others pin it. */
+const systemDark = () => window.matchMedia?.('(prefers-color-scheme: dark)');
+
+/**
+ * The page always carries a resolved data-theme, so the stylesheet defines the dark palette once.
+ * "system" follows prefers-color-scheme, also when it changes while the window is open.
+ */
 function apply(pref: ThemePreference): void {
-  if (pref === 'system') document.documentElement.removeAttribute('data-theme');
-  else document.documentElement.setAttribute('data-theme', pref);
+  const resolved = pref === 'system' ? (systemDark()?.matches ? 'dark' : 'light') : pref;
+  document.documentElement.setAttribute('data-theme', resolved);
+}
+
+let following = false;
+function followSystem(): void {
+  if (following) return;
+  following = true;
+  systemDark()?.addEventListener('change', () => {
+    if (useTheme.getState().preference === 'system') apply('system');
+  });
 }
 
 interface ThemeState {
@@ -43,5 +57,6 @@ export const useTheme = create<ThemeState>()((set, get) => ({
 }));
 
 export function applyStoredTheme(): void {
+  followSystem();
   apply(useTheme.getState().preference);
 }
