@@ -1,7 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
-import { usePolling } from '../../hooks/usePolling';
 import { useAppSettings } from '../../state/app-settings';
-import { api } from '../../state/connection';
+import { useAllClusters } from './useAllClusters';
 
 /** Kubeconfig files the service reads at start, and the contexts it actually loaded from them. */
 export function KubeconfigSection() {
@@ -9,18 +8,7 @@ export function KubeconfigSection() {
   const [path, setPath] = useState('');
   const [error, setError] = useState<string | null>(null);
   const pathId = useId();
-  const contexts = usePolling(
-    'settings/contexts',
-    async (signal) =>
-      (
-        await api().call(
-          'listClusters',
-          { params: { workspaceId: 'default' }, query: { limit: '1000' } },
-          { signal },
-        )
-      ).data,
-    { intervalMs: 0 },
-  );
+  const contexts = useAllClusters();
   const paths = settings?.kubeconfig.paths ?? [];
   const apply = async (next: string[]) => {
     setError(await save({ kubeconfig: { paths: next } }));

@@ -6,6 +6,7 @@ import { api } from '../../state/connection';
 import { useRoute } from '../../state/route';
 import { ConfirmDialog } from '../common/Dialog';
 import { problemText } from '../common/Problem';
+import { useAllClusters } from './useAllClusters';
 
 /** A workspace id from its name: the service wants a lower-case slug. */
 export function slugify(name: string): string {
@@ -24,18 +25,7 @@ export function WorkspacesSection() {
   const current = useRoute((s) => s.workspaceId);
   const go = useRoute((s) => s.go);
   // Every cluster is in the default workspace: that is the pool to assign from.
-  const all = usePolling(
-    'settings/all-clusters',
-    async (signal) =>
-      (
-        await api().call(
-          'listClusters',
-          { params: { workspaceId: 'default' }, query: { limit: '1000' } },
-          { signal },
-        )
-      ).data,
-    { intervalMs: 0 },
-  );
+  const all = useAllClusters();
   const members = usePolling(
     `settings/members/${workspaces.map((w) => w.workspaceId).join(',')}`,
     async (signal) => {
