@@ -15,7 +15,7 @@ export async function startServiceProcess(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<ServiceProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/serve.ts', ...args], {
+  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.mjs', ...args], {
     env: { ...process.env, SKIFF_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -28,6 +28,7 @@ if (problem === null) {
     });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  // `serve` prints "listening on http://HOST:PORT": that is the URL to open.
-  run(bin('tsx'), ['src-main/cli/serve.ts', ...process.argv.slice(2)]);
+  // `serve` prints "listening on http://HOST:PORT": that is the URL to open. It runs built
+  // JavaScript (scripts/serve.mjs builds out/service when the sources are newer).
+  run(process.execPath, [join(root, 'scripts', 'serve.mjs'), ...process.argv.slice(2)]);
 }

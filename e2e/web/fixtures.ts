@@ -25,7 +25,7 @@ async function startService(): Promise<{ service: Service; child: ChildProcess }
   const dataDir = mkdtempSync(join(tmpdir(), 'skiff-e2e-'));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src-main/cli/serve.ts', '--port', '0', '--data-dir', dataDir, '--demo'],
+    ['scripts/serve.mjs', '--port', '0', '--data-dir', dataDir, '--demo'],
     {
       cwd: ROOT,
       env: { ...process.env, SKIFF_ADMIN_PASSWORD: ADMIN.password },

@@ -15,7 +15,7 @@ interface Running {
 
 /** Starts `serve` exactly as `npm run serve -- …` does and waits for its one ready line. */
 function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/serve.ts', ...args], {
+  const child = spawn(process.execPath, ['scripts/serve.mjs', ...args], {
     env: { ...process.env, SKIFF_LOG_LEVEL: 'warn', SKIFF_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,7 +12,10 @@ import { defaultDataDir } from './data-dir';
 import { loadClusterSources } from './sources';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RENDERER_DIR = resolve(here, '../../out/renderer');
+// Built, this file is out/service/serve.js; from source (tests), src-main/cli/serve.ts.
+const RENDERER_DIR = [resolve(here, '../renderer'), resolve(here, '../../out/renderer')].find((d) =>
+  existsSync(join(d, 'index.html')),
+);
 
 async function main() {
   const opts = parseServeArgs(process.argv.slice(2), {
@@ -39,8 +42,7 @@ async function main() {
   );
   if (contexts.length === 0) logger.info('no kubeconfig found; serving the embedded demo cluster');
 
-  const staticDir =
-    opts.staticDir ?? (existsSync(join(RENDERER_DIR, 'index.html')) ? RENDERER_DIR : undefined);
+  const staticDir = opts.staticDir ?? RENDERER_DIR;
   const service = createService({
     dataDir: opts.dataDir,
     kubeconfigPaths: paths,

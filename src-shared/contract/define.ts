@@ -83,4 +83,14 @@ export interface Reply<R> {
   data: R;
   page?: PageInfo;
   status?: number;
+  /**
+   * Set when the answer was served from a cache whose watch is broken: the RFC 3339 time the data
+   * was last known to match the cluster (HTTP: the `x-Stale-Since` header). Absent when fresh.
+   */
+  staleSince?: string;
+  /**
+   * `data` already serialised as JSON. Lists built from stored JSON text set it so HTTP can send
+   * it as is instead of parsing and re-serialising every object; `data` then parses it on demand.
+   */
+  json?: string;
 }

@@ -20,6 +20,11 @@ export interface Cluster {
   server: string;
   status: ClusterStatus;
   kubernetesVersion?: string;
+  /**
+   * Present while some cached collection of this cluster is stale (its watch is broken): the RFC
+   * 3339 time its data was last known to match the cluster. Absent while everything is live.
+   */
+  lastSyncedAt?: string;
   monitoring: { clusterAgent: { monitoring: MonitoringFlags } };
 }
 

@@ -14,6 +14,7 @@ import {
   namespaceParam,
   pageQuery,
   resourceNameParam,
+  snapshotParam,
 } from './params';
 import { settingsOperations } from './settings-operations';
 
@@ -92,7 +93,7 @@ export const operations = {
     summary: 'Resources of one type across the cluster (spec endpoint 1).',
     auth: 'credential',
     params: z.strictObject({ ...cluster, resourceType: anyResourceType() }),
-    query: z.strictObject({ labelSelector: labelSelectorParam, ...pageQuery }),
+    query: z.strictObject({ labelSelector: labelSelectorParam, snapshot: snapshotParam, ...pageQuery }),
     body: noBody,
     result: returns<ResourceWrapper[]>(),
     paginated: true,
@@ -118,7 +119,7 @@ export const operations = {
     summary: 'Resources of one namespaced type in a namespace (spec endpoint 3).',
     auth: 'credential',
     params: z.strictObject({ ...cluster, namespace: namespaceParam, resourceType: namespacedResourceType() }),
-    query: z.strictObject({ labelSelector: labelSelectorParam, ...pageQuery }),
+    query: z.strictObject({ labelSelector: labelSelectorParam, snapshot: snapshotParam, ...pageQuery }),
     body: noBody,
     result: returns<ResourceWrapper[]>(),
     paginated: true,
@@ -149,7 +150,7 @@ export const operations = {
     summary: 'Cluster-wide Kubernetes events, newest first.',
     auth: 'credential',
     params: z.strictObject(cluster),
-    query: z.strictObject({ ...eventsQuery, ...pageQuery }),
+    query: z.strictObject({ ...eventsQuery, snapshot: snapshotParam, ...pageQuery }),
     body: noBody,
     result: returns<EventRecord[]>(),
     paginated: true,

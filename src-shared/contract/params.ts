@@ -31,6 +31,15 @@ export const pageQuery = {
   offset: wholeNumber('offset', 0, Number.MAX_SAFE_INTEGER, 0),
 };
 
+/**
+ * A list snapshot token, as every `Link` of a cluster list carries it: the pages of one walk are
+ * cut from one pinned snapshot, so nothing is skipped or repeated while the cluster changes.
+ */
+export const snapshotParam = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'snapshot must be the token a Link header carried')
+  .optional();
+
 export const idParam = (what: string) =>
   z
     .string()

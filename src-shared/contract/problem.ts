@@ -35,6 +35,7 @@ export const PROBLEM_CODES = {
   conflict: 409,
   account_exists: 409,
   last_admin: 409,
+  snapshot_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
