@@ -12,7 +12,10 @@ export interface KubeStatus {
 export interface RequestOptions {
   query?: Record<string, string | undefined>;
   signal?: AbortSignal;
+  /** Bounds the whole request; for a stream, only the wait for the response headers. */
   timeoutMs: number;
+  /** A long-lived request (watch, log follow): served by the cluster's stream connections. */
+  stream?: boolean;
 }
 
 /** A failure the cluster reported, kept raw so callers can tell NotFound from Forbidden. */
@@ -64,6 +67,9 @@ export class KubeClient {
       throw mapTransportError(err, timedOut(), opts.timeoutMs);
     }
   }
+
+  /** Closes the cluster's connections. */
+  async close(): Promise<void> {}
 
   async getJson<T>(path: string, opts: RequestOptions): Promise<T> {
     const { response, timedOut } = await this.open(path, opts);
