@@ -18,8 +18,10 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
   conditional?: { ifNoneMatch: string | undefined },
+  /** The body already serialised; sent as is. */
+  serialised?: string,
 ) {
-  const text = JSON.stringify(body);
+  const text = serialised ?? JSON.stringify(body);
   if (conditional && status === 200) {
     const etag = `"${createHash('sha1').update(text).update(JSON.stringify(headers)).digest('base64url')}"`;
     const held = conditional.ifNoneMatch?.split(',').map((t) => t.trim().replace(/^W\//, ''));

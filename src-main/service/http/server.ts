@@ -111,8 +111,12 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
       const status = reply.status ?? spec.successStatus ?? 200;
       return sendStream(res, status, reply.data as StreamBody, req.method === 'HEAD', COMMON_HEADERS);
     }
-    const headers = reply.page ? pageHeaders(path, url.searchParams, reply.page) : {};
+    const headers: Record<string, string> = reply.page ? pageHeaders(path, url.searchParams, reply.page) : {};
+    if (reply.staleSince) headers['x-Stale-Since'] = reply.staleSince;
     const conditional = spec.method === 'GET' ? { ifNoneMatch: req.headers['if-none-match'] } : undefined;
-    sendJson(res, reply.status ?? spec.successStatus ?? 200, reply.data, headers, conditional);
+    const status = reply.status ?? spec.successStatus ?? 200;
+    // A reply built from stored JSON text is sent as that text; reading `data` would parse it all.
+    if (reply.json !== undefined) sendJson(res, status, undefined, headers, conditional, reply.json);
+    else sendJson(res, status, reply.data, headers, conditional);
   }
 }
