@@ -1,9 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AuthOptions, type AuthService, createAuth } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
+import type { WatchOptions } from './clusters/cluster';
 import type { ContextSource } from './clusters/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
+import { createHttpServer, type HttpServerOptions } from './http/http-server';
 import { createHttpApp } from './http/server';
 import { createStaticHandler } from './http/static';
 import { createInvoker, type Invoker } from './invoke';
@@ -21,6 +23,8 @@ export interface ServiceConfig {
   demo?: ContextSource;
   /** Cluster request timeout; a cluster slower than this gets a 504. */
   timeoutMs?: number;
+  /** Watch retry backoff and list snapshot retention; the defaults suit production, tests shorten them. */
+  watch?: WatchOptions;
   logger?: Logger;
   now?: () => number;
   /** Built renderer to serve for non-API paths (web mode). */
@@ -36,6 +40,8 @@ export interface ServiceConfig {
   kubeconfigPaths?: readonly string[];
   /** The desktop shell describes itself here; `serve` leaves it out (web mode). */
   appHost?: AppHost;
+  /** Timeouts and connection bounds for slow clients; the defaults suit production. */
+  http?: HttpServerOptions;
 }
 
 export interface Service {
@@ -74,6 +80,8 @@ export function createService(config: ServiceConfig): Service {
     store,
     logger,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(config.watch ? { watch: config.watch } : {}),
+    ...(config.now ? { now: config.now } : {}),
   });
   const adminPassword =
     config.adminPassword ?? config.auth?.adminPassword ?? process.env.SKIFF_ADMIN_PASSWORD;
@@ -99,7 +107,7 @@ export function createService(config: ServiceConfig): Service {
     host: () => config.appHost ?? webHost(webUrl),
     active: { kubeconfigPaths: config.kubeconfigPaths ?? [], accessTokenMinutes, refreshTokenDays },
   };
-  const invoke = createInvoker(createHandlers(registry, config.now ?? Date.now, auth, settings));
+  const invoke = createInvoker(createHandlers(registry, auth, settings));
   const listener = createHttpApp({
     invoke,
     authenticate: auth.authenticate,
@@ -118,10 +126,8 @@ export function createService(config: ServiceConfig): Service {
       // Nothing is served before the signing key and the first account exist.
       await auth.ready;
       auth.allowListenAddress(host);
-      const server = createServer(listener);
-      // Long-lived log follows must not be cut by Node's default request timeout.
-      server.requestTimeout = 0;
-      server.headersTimeout = 30_000;
+      // Slow clients are bounded there; answers (lists, log follows) are not (see http/http-server.ts).
+      const server = createHttpServer(listener, config.http ?? {}, logger);
       servers.push(server);
       return new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -1,3 +1,4 @@
+import type { Reply } from '../../src-shared/contract/define';
 import type { PageInfo } from '../../src-shared/contract/models';
 
 export interface Page<T> {
@@ -11,6 +12,31 @@ export function paginate<T>(all: readonly T[], limit: number, offset: number): P
 }
 
 /**
+ * A page of rows kept as JSON text, for the cluster lists: the body is built by concatenating the
+ * page's texts, and `data` is parsed only by a transport that needs objects (IPC).
+ */
+export function serialisedPage<T, R>(
+  rows: readonly T[],
+  limit: number,
+  offset: number,
+  text: (row: T) => string,
+  read: { token: string; staleSince?: string },
+): Reply<R[]> {
+  const json = `[${rows
+    .slice(offset, offset + limit)
+    .map(text)
+    .join(',')}]`;
+  return {
+    get data() {
+      return JSON.parse(json) as R[];
+    },
+    json,
+    page: { total: rows.length, limit, offset, snapshot: read.token },
+    ...(read.staleSince ? { staleSince: read.staleSince } : {}),
+  };
+}
+
+/**
  * Link header (RFC 8288) with first/prev/next/last. Links are relative, keep every other query
  * parameter, and an empty collection still has first and last (both at offset 0).
  */
@@ -21,6 +47,8 @@ export function linkHeader(path: string, query: URLSearchParams, page: PageInfo)
     const q = new URLSearchParams(query);
     q.delete('limit');
     q.delete('offset');
+    // Every page of a walk comes from the snapshot the first page was cut from.
+    if (page.snapshot) q.set('snapshot', page.snapshot);
     q.set('limit', String(limit));
     q.set('offset', String(o));
     return `<${path}?${q.toString()}>`;

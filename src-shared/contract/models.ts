@@ -85,4 +85,6 @@ export interface PageInfo {
   total: number;
   limit: number;
   offset: number;
+  /** Cluster lists: the token pinning the snapshot this page was cut from; pass it back to page on. */
+  snapshot?: string;
 }

@@ -37,7 +37,7 @@ export const pageQuery = {
  */
 export const snapshotParam = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'snapshot must be the token a Link header carried')
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'snapshot must be the token a Link header carried')
   .optional();
 
 export const idParam = (what: string) =>

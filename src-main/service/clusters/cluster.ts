@@ -1,35 +1,37 @@
 import type { ClusterStatus, KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
 import { RESOURCE_KINDS, type ResourceKindInfo, type ResourceType } from '../../../src-shared/kube/kinds';
 import { ProblemError } from '../errors';
-import { type ClusterEvent, compareEvents, normaliseEvent } from '../events/normalise';
 import type { Logger } from '../logger';
+import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff';
+import { Collection } from './collection';
+import {
+  compareEventEntries,
+  compareResources,
+  type EventEntry,
+  eventEntry,
+  labelKeys,
+  type ResourceEntry,
+  resourceEntry,
+} from './entries';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
 import type { ContextSource } from './kubeconfig';
 import { ResourceCache } from './resource-cache';
+import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
 
-export interface CachedResource {
-  namespace: string;
-  name: string;
-  labels: Readonly<Record<string, string>> | undefined;
-  object: KubeObject;
+/** How watches retry and how long list snapshots are kept; tests shorten them. */
+export interface WatchOptions extends Partial<BackoffOptions> {
+  snapshotIdleMs?: number;
+  snapshotsKept?: number;
 }
-
-const byNamespaceThenName = (a: CachedResource, b: CachedResource) =>
-  a.namespace < b.namespace
-    ? -1
-    : a.namespace > b.namespace
-      ? 1
-      : a.name < b.name
-        ? -1
-        : a.name > b.name
-          ? 1
-          : 0;
 
 export interface ClusterOptions {
   timeoutMs: number;
   logger: Logger;
   /** How long a status answer stays fresh. */
   statusTtlMs?: number;
+  watch?: WatchOptions;
+  /** The clock `since` durations count back from. */
+  now?: () => number;
 }
 
 const STATUS_PROBE_MAX_MS = 5_000;
@@ -37,10 +39,12 @@ const STATUS_PROBE_MAX_MS = 5_000;
 /** One monitored cluster: its client, its watch-backed caches and its health. */
 export class ClusterConnection {
   readonly client: KubeClient;
-  private readonly caches = new Map<string, ResourceCache<CachedResource>>();
-  private eventCache: ResourceCache<ClusterEvent> | null = null;
+  private readonly caches = new Map<string, ResourceCache<ResourceEntry>>();
+  private eventCache: ResourceCache<EventEntry> | null = null;
   private statusCache: { at: number; value: Promise<{ status: ClusterStatus; version?: string }> } | null =
     null;
+  private readonly backoff: BackoffOptions;
+  private readonly pins: Omit<PinOptions, 'now'>;
 
   constructor(
     readonly clusterId: string,
@@ -48,6 +52,16 @@ export class ClusterConnection {
     private readonly opts: ClusterOptions,
   ) {
     this.client = new KubeClient(source.kubeConfig, source.server);
+    const w = opts.watch ?? {};
+    this.backoff = {
+      baseMs: w.baseMs ?? DEFAULT_BACKOFF.baseMs,
+      capMs: w.capMs ?? DEFAULT_BACKOFF.capMs,
+      stableAfterMs: w.stableAfterMs ?? DEFAULT_BACKOFF.stableAfterMs,
+    };
+    this.pins = {
+      idleMs: w.snapshotIdleMs ?? DEFAULT_PIN_OPTIONS.idleMs,
+      max: w.snapshotsKept ?? DEFAULT_PIN_OPTIONS.max,
+    };
   }
 
   get context(): string {
@@ -59,42 +73,62 @@ export class ClusterConnection {
     return this.opts.timeoutMs;
   }
 
-  resources(kind: ResourceKindInfo): ResourceCache<CachedResource> {
+  resources(kind: ResourceKindInfo): ResourceCache<ResourceEntry> {
     let cache = this.caches.get(kind.singular);
     if (!cache) {
-      cache = new ResourceCache<CachedResource>({
+      const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+      cache = new ResourceCache<ResourceEntry>({
         client: this.client,
         path: `${kind.apiPath}/${kind.plural}`,
-        apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
-        kind: kind.kind,
-        toEntry: (object) => ({
-          namespace: object.metadata.namespace ?? '',
-          name: object.metadata.name,
-          labels: object.metadata.labels,
-          object,
-        }),
-        compare: byNamespaceThenName,
+        toEntry: (object: KubeObject) => resourceEntry(object, apiVersion, kind.kind),
+        fingerprint: (e) => e.json,
+        collection: new Collection(compareResources, { label: labelKeys }),
         timeoutMs: this.opts.timeoutMs,
         logger: this.opts.logger,
+        backoff: this.backoff,
+        pins: this.pins,
+        ...(this.opts.now ? { now: this.opts.now } : {}),
       });
       this.caches.set(kind.singular, cache);
     }
     return cache;
   }
 
-  events(): ResourceCache<ClusterEvent> {
-    this.eventCache ??= new ResourceCache<ClusterEvent>({
+  events(): ResourceCache<EventEntry> {
+    this.eventCache ??= new ResourceCache<EventEntry>({
       client: this.client,
       path: '/api/v1/events',
-      apiVersion: 'v1',
-      kind: 'Event',
-      toEntry: (obj) => normaliseEvent(obj, this.clusterId),
-      compare: compareEvents,
+      toEntry: (obj) => eventEntry(obj, this.clusterId),
+      fingerprint: (e) => e.body,
+      collection: new Collection(compareEventEntries, {
+        type: (e) => e.type,
+        reason: (e) => e.reason,
+        namespace: (e) => e.namespace,
+        kind: (e) => e.kind,
+        category: (e) => e.category,
+      }),
       timeoutMs: this.opts.timeoutMs,
       logger: this.opts.logger,
+      backoff: this.backoff,
+      pins: this.pins,
       listChunk: 5_000,
+      ...(this.opts.now ? { now: this.opts.now } : {}),
     });
     return this.eventCache;
+  }
+
+  /**
+   * While some cache of this cluster is stale: the earliest time its data was last known good, and
+   * the failure behind it. Undefined while every started watch is live.
+   */
+  staleness(): { since: string; cause: ProblemError | undefined } | undefined {
+    let found: { since: string; cause: ProblemError | undefined } | undefined;
+    for (const cache of [...this.caches.values(), ...(this.eventCache ? [this.eventCache] : [])]) {
+      const since = cache.staleSince;
+      if (since !== undefined && (found === undefined || since < found.since))
+        found = { since, cause: cache.staleCause };
+    }
+    return found;
   }
 
   /** A single object, read fresh from the apiserver so a detail view is never stale. */
@@ -169,6 +203,7 @@ export class ClusterConnection {
     await this.eventCache?.stop();
     this.caches.clear();
     this.eventCache = null;
+    await this.client.close();
   }
 }
 

@@ -10,7 +10,7 @@ import {
   saveWorkspaceConfig,
   type WorkspaceConfig,
 } from '../workspaces/config';
-import { ClusterConnection } from './cluster';
+import { ClusterConnection, type WatchOptions } from './cluster';
 import type { ContextSource } from './kubeconfig';
 import { assignClusterIds } from './slug';
 
@@ -24,6 +24,8 @@ export interface RegistryOptions {
   logger: Logger;
   timeoutMs: number;
   cacheIdleMs?: number;
+  watch?: WatchOptions;
+  now?: () => number;
 }
 
 /** Workspaces and the clusters in them, resolved from kubeconfig contexts and the data dir. */
@@ -39,7 +41,12 @@ export class ClusterRegistry {
       this.config.clusterIds,
       opts.demo ? [DEMO_CLUSTER_ID] : [],
     );
-    const connOpts = { timeoutMs: opts.timeoutMs, logger: opts.logger };
+    const connOpts = {
+      timeoutMs: opts.timeoutMs,
+      logger: opts.logger,
+      ...(opts.watch ? { watch: opts.watch } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+    };
     for (const source of opts.contexts) {
       const id = ids[source.context]!;
       this.clusters.set(id, new ClusterConnection(id, source, connOpts));

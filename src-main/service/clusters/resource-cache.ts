@@ -1,171 +1,214 @@
-import { type KubernetesObject, ListWatch, Watch } from '@kubernetes/client-node';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
-import { type KubeClient, KubeRequestError, toProblem } from './kube-client';
+import type { BackoffOptions } from './backoff';
+import type { Collection, CollectionSnapshot, Keyed } from './collection';
+import { keyOf } from './entries';
+import { Informer, type InformerSink } from './informer';
+import { type KubeClient, toProblem } from './kube-client';
+import { type PinOptions, SnapshotPins } from './snapshot-pins';
 
-export interface CacheOptions<T> {
+export interface CacheOptions<E extends Keyed> {
   client: KubeClient;
   /** Collection path, e.g. /api/v1/pods (all namespaces). */
   path: string;
-  apiVersion: string;
-  kind: string;
-  toEntry: (obj: KubeObject) => T;
-  compare: (a: T, b: T) => number;
+  /** What is kept of each object; it may throw for an object it cannot read (that one is skipped). */
+  toEntry: (obj: KubeObject) => E;
+  /** Two entries with the same fingerprint are the same; a relist keeps the old one then. */
+  fingerprint: (entry: E) => string;
+  collection: Collection<E>;
   timeoutMs: number;
   logger: Logger;
-  /** Chunk size of the initial list, as kubectl and informers page through large collections. */
+  backoff: BackoffOptions;
+  pins: Omit<PinOptions, 'now'>;
   listChunk?: number;
+  now?: () => number;
 }
 
-const MAX_BACKOFF_MS = 30_000;
-
-/** Strips what the API never returns: managedFields. Everything else stays as the cluster sent it. */
-export function cleanObject(obj: KubeObject, apiVersion: string, kind: string): KubeObject {
-  const { managedFields: _dropped, ...metadata } = obj.metadata;
-  return { apiVersion: obj.apiVersion ?? apiVersion, kind: obj.kind ?? kind, ...obj, metadata } as KubeObject;
+/** One read of a cache: a consistent snapshot, the token that pins it, and whether it is stale. */
+export interface CacheRead<E> {
+  snapshot: CollectionSnapshot<E>;
+  token: string;
+  /** The instant durations such as `since=15m` count back from, fixed for a whole walk. */
+  asOf: number;
+  /** RFC 3339: when the data was last known to match the cluster; absent while the watch is live. */
+  staleSince?: string;
 }
 
-const keyOf = (obj: { metadata?: { namespace?: string; name?: string } }) =>
-  `${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
 
 /**
- * A watch-backed cache of one collection of one cluster, built on client-node's ListWatch. Reads are
- * served from memory, sorted once per change, so a page costs the same at any offset and never
- * touches the apiserver. After a failure the last known data keeps serving while the watch retries
- * with backoff.
+ * A watch-backed cache of one collection of one cluster: an own informer fills a Collection of
+ * lean entries. Reads never touch the apiserver. After a failure the last known data keeps serving,
+ * marked stale with the time it was last known good, while the informer retries with backoff.
  */
-export class ResourceCache<T> {
-  private readonly entries = new Map<string, T>();
-  private sorted: T[] | null = null;
-  private listWatch: ListWatch<KubernetesObject> | null = null;
-  private ready: Promise<void> | null = null;
+export class ResourceCache<E extends Keyed> {
+  private informer: Informer | null = null;
+  private staging: Map<string, E> | null = null;
   private synced = false;
-  private stopped = false;
-  private backoffMs = 1_000;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private staleSinceMs: number | null = null;
+  private lastError: unknown = null;
+  private readonly waiters = new Set<Waiter>();
+  private readonly pins: SnapshotPins<CollectionSnapshot<E>>;
+  private readonly now: () => number;
   lastUsed = Date.now();
-  /** Increases on every change; lets readers cache work derived from a snapshot. */
-  version = 0;
 
-  constructor(private readonly opts: CacheOptions<T>) {}
+  constructor(private readonly opts: CacheOptions<E>) {
+    this.now = opts.now ?? Date.now;
+    this.pins = new SnapshotPins({ ...opts.pins, now: this.now });
+  }
 
   /** Starts the cache if needed and waits until it has listed once; bounded by the request timeout. */
   async acquire(signal?: AbortSignal): Promise<void> {
     this.lastUsed = Date.now();
     if (this.synced) return;
-    this.ready ??= this.start();
-    const ready = this.ready;
+    if (!this.informer) this.start();
+    // Nobody has data yet and the last attempt failed: a caller waiting is a reason to try now.
+    else if (this.lastError !== null) this.informer.retryNow();
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new ProblemError(
-              'cluster_timeout',
-              `the cluster did not answer within ${this.opts.timeoutMs / 1000} s`,
-            ),
-          ),
-        this.opts.timeoutMs,
-      );
-      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
+    let waiter: Waiter | undefined;
+    const onAbort = () => waiter?.reject(signal?.reason);
     try {
-      await Promise.race([ready, timeout]);
+      await new Promise<void>((resolve, reject) => {
+        waiter = { resolve, reject };
+        this.waiters.add(waiter);
+        timer = setTimeout(
+          () =>
+            reject(
+              new ProblemError(
+                'cluster_timeout',
+                `the cluster did not answer within ${this.opts.timeoutMs / 1000} s`,
+              ),
+            ),
+          this.opts.timeoutMs,
+        );
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
     } finally {
       clearTimeout(timer);
+      if (waiter) this.waiters.delete(waiter);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  snapshot(): readonly T[] {
+  /** The current snapshot, or the one `token` pinned (410 snapshot_expired when gone). */
+  read(token?: string): CacheRead<E> {
     this.lastUsed = Date.now();
-    if (this.sorted === null) this.sorted = [...this.entries.values()].sort(this.opts.compare);
-    return this.sorted;
+    let read: { snapshot: CollectionSnapshot<E>; token: string; asOf: number };
+    if (token === undefined) {
+      const snapshot = this.opts.collection.snapshot();
+      read = { snapshot, token: this.pins.pin(snapshot).token, asOf: this.now() };
+    } else {
+      const pinned = this.pins.resolve(token);
+      read = { snapshot: pinned.snapshot, token, asOf: pinned.pinnedAt };
+    }
+    const staleSince = this.staleSince;
+    return staleSince ? { ...read, staleSince } : read;
+  }
+
+  /** RFC 3339 time the data was last known good, while the watch is broken; else undefined. */
+  get staleSince(): string | undefined {
+    return this.staleSinceMs === null ? undefined : new Date(this.staleSinceMs).toISOString();
+  }
+
+  /** The failure that made the cache stale, as the API's problem (for the cluster's status). */
+  get staleCause(): ProblemError | undefined {
+    if (this.staleSinceMs === null) return undefined;
+    const problem = toProblem(this.lastError, this.opts.path);
+    return problem instanceof ProblemError ? problem : undefined;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.opts.collection.size;
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-    await this.listWatch?.stop();
+    const informer = this.informer;
+    this.informer = null;
+    await informer?.stop();
   }
 
-  private async start(): Promise<void> {
-    const { client, path, apiVersion, kind } = this.opts;
-    const watch = new Watch(client.kubeConfig);
-    const lw = new ListWatch<KubernetesObject>(path, watch, () => this.list(), false);
-    this.listWatch = lw;
-    const upsert = (obj: KubernetesObject) => {
-      this.entries.set(keyOf(obj), this.opts.toEntry(cleanObject(obj as KubeObject, apiVersion, kind)));
-      this.changed();
-    };
-    lw.on('add', upsert);
-    lw.on('update', upsert);
-    lw.on('delete', (obj) => {
-      this.entries.delete(keyOf(obj));
-      this.changed();
+  private start(): void {
+    const { opts } = this;
+    this.informer = new Informer({
+      client: opts.client,
+      path: opts.path,
+      listChunk: opts.listChunk ?? 500,
+      timeoutMs: opts.timeoutMs,
+      backoff: opts.backoff,
+      logger: opts.logger,
+      sink: this.sink(),
+      onSynced: () => this.onSynced(),
+      onFailure: (err) => this.onFailure(err),
     });
-    let firstError: unknown;
-    lw.on('error', (err) => {
-      if (!this.synced) {
-        firstError ??= err;
-        return;
-      }
-      this.opts.logger.warn({ path, err: String(err) }, 'watch failed; serving cached data and retrying');
-      this.scheduleRetry(lw);
-    });
-    lw.on('connect', () => {
-      if (this.synced) this.backoffMs = 1_000;
-    });
-    await lw.start();
-    if (firstError !== undefined) {
-      this.ready = null;
-      await lw.stop();
-      throw toProblem(firstError, kind);
-    }
+    this.informer.start();
+  }
+
+  private onSynced(): void {
+    if (this.staleSinceMs !== null) this.opts.logger.info({ path: this.opts.path }, 'watch recovered');
     this.synced = true;
+    this.staleSinceMs = null;
+    this.lastError = null;
+    for (const w of this.waiters) w.resolve();
   }
 
-  private scheduleRetry(lw: ListWatch<KubernetesObject>) {
-    if (this.stopped) return;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      if (!this.stopped) void lw.start();
-    }, this.backoffMs);
-    this.retryTimer.unref();
-    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
-  }
-
-  private changed() {
-    this.sorted = null;
-    this.version++;
-  }
-
-  /** Lists in chunks with limit/continue; a continue token that expired mid-way restarts the list. */
-  private async list(): Promise<{ metadata: { resourceVersion: string }; items: KubernetesObject[] }> {
-    const chunk = String(this.opts.listChunk ?? 500);
-    for (let attempt = 0; ; attempt++) {
-      const items: KubernetesObject[] = [];
-      let cont: string | undefined;
-      let resourceVersion = '';
-      try {
-        do {
-          const page = await this.opts.client.getJson<{
-            metadata?: { resourceVersion?: string; continue?: string };
-            items?: KubernetesObject[];
-          }>(this.opts.path, { query: { limit: chunk, continue: cont }, timeoutMs: this.opts.timeoutMs });
-          items.push(...(page.items ?? []));
-          resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
-          cont = page.metadata?.continue || undefined;
-        } while (cont);
-        return { metadata: { resourceVersion }, items };
-      } catch (err) {
-        if (err instanceof KubeRequestError && err.statusCode === 410 && attempt < 3) continue;
-        throw err;
-      }
+  private onFailure(err: unknown): void {
+    this.lastError = err;
+    if (this.synced && this.staleSinceMs === null) {
+      this.staleSinceMs = this.now();
+      this.opts.logger.warn(
+        { path: this.opts.path, err: String(err) },
+        'watch failed; serving cached data marked stale, and retrying',
+      );
     }
+    if (this.synced) return;
+    const problem = toProblem(err, this.opts.path);
+    for (const w of this.waiters) w.reject(problem);
+  }
+
+  private entryOf(obj: KubeObject): E | undefined {
+    try {
+      return this.opts.toEntry(obj);
+    } catch (err) {
+      this.opts.logger.warn({ path: this.opts.path, key: keyOf(obj), err: String(err) }, 'unreadable object');
+      return undefined;
+    }
+  }
+
+  private sink(): InformerSink {
+    const collection = this.opts.collection;
+    return {
+      beginList: () => {
+        // The first list fills the collection directly; a relist stages and swaps at the end.
+        this.staging = collection.size === 0 ? null : new Map();
+      },
+      listed: (obj) => {
+        const entry = this.entryOf(obj);
+        if (!entry) return;
+        if (this.staging) this.staging.set(entry.key, entry);
+        else collection.upsert(entry);
+      },
+      endList: () => {
+        const staged = this.staging;
+        this.staging = null;
+        if (!staged) return;
+        for (const key of [...collection.keys()]) if (!staged.has(key)) collection.delete(key);
+        for (const entry of staged.values()) {
+          const old = collection.get(entry.key);
+          if (!old || this.opts.fingerprint(old) !== this.opts.fingerprint(entry)) collection.upsert(entry);
+        }
+      },
+      abortList: () => {
+        this.staging = null;
+      },
+      upsert: (obj) => {
+        const entry = this.entryOf(obj);
+        if (entry) collection.upsert(entry);
+      },
+      remove: (obj) => collection.delete(keyOf(obj)),
+    };
   }
 }

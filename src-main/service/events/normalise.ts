@@ -68,7 +68,10 @@ export function normaliseEvent(obj: KubeObject, clusterId: string): ClusterEvent
 }
 
 /** Newest first; ties broken by eventId so pages never shuffle between requests. */
-export function compareEvents(a: ClusterEvent, b: ClusterEvent): number {
+export function compareEvents(
+  a: Pick<ClusterEvent, 'lastMs' | 'eventId'>,
+  b: Pick<ClusterEvent, 'lastMs' | 'eventId'>,
+): number {
   if (a.lastMs !== b.lastMs) return b.lastMs - a.lastMs;
   return a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0;
 }

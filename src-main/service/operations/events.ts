@@ -1,39 +1,42 @@
 import type { EventRecord } from '../../../src-shared/contract/models';
+import { eventRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
-import { type ClusterEvent, toRecord } from '../events/normalise';
-import { paginate } from '../pagination';
+import { serialisedPage } from '../pagination';
 
-export function eventHandlers(
-  registry: ClusterRegistry,
-  now: () => number,
-): Pick<OperationHandlers, 'listEvents'> {
+export function eventHandlers(registry: ClusterRegistry): Pick<OperationHandlers, 'listEvents'> {
   return {
     async listEvents({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const flags = registry.monitoring(cluster.clusterId);
       const cache = cluster.events();
       await cache.acquire(ctx.signal);
-      const since =
+      const read = cache.read(query.snapshot);
+      // A duration counts back from the walk's first page, so every page agrees on the cut.
+      const sinceMs =
         query.since === undefined
           ? undefined
           : 'instant' in query.since
             ? query.since.instant
-            : now() - query.since.durationMs;
-      const kind = query.kind?.toLowerCase();
-      const keep = (e: ClusterEvent) =>
-        (e.category === 'resource' ? flags.resourceEventsEnabled : flags.systemEventsEnabled) &&
-        (query.type === undefined || e.type === query.type) &&
-        (query.reason === undefined || e.reason === query.reason) &&
-        (query.namespace === undefined || e.involvedObject.namespace === query.namespace) &&
-        (kind === undefined || e.involvedObject.kind.toLowerCase() === kind) &&
-        (query.name === undefined || e.involvedObject.name === query.name) &&
-        (since === undefined || e.lastMs >= since);
-      const all = cache.snapshot();
-      const filtered = all.filter(keep);
-      const { items, page } = paginate(filtered, query.limit, query.offset);
-      const data: EventRecord[] = items.map((e) => toRecord(e, params.workspaceId));
-      return { data, page };
+            : read.asOf - query.since.durationMs;
+      const rows = eventRows(read.snapshot, {
+        ...(query.type !== undefined ? { type: query.type } : {}),
+        ...(query.reason !== undefined ? { reason: query.reason } : {}),
+        ...(query.namespace !== undefined ? { namespace: query.namespace } : {}),
+        ...(query.kind !== undefined ? { kind: query.kind.toLowerCase() } : {}),
+        ...(query.name !== undefined ? { name: query.name } : {}),
+        ...(sinceMs !== undefined ? { sinceMs } : {}),
+        resourceEvents: flags.resourceEventsEnabled,
+        systemEvents: flags.systemEventsEnabled,
+      });
+      const head = `{"workspaceId":${JSON.stringify(params.workspaceId)},`;
+      return serialisedPage<(typeof rows)[number], EventRecord>(
+        rows,
+        query.limit,
+        query.offset,
+        (e) => head + e.body,
+        read,
+      );
     },
   };
 }

@@ -15,7 +15,6 @@ export const SERVICE_VERSION = '0.1.0';
 
 export function createHandlers(
   registry: ClusterRegistry,
-  now: () => number,
   auth: AuthService,
   settings: AppSettingsDeps,
 ): OperationHandlers {
@@ -25,7 +24,7 @@ export function createHandlers(
     health: async () => ({ data: { status: 'ok', version: SERVICE_VERSION } }),
     ...workspaceHandlers(registry),
     ...resourceHandlers(registry),
-    ...eventHandlers(registry, now),
+    ...eventHandlers(registry),
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),

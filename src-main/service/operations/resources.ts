@@ -1,50 +1,40 @@
+import type { Reply } from '../../../src-shared/contract/define';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
-import { matchesSelector, type Selector } from '../../../src-shared/kube/selector';
-import type { CachedResource, ClusterConnection } from '../clusters/cluster';
+import type { Selector } from '../../../src-shared/kube/selector';
+import type { ClusterConnection } from '../clusters/cluster';
+import { cleanObject, type ResourceEntry } from '../clusters/entries';
+import { resourceRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
-import { cleanObject } from '../clusters/resource-cache';
 import type { CallContext, OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
-import { paginate } from '../pagination';
-
-/** The rows of one namespace are contiguous in a (namespace, name) ordered snapshot: find them by bisection. */
-function namespaceSlice(all: readonly CachedResource[], namespace: string): readonly CachedResource[] {
-  const bound = (strict: boolean) => {
-    let lo = 0;
-    let hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const ns = all[mid]!.namespace;
-      if (ns < namespace || (strict && ns === namespace)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return all.slice(bound(false), bound(true));
-}
+import { serialisedPage } from '../pagination';
 
 async function listPage(
   cluster: ClusterConnection,
   kind: ResourceKindInfo,
   namespace: string | undefined,
-  selector: Selector | undefined,
-  page: { limit: number; offset: number },
+  query: {
+    labelSelector?: { selector: Selector } | undefined;
+    snapshot?: string | undefined;
+    limit: number;
+    offset: number;
+  },
   workspaceId: string,
   ctx: CallContext,
-) {
+): Promise<Reply<ResourceWrapper[]>> {
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
-  let rows = cache.snapshot();
-  if (namespace !== undefined) rows = namespaceSlice(rows, namespace);
-  if (selector) rows = rows.filter((r) => matchesSelector(selector, r.labels));
-  const { items, page: info } = paginate(rows, page.limit, page.offset);
-  const data: ResourceWrapper[] = items.map((r) => ({
-    clusterId: cluster.clusterId,
-    workspaceId,
-    resource: r.object,
-  }));
-  return { data, page: info };
+  const read = cache.read(query.snapshot);
+  const rows = resourceRows(read.snapshot, namespace, query.labelSelector?.selector);
+  const head = `{"clusterId":${JSON.stringify(cluster.clusterId)},"workspaceId":${JSON.stringify(workspaceId)},"resource":`;
+  return serialisedPage<ResourceEntry, ResourceWrapper>(
+    rows,
+    query.limit,
+    query.offset,
+    (r) => `${head}${r.json}}`,
+    read,
+  );
 }
 
 /**
@@ -60,8 +50,8 @@ async function locateNamespace(
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
   const namespaces = cache
-    .snapshot()
-    .filter((r) => r.name === name)
+    .read()
+    .snapshot.all.filter((r) => r.name === name)
     .map((r) => r.namespace);
   if (namespaces.length === 0)
     throw new ProblemError('resource_not_found', `${kind.singular} "${name}" not found`);
@@ -105,28 +95,11 @@ export function resourceHandlers(
   return {
     async listResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      return listPage(
-        cluster,
-        params.resourceType,
-        undefined,
-        query.labelSelector?.selector,
-        query,
-        params.workspaceId,
-        ctx,
-      );
+      return listPage(cluster, params.resourceType, undefined, query, params.workspaceId, ctx);
     },
     async listNamespacedResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      const selector = query.labelSelector?.selector;
-      return listPage(
-        cluster,
-        params.resourceType,
-        params.namespace,
-        selector,
-        query,
-        params.workspaceId,
-        ctx,
-      );
+      return listPage(cluster, params.resourceType, params.namespace, query, params.workspaceId, ctx);
     },
     async getResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);

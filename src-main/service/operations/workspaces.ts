@@ -10,7 +10,15 @@ export async function describeCluster(
   c: ClusterConnection,
   workspaceId: string,
 ): Promise<Cluster> {
-  const { status, version } = await c.status();
+  const probed = await c.status();
+  // A broken watch is as telling as a failed probe, and says since when the data is old.
+  const stale = c.staleness();
+  const status =
+    stale === undefined || probed.status !== 'connected'
+      ? probed.status
+      : stale.cause?.code === 'cluster_unauthorized'
+        ? 'unauthorized'
+        : 'unreachable';
   return {
     clusterId: c.clusterId,
     workspaceId,
@@ -18,7 +26,8 @@ export async function describeCluster(
     context: c.context,
     server: c.source.server,
     status,
-    ...(version ? { kubernetesVersion: version } : {}),
+    ...(probed.version ? { kubernetesVersion: probed.version } : {}),
+    ...(stale ? { lastSyncedAt: stale.since } : {}),
     monitoring: { clusterAgent: { monitoring: registry.monitoring(c.clusterId) } },
   };
 }

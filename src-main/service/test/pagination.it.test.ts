@@ -12,6 +12,14 @@ afterAll(async () => stack?.close());
 
 const pods = () => `${stack.cluster}/kubernetes-proxy/pod`;
 
+/** The snapshot token every Link of a cluster list carries (pages of one walk share a snapshot). */
+function snapshotOf(res: { headers: Headers }): string {
+  const first = parseLinks(res.headers.get('link')!).first!;
+  const token = new URL(first, 'http://x').searchParams.get('snapshot');
+  expect(token).toMatch(/^[\w.-]+$/);
+  return token!;
+}
+
 async function total(): Promise<number> {
   const res = await stack.get(`${pods()}?limit=1`);
   return Number(res.headers.get('x-total'));
@@ -29,18 +37,20 @@ describe('pagination headers on every list', () => {
     const n = await total();
     const res = await stack.get(`${pods()}?limit=10`);
     const links = parseLinks(res.headers.get('link')!);
+    const s = snapshotOf(res);
     expect(Object.keys(links)).toEqual(['first', 'next', 'last']);
-    expect(links.first).toBe(`${pods()}?limit=10&offset=0`);
-    expect(links.next).toBe(`${pods()}?limit=10&offset=10`);
-    expect(links.last).toBe(`${pods()}?limit=10&offset=${Math.floor((n - 1) / 10) * 10}`);
+    expect(links.first).toBe(`${pods()}?snapshot=${s}&limit=10&offset=0`);
+    expect(links.next).toBe(`${pods()}?snapshot=${s}&limit=10&offset=10`);
+    expect(links.last).toBe(`${pods()}?snapshot=${s}&limit=10&offset=${Math.floor((n - 1) / 10) * 10}`);
   });
 
   it('middle page: all four links', async () => {
     const res = await stack.get(`${pods()}?limit=10&offset=30`);
     const links = parseLinks(res.headers.get('link')!);
+    const s = snapshotOf(res);
     expect(Object.keys(links)).toEqual(['first', 'prev', 'next', 'last']);
-    expect(links.prev).toBe(`${pods()}?limit=10&offset=20`);
-    expect(links.next).toBe(`${pods()}?limit=10&offset=40`);
+    expect(links.prev).toBe(`${pods()}?snapshot=${s}&limit=10&offset=20`);
+    expect(links.next).toBe(`${pods()}?snapshot=${s}&limit=10&offset=40`);
   });
 
   it('last page: no next, and it may hold fewer than limit', async () => {
@@ -57,9 +67,10 @@ describe('pagination headers on every list', () => {
     const res = await stack.get<unknown[]>(`${pods()}?labelSelector=app%3Dno-such-app&limit=5`);
     expect(res.body).toEqual([]);
     const links = parseLinks(res.headers.get('link')!);
+    const s = snapshotOf(res);
     expect(links).toEqual({
-      first: `${pods()}?labelSelector=app%3Dno-such-app&limit=5&offset=0`,
-      last: `${pods()}?labelSelector=app%3Dno-such-app&limit=5&offset=0`,
+      first: `${pods()}?labelSelector=app%3Dno-such-app&snapshot=${s}&limit=5&offset=0`,
+      last: `${pods()}?labelSelector=app%3Dno-such-app&snapshot=${s}&limit=5&offset=0`,
     });
   });
 
@@ -107,7 +118,8 @@ describe('pagination input', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([]);
     const links = parseLinks(res.headers.get('link')!);
-    expect(links.prev).toBe(`${pods()}?limit=10&offset=${Math.floor((n - 1) / 10) * 10}`);
+    const s = snapshotOf(res);
+    expect(links.prev).toBe(`${pods()}?snapshot=${s}&limit=10&offset=${Math.floor((n - 1) / 10) * 10}`);
     expect(links.next).toBeUndefined();
   });
 

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { Collection } from './collection';
+
+interface Row {
+  key: string;
+  rank: number;
+  colour: string;
+  tags: string[];
+}
+const byRank = (a: Row, b: Row) => a.rank - b.rank || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const row = (key: string, rank: number, colour: string, tags: string[] = []): Row => ({
+  key,
+  rank,
+  colour,
+  tags,
+});
+
+function make() {
+  return new Collection<Row>(byRank, { colour: (r) => r.colour, tag: (r) => r.tags });
+}
+
+describe('Collection', () => {
+  it('orders every entry and every index list by the collection order, whatever the insertion order', () => {
+    const c = make();
+    for (const r of [
+      row('d', 4, 'red', ['x']),
+      row('a', 1, 'blue'),
+      row('c', 3, 'red', ['x', 'y']),
+      row('b', 2, 'red'),
+    ])
+      c.upsert(r);
+    const s = c.snapshot();
+    expect(s.all.map((r) => r.key)).toEqual(['a', 'b', 'c', 'd']);
+    expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['b', 'c', 'd']);
+    expect(s.by('tag', 'x').map((r) => r.key)).toEqual(['c', 'd']);
+    expect(s.by('tag', 'y').map((r) => r.key)).toEqual(['c']);
+    expect(s.by('colour', 'green')).toEqual([]);
+  });
+
+  it('moves an updated entry between index lists and keeps it once', () => {
+    const c = make();
+    c.upsert(row('a', 1, 'red'));
+    c.upsert(row('b', 2, 'red'));
+    c.upsert(row('a', 3, 'blue'));
+    const s = c.snapshot();
+    expect(c.size).toBe(2);
+    expect(s.all.map((r) => [r.key, r.rank])).toEqual([
+      ['b', 2],
+      ['a', 3],
+    ]);
+    expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['b']);
+    expect(s.by('colour', 'blue').map((r) => r.key)).toEqual(['a']);
+  });
+
+  it('keeps an older snapshot exactly as it was while the collection changes', () => {
+    const c = make();
+    c.upsert(row('a', 1, 'red'));
+    c.upsert(row('b', 2, 'blue'));
+    const old = c.snapshot();
+    c.delete('a');
+    c.upsert(row('c', 0, 'red'));
+    c.upsert(row('b', 9, 'red'));
+    const now = c.snapshot();
+    expect(old.all.map((r) => r.key)).toEqual(['a', 'b']);
+    expect(old.by('colour', 'red').map((r) => r.key)).toEqual(['a']);
+    expect(old.by('colour', 'blue').map((r) => r.key)).toEqual(['b']);
+    expect(now.all.map((r) => r.key)).toEqual(['c', 'b']);
+    expect(now.by('colour', 'blue')).toEqual([]);
+    expect(now.version).toBeGreaterThan(old.version);
+  });
+
+  it('hands out the same snapshot until something changes', () => {
+    const c = make();
+    c.upsert(row('a', 1, 'red'));
+    const s = c.snapshot();
+    expect(c.snapshot()).toBe(s);
+    c.delete('missing');
+    expect(c.snapshot()).toBe(s);
+    c.delete('a');
+    expect(c.snapshot()).not.toBe(s);
+    expect(c.snapshot().all).toEqual([]);
+  });
+});

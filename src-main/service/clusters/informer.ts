@@ -1,0 +1,225 @@
+import type { KubeObject } from '../../../src-shared/contract/models';
+import { ProblemError } from '../errors';
+import type { Logger } from '../logger';
+import { Backoff, type BackoffOptions } from './backoff';
+import { type KubeClient, KubeRequestError, parseStatus } from './kube-client';
+import { readWatchEvents, type WatchEvent } from './watch-stream';
+
+/** Where an informer delivers what it learns; the sink owns the data. */
+export interface InformerSink {
+  /** A full list starts; `listed` objects replace the whole state when `endList` comes. */
+  beginList(): void;
+  listed(obj: KubeObject): void;
+  endList(): void;
+  /** The list failed half-way: forget what it staged. */
+  abortList(): void;
+  upsert(obj: KubeObject): void;
+  remove(obj: KubeObject): void;
+}
+
+export interface InformerOptions {
+  client: KubeClient;
+  /** Collection path, e.g. /api/v1/pods (all namespaces). */
+  path: string;
+  /** Chunk size of a list, as kubectl and client-go page through large collections. */
+  listChunk: number;
+  /** Bounds every list page and the wait for a watch's headers. */
+  timeoutMs: number;
+  backoff: BackoffOptions;
+  logger: Logger;
+  sink: InformerSink;
+  /** A list completed: the state equals the cluster's as of now. */
+  onSynced(): void;
+  /** An attempt failed; the data may be stale from now on. */
+  onFailure(err: unknown): void;
+}
+
+type WatchEnd = { kind: 'ended'; resourceVersion: string; lastedMs: number } | { kind: 'expired' };
+
+/** The apiserver ends a watch after timeoutSeconds; client-go picks 5–10 minutes at random. */
+const WATCH_SECONDS_MIN = 300;
+const WATCH_SECONDS_SPREAD = 300;
+/** A watch that has sent nothing for this long after its own timeout is presumed dead. */
+const WATCH_GRACE_MS = 30_000;
+
+/**
+ * List, then watch from the list's resourceVersion, forever, as client-go's reflector does, but
+ * owned here so every failure is caught: a normal end of a watch re-watches from the last
+ * resourceVersion; a 410 (as HTTP status or as an ERROR event) relists at once; any other failure
+ * relists after a backoff, since after a broken connection the old resourceVersion proves nothing
+ * (a different cluster may now answer at the same address).
+ */
+export class Informer {
+  private readonly abort = new AbortController();
+  private readonly backoff: Backoff;
+  private stopped = false;
+  private running: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private lastAttemptAt = 0;
+
+  constructor(private readonly opts: InformerOptions) {
+    this.backoff = new Backoff(opts.backoff);
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Cuts a backoff wait short (a caller is waiting for data), at most once a second. */
+  retryNow(): void {
+    if (Date.now() - this.lastAttemptAt >= 1_000) this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    this.wake?.();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    let resourceVersion: string | null = null;
+    let expiredInARow = 0;
+    while (!this.stopped) {
+      this.lastAttemptAt = Date.now();
+      try {
+        if (resourceVersion === null) resourceVersion = await this.list();
+        const end = await this.watch(resourceVersion);
+        if (end.kind === 'ended') {
+          resourceVersion = end.resourceVersion;
+          expiredInARow = 0;
+          // A server that ends every watch at once must not be asked again in a tight loop.
+          if (end.lastedMs < 1_000) await this.sleep(this.backoff.next());
+          continue;
+        }
+        resourceVersion = null;
+        // One expiry is routine (history compacted); several in a row mean something is off.
+        if (++expiredInARow >= 3) await this.sleep(this.backoff.next());
+      } catch (err) {
+        if (this.stopped) return;
+        resourceVersion = null;
+        this.opts.onFailure(err);
+        await this.sleep(this.backoff.next());
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+
+  /** Lists in chunks with limit/continue; a continue token that expired mid-way restarts the list. */
+  private async list(): Promise<string> {
+    const { client, path, sink, timeoutMs } = this.opts;
+    for (let attempt = 0; ; attempt++) {
+      sink.beginList();
+      let resourceVersion = '';
+      let cont: string | undefined;
+      try {
+        do {
+          const page = await client.getJson<{
+            metadata?: { resourceVersion?: string; continue?: string };
+            items?: KubeObject[];
+          }>(path, {
+            query: { limit: String(this.opts.listChunk), continue: cont },
+            timeoutMs,
+            signal: this.abort.signal,
+          });
+          for (const item of page.items ?? []) sink.listed(item);
+          resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
+          cont = page.metadata?.continue || undefined;
+        } while (cont);
+      } catch (err) {
+        sink.abortList();
+        if (err instanceof KubeRequestError && err.statusCode === 410 && attempt < 3) continue;
+        throw err;
+      }
+      sink.endList();
+      this.opts.onSynced();
+      return resourceVersion;
+    }
+  }
+
+  private async watch(resourceVersion: string): Promise<WatchEnd> {
+    const { client, path, sink, timeoutMs } = this.opts;
+    const seconds = WATCH_SECONDS_MIN + Math.floor(Math.random() * WATCH_SECONDS_SPREAD);
+    const watchAbort = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, watchAbort.signal]);
+    const { response } = await client.open(path, {
+      query: {
+        watch: '1',
+        resourceVersion,
+        allowWatchBookmarks: 'true',
+        timeoutSeconds: String(seconds),
+      },
+      stream: true,
+      timeoutMs,
+      signal,
+    });
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      if (response.status === 410) return { kind: 'expired' };
+      const status = parseStatus(text);
+      throw new KubeRequestError(response.status, status, status?.message ?? `HTTP ${response.status}`);
+    }
+    this.backoff.connected();
+    const openedAt = Date.now();
+    // The server ends the watch after `seconds`; silence well past that means a dead connection.
+    let silentTimer = setTimeout(() => watchAbort.abort(), seconds * 1000 + WATCH_GRACE_MS);
+    let latest = resourceVersion;
+    try {
+      for await (const event of readWatchEvents(response, () => {
+        clearTimeout(silentTimer);
+        silentTimer = setTimeout(() => watchAbort.abort(), seconds * 1000 + WATCH_GRACE_MS);
+      })) {
+        const end = this.apply(event, sink);
+        if (end) return end;
+        latest = event.object.metadata?.resourceVersion ?? latest;
+      }
+    } catch (err) {
+      if (this.stopped) return { kind: 'ended', resourceVersion: latest, lastedMs: Date.now() - openedAt };
+      if (err instanceof KubeRequestError || err instanceof ProblemError) throw err;
+      const reason = watchAbort.signal.aborted
+        ? 'it stayed silent past its timeout'
+        : String((err as { cause?: unknown }).cause ?? err);
+      throw new ProblemError('cluster_unreachable', `the watch of ${path} broke: ${reason}`);
+    } finally {
+      clearTimeout(silentTimer);
+      watchAbort.abort();
+    }
+    return { kind: 'ended', resourceVersion: latest, lastedMs: Date.now() - openedAt };
+  }
+
+  private apply(event: WatchEvent, sink: InformerSink): WatchEnd | null {
+    switch (event.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+        sink.upsert(event.object as KubeObject);
+        return null;
+      case 'DELETED':
+        sink.remove(event.object as KubeObject);
+        return null;
+      case 'BOOKMARK':
+        return null;
+      case 'ERROR': {
+        const status = event.object as { code?: number; message?: string; reason?: string };
+        if (status.code === 410) return { kind: 'expired' };
+        const code = status.code ?? 500;
+        throw new KubeRequestError(code, status, status.message ?? `watch error ${code}`);
+      }
+      default:
+        this.opts.logger.debug({ path: this.opts.path, type: event.type }, 'unknown watch event type');
+        return null;
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { SortedList } from './sorted-list';
+
+interface Item {
+  id: number;
+  rank: number;
+}
+const byRank = (a: Item, b: Item) => a.rank - b.rank || a.id - b.id;
+
+/** A deterministic pseudo-random sequence, so a failure can be replayed. */
+function lcg(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function reference(items: Iterable<Item>): Item[] {
+  return [...items].sort(byRank);
+}
+
+describe('SortedList', () => {
+  it.each([1, 7, 40, 300])('equals a full sort after batches of %i random changes', (batch) => {
+    const random = lcg(batch);
+    const list = new SortedList(byRank);
+    const live = new Map<number, Item>();
+    let nextId = 0;
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < batch; i++) {
+        const ids = [...live.keys()];
+        const roll = random();
+        if (roll < 0.5 || ids.length === 0) {
+          const item = { id: nextId++, rank: Math.floor(random() * 50) };
+          live.set(item.id, item);
+          list.add(item);
+        } else if (roll < 0.75) {
+          const id = ids[Math.floor(random() * ids.length)]!;
+          list.delete(live.get(id)!);
+          live.delete(id);
+        } else {
+          // An update: the old item leaves, a new one with another rank takes its place.
+          const id = ids[Math.floor(random() * ids.length)]!;
+          const updated = { id, rank: Math.floor(random() * 50) };
+          list.delete(live.get(id)!);
+          list.add(updated);
+          live.set(id, updated);
+        }
+      }
+      expect(list.size).toBe(live.size);
+      expect(list.view()).toEqual(reference(live.values()));
+    }
+  });
+
+  it('never changes an array it has handed out', () => {
+    const list = new SortedList(byRank);
+    const a = { id: 1, rank: 5 };
+    const b = { id: 2, rank: 1 };
+    list.add(a);
+    list.add(b);
+    const before = list.view();
+    const copy = [...before];
+    list.delete(a);
+    list.add({ id: 3, rank: 0 });
+    const after = list.view();
+    expect(before).toEqual(copy);
+    expect(after.map((i) => i.id)).toEqual([3, 2]);
+    expect(after).not.toBe(before);
+  });
+
+  it('returns the same array while nothing changed', () => {
+    const list = new SortedList(byRank);
+    list.add({ id: 1, rank: 1 });
+    expect(list.view()).toBe(list.view());
+    expect(list.dirty).toBe(false);
+  });
+
+  it('an add then a delete of the same item before a read leaves no trace', () => {
+    const list = new SortedList(byRank);
+    const kept = { id: 1, rank: 1 };
+    list.add(kept);
+    list.view();
+    const transient = { id: 2, rank: 0 };
+    list.add(transient);
+    list.delete(transient);
+    expect(list.size).toBe(1);
+    expect(list.view()).toEqual([kept]);
+  });
+});
