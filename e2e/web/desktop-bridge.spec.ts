@@ -1,5 +1,7 @@
+import type { Page } from '@playwright/test';
 import { operations } from '../../src-shared/contract/operations';
 import { ADMIN, apiLogin, expect, test } from './fixtures';
+import { fakeBrokenWatch } from './stale-route';
 
 /**
  * The renderer in desktop mode, driven in Chromium: a stand-in for the preload's bridge (one
@@ -11,11 +13,8 @@ const routes = Object.fromEntries(
   Object.entries(operations).map(([name, op]) => [name, { method: op.method, path: op.path }]),
 );
 
-test('desktop mode: no login page, and a device logged out elsewhere signs in again with one click', async ({
-  page,
-  baseURL,
-}) => {
-  const device = await apiLogin(baseURL!, 'Skiff-desktop-standin');
+/** Installs the stand-in bridge, signed in as `token`, before the page's own scripts run. */
+async function installBridge(page: Page, token: string): Promise<void> {
   await page.addInitScript(
     ({ routes, token, admin }) => {
       let access = token;
@@ -40,6 +39,8 @@ test('desktop mode: no login page, and a device logged out elsewhere signs in ag
         const body = res.status === 204 ? null : await res.json();
         if (!res.ok) return { ok: false, problem: body };
         const total = res.headers.get('x-total');
+        // As ipc-handlers.ts maps a reply: paging and staleness beside the data, never headers.
+        const staleSince = res.headers.get('x-stale-since');
         return {
           ok: true,
           data: body,
@@ -52,6 +53,7 @@ test('desktop mode: no login page, and a device logged out elsewhere signs in ag
                   offset: Number(res.headers.get('x-offset')),
                 },
               }),
+          ...(staleSince === null ? {} : { staleSince }),
         };
       };
       const bridge: Record<string, (input: never) => Promise<unknown>> = {};
@@ -71,8 +73,16 @@ test('desktop mode: no login page, and a device logged out elsewhere signs in ag
         }),
       });
     },
-    { routes, token: device.accessToken, admin: ADMIN },
+    { routes, token, admin: ADMIN },
   );
+}
+
+test('desktop mode: no login page, and a device logged out elsewhere signs in again with one click', async ({
+  page,
+  baseURL,
+}) => {
+  const device = await apiLogin(baseURL!, 'Skiff-desktop-standin');
+  await installBridge(page, device.accessToken);
 
   await page.goto('/#ws=default&cl=demo&area=resources&kind=pod&ns=shop');
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
@@ -91,4 +101,25 @@ test('desktop mode: no login page, and a device logged out elsewhere signs in ag
   await again.click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(page.locator('.vt-body tr').first()).toBeVisible();
+});
+
+test('desktop mode: a stale IPC outcome shows the same banner, and it goes when answers are fresh', async ({
+  page,
+  baseURL,
+}) => {
+  const device = await apiLogin(baseURL!, 'Skiff-desktop-standin');
+  await installBridge(page, device.accessToken);
+  const watch = await fakeBrokenWatch(page);
+  await page.goto('/#ws=default&cl=demo&area=resources&kind=pod&ns=shop');
+  const list = page.getByTestId('resource-list');
+  await expect(list.locator('.vt-body tr').first()).toBeVisible();
+  await expect(page.getByTestId('stale-banner')).toHaveCount(0);
+
+  watch.since = new Date(Date.now() - 60_000).toISOString();
+  const banner = list.getByTestId('stale-banner');
+  await expect(banner).toContainText(/^Data as of \d\d:\d\d, cluster unreachable/, { timeout: 15_000 });
+  await expect(banner.locator('time')).toHaveAttribute('datetime', watch.since);
+
+  watch.since = null;
+  await expect(banner).toHaveCount(0, { timeout: 15_000 });
 });

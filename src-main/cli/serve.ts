@@ -1,3 +1,5 @@
+// First: V8 must know it should keep the heap small before the other modules allocate.
+import '../service/heap-profile';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

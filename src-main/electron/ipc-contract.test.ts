@@ -1,7 +1,9 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBridge } from '../../src-preload/bridge';
+import { ipcTransport, type SkiffBridge } from '../../src-renderer/api/ipc-transport';
 import type { SessionRecord } from '../../src-shared/contract/auth-models';
+import type { Reply } from '../../src-shared/contract/define';
 import { operationNames } from '../../src-shared/contract/operations';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
 import { contextsFromYaml } from '../service/clusters/kubeconfig';
@@ -52,6 +54,12 @@ let sim: Simulator;
 let service: Service;
 let ipc: FakeIpc;
 let calls: string[];
+/**
+ * Rewrites the service's replies before the IPC handler maps them. The service's own staleness
+ * (a broken watch) is tested over HTTP with the simulator's faults; here the handler's mapping is
+ * under test, so the reply is made stale on purpose, deterministically.
+ */
+let doctor: ((name: string, reply: Reply<unknown>) => Reply<unknown>) | null = null;
 
 beforeAll(async () => {
   sim = await startSimulator({ tickMs: false });
@@ -65,9 +73,10 @@ beforeAll(async () => {
   });
   await service.auth.ready;
   calls = [];
-  const invoke: Service['invoke'] = (name, raw, ctx) => {
+  const invoke: Service['invoke'] = async (name, raw, ctx) => {
     calls.push(name);
-    return service.invoke(name, raw, ctx);
+    const reply = await service.invoke(name, raw, ctx);
+    return doctor ? doctor(name, reply) : reply;
   };
   const desktop = new DesktopSession({ auth: service.auth, invoke }, memoryVault, memoryDesktopStore());
   ipc = new FakeIpc();
@@ -133,6 +142,42 @@ describe('preload → IPC handler → service → back', () => {
     expect(after).toMatchObject({ ok: false, problem: { status: 401 } });
     await ipc.invoke(APP, IPC_RENEW_SESSION);
     expect((await b.listWorkspaces({ params: {} })).ok).toBe(true);
+  });
+});
+
+describe('staleness crosses IPC as it crosses HTTP', () => {
+  const podsInput = {
+    params: { workspaceId: 'default', clusterId: 'demo', resourceType: 'Pod' },
+    query: { limit: '3' },
+  } as const;
+
+  it('a fresh answer carries no staleSince, in the outcome or in the renderer’s reply', async () => {
+    const outcome = await bridge().listResources(podsInput);
+    expect(outcome.ok).toBe(true);
+    expect(outcome).not.toHaveProperty('staleSince');
+    const reply = await ipcTransport(bridge() as SkiffBridge).call('listResources', podsInput);
+    expect(reply).not.toHaveProperty('staleSince');
+  });
+
+  it('a reply served from a broken watch reaches the renderer with its staleSince, data and page', async () => {
+    const since = '2026-03-12T14:03:07.000Z';
+    doctor = (name, reply) => (name === 'listResources' ? { ...reply, staleSince: since } : reply);
+    try {
+      const outcome = await bridge().listResources(podsInput);
+      expect(outcome).toMatchObject({ ok: true, staleSince: since, page: { limit: 3, offset: 0 } });
+      expect(outcome.ok && (outcome.data as unknown[]).length).toBe(3);
+      // The renderer's IPC transport hands views the same shape the HTTP transport builds from
+      // x-Stale-Since, x-Total, x-Limit and x-Offset.
+      const reply = await ipcTransport(bridge() as SkiffBridge).call('listResources', podsInput);
+      expect(reply).toMatchObject({ staleSince: since, page: { limit: 3, offset: 0 } });
+      expect((reply.data as Array<{ resource: { kind: string } }>)[0]?.resource.kind).toBe('Pod');
+      // Only the reply that was stale says so.
+      const clusters = await bridge().listClusters({ params: { workspaceId: 'default' }, query: {} });
+      expect(clusters.ok).toBe(true);
+      expect(clusters).not.toHaveProperty('staleSince');
+    } finally {
+      doctor = null;
+    }
   });
 });
 

@@ -72,7 +72,12 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, opts: IpcHandlerOption
           `${name} streams; the app reads it on the log stream channel`,
         );
       }
-      return { ok: true, data: reply.data, ...(reply.page ? { page: reply.page } : {}) };
+      return {
+        ok: true,
+        data: reply.data,
+        ...(reply.page ? { page: reply.page } : {}),
+        ...(reply.staleSince ? { staleSince: reply.staleSince } : {}),
+      };
     } catch (err) {
       const problem =
         err instanceof ProblemError

@@ -1,3 +1,5 @@
+// First: V8 must know it should keep the heap small before the other modules allocate.
+import '../service/heap-profile';
 import { app, ipcMain, safeStorage, session } from 'electron';
 import { loadClusterSources } from '../cli/sources';
 import { createService } from '../service/index';

@@ -3,19 +3,25 @@
  * benchmarks. Clients reach it only through a kubeconfig, exactly like a real cluster.
  */
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { SimAuth } from './auth';
 import { buildDemo } from './demo-data';
-import { kubeconfigYaml } from './kubeconfig';
+import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 import { MetricsSource } from './metrics';
 import { type Faults, Router } from './server';
 import { SimStore } from './store';
 import { Ticker } from './ticker';
+import { createPki, type SimPki } from './tls';
 
+export type { SimAuth } from './auth';
 export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod } from './demo-data';
 export type { EventBump, EventInput } from './events';
+export type { ExecPluginConfig } from './kubeconfig';
 export type { Faults } from './server';
 export { type Change, SimStore } from './store';
+export { type ClientIdentity, createPki, type SimPki } from './tls';
 export type { CoreEvent, KubeObject, KubeObjectInput, Pod } from './types';
 
 export interface SimulatorOptions {
@@ -29,13 +35,36 @@ export interface SimulatorOptions {
   now?: () => number;
   /** Interval of BOOKMARK events on watches with allowWatchBookmarks (default 15 s). */
   bookmarkMs?: number;
-  /** Bearer token the kubeconfig carries and the server requires. */
+  /** Bearer token the kubeconfig carries and the server accepts. */
   token?: string;
+  /** More bearer tokens the server accepts (an exec plugin's, say); `auth.tokens` changes them live. */
+  tokens?: string[];
+  /**
+   * Serve HTTPS with a CA of the simulator's own (or the PKI given, so a restarted simulator keeps
+   * its CA), accepting client certificates that CA signed. Default plain HTTP, as the demo runs.
+   */
+  tls?: boolean | { pki?: SimPki };
+}
+
+/** Which credential `kubeconfigYaml` gives the user. */
+export interface KubeconfigUserOptions {
+  /** Default 'token'. 'client-cert' needs tls. */
+  user?: 'token' | 'client-cert' | 'exec';
+  /** For 'token': default the simulator's token. */
+  token?: string;
+  /** For 'exec'. */
+  exec?: ExecPluginConfig;
 }
 
 export interface Simulator {
   url: string;
-  kubeconfigYaml(contextName?: string): string;
+  kubeconfigYaml(contextName?: string, opts?: KubeconfigUserOptions): string;
+  /** The tokens and users the server accepts. */
+  auth: SimAuth;
+  /** The PKI the server uses; undefined over plain HTTP. */
+  pki: SimPki | undefined;
+  /** TCP connections the server accepted since it started, and those open now. */
+  connections(): { accepted: number; open: number };
   store: SimStore;
   faults: Faults;
   /** Advances simulated life by one step (what tickMs does on a timer). */
@@ -50,6 +79,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const now = opts.now ?? Date.now;
   const seed = opts.seed ?? DEFAULT_SEED;
   const token = opts.token ?? DEFAULT_TOKEN;
+  const auth = new SimAuth([token, ...(opts.tokens ?? [])]);
+  const pki = opts.tls ? ((opts.tls !== true ? opts.tls.pki : undefined) ?? (await createPki())) : undefined;
   const store = new SimStore(now);
   const demo = buildDemo({ seed, now: now(), ...(opts.scale ? { scale: opts.scale } : {}) });
   store.load(demo.objects);
@@ -70,12 +101,33 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     store,
     metrics,
     faults,
-    token,
+    auth,
     bookmarkMs: opts.bookmarkMs ?? 15_000,
     serverAddress: () => url.replace(/^https?:\/\//, ''),
   });
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     router.handle(req, res).catch(() => res.destroy());
+  };
+  // Client certificates are asked for but not required: a request without one may still bring a
+  // token, and one the CA did not sign simply authenticates nobody (see SimAuth).
+  const server: Server = pki
+    ? createHttpsServer(
+        {
+          key: pki.serverKeyPem,
+          cert: pki.serverCertPem,
+          ca: pki.caPem,
+          requestCert: true,
+          rejectUnauthorized: false,
+        },
+        handle,
+      )
+    : createServer(handle);
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  server.on('connection', (socket: Socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -85,13 +137,22 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     });
   });
   const { port } = server.address() as AddressInfo;
-  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  url = `${pki ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (opts.tickMs) ticker.start(opts.tickMs);
 
   let closing: Promise<void> | undefined;
   return {
     url,
-    kubeconfigYaml: (contextName) => kubeconfigYaml(url, token, contextName),
+    kubeconfigYaml: (contextName, userOpts = {}) =>
+      kubeconfigYaml({
+        server: url,
+        ...(contextName !== undefined ? { contextName } : {}),
+        ...(pki ? { caPem: pki.caPem } : {}),
+        user: kubeconfigUser(userOpts, token, pki),
+      }),
+    auth,
+    pki,
+    connections: () => ({ accepted, open: sockets.size }),
     store,
     faults,
     tick: () => ticker.tick(),
@@ -103,9 +164,25 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
+          // closeAllConnections reaches only sockets past the TLS handshake.
+          for (const socket of sockets) socket.destroy();
         });
+        await Promise.all([...sockets].map((s) => new Promise((resolve) => s.once('close', resolve))));
       })();
       return closing;
     },
   };
+}
+
+function kubeconfigUser(opts: KubeconfigUserOptions, token: string, pki: SimPki | undefined): KubeconfigUser {
+  switch (opts.user ?? 'token') {
+    case 'token':
+      return { token: opts.token ?? token };
+    case 'client-cert':
+      if (!pki) throw new Error('a client certificate needs a simulator started with tls');
+      return { clientCert: pki.client };
+    case 'exec':
+      if (!opts.exec) throw new Error('an exec user needs the plugin to run');
+      return { exec: opts.exec };
+  }
 }

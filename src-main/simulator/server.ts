@@ -5,6 +5,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SimAuth } from './auth';
 import { apiGroupList, apiVersions, resourceList, versionInfo } from './discovery';
 import { getObject, listObjects } from './list';
 import { parseBool, serveLog } from './log-http';
@@ -42,7 +43,7 @@ export interface ServerDeps {
   store: SimStore;
   metrics: MetricsSource;
   faults: Faults;
-  token: string;
+  auth: SimAuth;
   bookmarkMs: number;
   serverAddress: () => string;
 }
@@ -77,10 +78,7 @@ export class Router {
     if (faults.hang || res.destroyed) return;
     const url = new URL(req.url ?? '/', 'http://simulator');
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    if (
-      faults.unauthorized ||
-      (!PUBLIC_PATHS.has(path) && req.headers.authorization !== `Bearer ${this.deps.token}`)
-    ) {
+    if (faults.unauthorized || (!PUBLIC_PATHS.has(path) && this.deps.auth.userOf(req) === null)) {
       sendStatus(res, unauthorized());
       return;
     }

@@ -47,6 +47,7 @@ export class SimStore {
   private readonly tables = new Map<string, Table>();
   private readonly histories = new Map<string, History>();
   private readonly listeners = new Map<string, Set<ChangeListener>>();
+  private readonly openWatches = new Set<(expired: boolean) => void>();
   private uidCounter = 0;
   /** Lowest revision a new watch or continue token may start from. */
   compactedFloor = 0;
@@ -238,6 +239,24 @@ export class SimStore {
     }
     set.add(listener);
     return () => set.delete(listener);
+  }
+
+  /** Registers an open watch so endWatches can reach it; returns its unregister function. */
+  trackWatch(end: (expired: boolean) => void): () => void {
+    this.openWatches.add(end);
+    return () => this.openWatches.delete(end);
+  }
+
+  /**
+   * Fault knob: ends every open watch, as an apiserver restart or a watch-cache reset does. With
+   * `expired` each first gets an ERROR event holding a 410 Expired Status, what the apiserver sends
+   * a watcher that fell too far behind. Returns how many watches were ended.
+   */
+  endWatches(opts: { expired?: boolean } = {}): number {
+    const open = [...this.openWatches];
+    this.openWatches.clear();
+    for (const end of open) end(opts.expired === true);
+    return open.length;
   }
 
   private emit(resource: string, change: Change): void {

@@ -84,11 +84,13 @@ export function serveWatch(
 
   const timers: NodeJS.Timeout[] = [];
   let unsubscribe: () => void = () => {};
+  let untrack: () => void = () => {};
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     unsubscribe();
+    untrack();
     for (const t of timers) clearTimeout(t);
     out.end();
   };
@@ -131,6 +133,13 @@ export function serveWatch(
   unsubscribe = store.subscribe(storage, (change) => {
     const line = changeLine(def, change, visible);
     if (line) out.push([line]);
+  });
+  untrack = store.trackWatch((tooOld) => {
+    if (tooOld) {
+      const s = expired('The resourceVersion for the provided watch is too old.');
+      out.push([eventLine('ERROR', JSON.stringify(s))]);
+    }
+    finish();
   });
 
   if (params.allowBookmarks) {

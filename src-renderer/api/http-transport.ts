@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RawInput, Reply } from '../../src-shared/contract/define';
 import { type OperationName, type Operations, operations } from '../../src-shared/contract/operations';
 import { fillPath } from '../../src-shared/contract/path';
@@ -32,6 +33,17 @@ async function readBody(res: Response): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+const rfc3339 = z.iso.datetime({ offset: true });
+
+/**
+ * x-Stale-Since, validated here at the edge: a value that is not an RFC 3339 time is dropped
+ * rather than shown as "Invalid Date", and the rest of the renderer can trust the field.
+ */
+function staleSinceOf(res: Response): string | undefined {
+  const value = res.headers.get('x-stale-since');
+  return value !== null && rfc3339.safeParse(value).success ? value : undefined;
 }
 
 /**
@@ -80,6 +92,8 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
       return send(name, input, options, false);
     }
     if (res.status === 304 && cached) {
+      // The service's ETag hashes the headers with the body, so a 304 also means the same
+      // x-Stale-Since: the cached reply's staleness is still the truth.
       // Most recently used last, so the oldest entry is the first to go.
       cache.delete(url.href);
       cache.set(url.href, cached);
@@ -108,7 +122,13 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
             limit: Number(res.headers.get('x-limit')),
             offset: Number(res.headers.get('x-offset')),
           };
-    const reply = { data: body, ...(page ? { page } : {}), status: res.status };
+    const staleSince = staleSinceOf(res);
+    const reply = {
+      data: body,
+      ...(page ? { page } : {}),
+      ...(staleSince ? { staleSince } : {}),
+      status: res.status,
+    };
     const etag = res.headers.get('etag');
     if (spec.method === 'GET' && etag) {
       cache.delete(url.href);

@@ -31,7 +31,11 @@ export function ipcTransport(bridge: SkiffBridge): Transport {
       const outcome = await method(input);
       if (options?.signal?.aborted) throw aborted();
       if (!outcome.ok) throw new ApiError(outcome.problem);
-      return { data: outcome.data, ...(outcome.page ? { page: outcome.page } : {}) };
+      return {
+        data: outcome.data,
+        ...(outcome.page ? { page: outcome.page } : {}),
+        ...(outcome.staleSince ? { staleSince: outcome.staleSince } : {}),
+      };
     },
   };
 }

@@ -17,6 +17,22 @@ export interface ListResult {
   items: ResourceWrapper[];
   total: number;
   truncated: boolean;
+  /** Set when any page came from a cache whose watch is broken: the oldest of their x-Stale-Since. */
+  staleSince?: string;
+}
+
+/**
+ * The oldest staleSince of a set of replies, or undefined when every one was fresh. Pages of one
+ * view can straddle a watch breaking; the view is only as current as its oldest page.
+ */
+export function oldestStaleSince(replies: ReadonlyArray<{ staleSince?: string }>): string | undefined {
+  let oldest: string | undefined;
+  for (const r of replies) {
+    if (r.staleSince && (oldest === undefined || Date.parse(r.staleSince) < Date.parse(oldest))) {
+      oldest = r.staleSince;
+    }
+  }
+  return oldest;
 }
 
 function listPage(
@@ -61,7 +77,7 @@ export async function listAll(
   const first = await listPage(client, scope, kind, namespace, labelSelector, MAX_PAGE_LIMIT, 0, signal);
   const total = first.page?.total ?? first.data.length;
   const wanted = Math.min(total, LIST_CAP);
-  const replies: unknown[] = [first];
+  const replies: Array<{ staleSince?: string }> = [first];
   const items = [...first.data];
   const offsets: number[] = [];
   for (let o = first.data.length; o < wanted; o += MAX_PAGE_LIMIT) offsets.push(o);
@@ -86,7 +102,13 @@ export async function listAll(
   ) {
     return previous.result;
   }
-  const result = { items: items.slice(0, wanted), total, truncated: total > wanted };
+  const staleSince = oldestStaleSince(replies);
+  const result: ListResult = {
+    items: items.slice(0, wanted),
+    total,
+    truncated: total > wanted,
+    ...(staleSince ? { staleSince } : {}),
+  };
   lastLists.delete(key);
   lastLists.set(key, { replies, result });
   if (lastLists.size > 20) lastLists.delete(lastLists.keys().next().value as string);

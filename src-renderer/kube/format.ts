@@ -26,6 +26,22 @@ export function timestamp(iso: string | null | undefined): string {
   return t.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A wall-clock moment as a person checks it against their own clock: local HH:MM (24-hour, the
+ * same in every locale), with the local date as YYYY-MM-DD in front when it is not today. Answers
+ * null for a value that is not a time, so callers can leave it out rather than print nonsense.
+ */
+export function clockTime(iso: string, now: Date = new Date()): string | null {
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return null;
+  const hm = `${two(t.getHours())}:${two(t.getMinutes())}`;
+  const sameDay =
+    t.getFullYear() === now.getFullYear() && t.getMonth() === now.getMonth() && t.getDate() === now.getDate();
+  return sameDay ? hm : `${t.getFullYear()}-${two(t.getMonth() + 1)}-${two(t.getDate())} ${hm}`;
+}
+
 /** Milliseconds since the epoch, or 0 for missing values so they sort first. */
 export function time(iso: string | undefined): number {
   if (!iso) return 0;

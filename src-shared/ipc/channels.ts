@@ -2,7 +2,17 @@
 export const IPC_INVOKE = 'skiff:invoke';
 export const IPC_RENEW_SESSION = 'skiff:renew-session';
 
-/** What crosses the IPC boundary back to the renderer: never an Error object, always data. */
+/**
+ * What crosses the IPC boundary back to the renderer: never an Error object, always data. An ok
+ * outcome carries the same facts the HTTP transport reads from headers: paging (x-Total, x-Limit,
+ * x-Offset) and `staleSince` (x-Stale-Since, the RFC 3339 time a cache whose watch is broken last
+ * matched the cluster; absent when the answer is fresh).
+ */
 export type IpcOutcome<R> =
-  | { ok: true; data: R; page?: { total: number; limit: number; offset: number } }
+  | {
+      ok: true;
+      data: R;
+      page?: { total: number; limit: number; offset: number };
+      staleSince?: string;
+    }
   | { ok: false; problem: import('../contract/problem').Problem };

@@ -7,8 +7,11 @@ import { Collection } from './collection';
 import {
   compareEventEntries,
   compareResources,
+  EVENT_INDEXES,
   type EventEntry,
   eventEntry,
+  eventFingerprint,
+  eventKeyOf,
   labelKeys,
   type ResourceEntry,
   resourceEntry,
@@ -99,19 +102,14 @@ export class ClusterConnection {
       client: this.client,
       path: '/api/v1/events',
       toEntry: (obj) => eventEntry(obj, this.clusterId),
-      fingerprint: (e) => e.body,
-      collection: new Collection(compareEventEntries, {
-        type: (e) => e.type,
-        reason: (e) => e.reason,
-        namespace: (e) => e.namespace,
-        kind: (e) => e.kind,
-        category: (e) => e.category,
-      }),
+      keyOf: eventKeyOf,
+      fingerprint: eventFingerprint,
+      collection: new Collection(compareEventEntries, EVENT_INDEXES),
       timeoutMs: this.opts.timeoutMs,
       logger: this.opts.logger,
       backoff: this.backoff,
       pins: this.pins,
-      listChunk: 5_000,
+      listChunk: 100,
       ...(this.opts.now ? { now: this.opts.now } : {}),
     });
     return this.eventCache;
@@ -177,6 +175,9 @@ export class ClusterConnection {
         return { status: 'unauthorized' };
       }
       if (err instanceof KubeRequestError) return { status: 'connected' };
+      // A credential plugin that fails is a refusal of our credentials, not a network problem.
+      if (err instanceof ProblemError && err.code === 'cluster_unauthorized')
+        return { status: 'unauthorized' };
       if (!(err instanceof ProblemError)) this.opts.logger.warn({ err: String(err) }, 'status probe failed');
       return { status: 'unreachable' };
     }

@@ -1,6 +1,15 @@
-import { HttpMethod, type KubeConfig, RequestContext } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { fetch } from 'undici';
 import { ProblemError } from '../errors';
+import { ClusterCredentials, type RequestCredential } from './credentials';
+import { type TlsSettings, tlsSettingsOf } from './tls-options';
+import {
+  createDispatchers,
+  type Dispatchers,
+  destroyDispatchers,
+  isStaleConnection,
+  transportProblem,
+} from './transport';
 
 export interface KubeStatus {
   kind?: string;
@@ -30,46 +39,108 @@ export class KubeRequestError extends Error {
   }
 }
 
-function isAbort(err: unknown): err is Error {
-  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+/**
+ * A short request's deadline covers its body too (AbortSignal.timeout, which costs nothing once
+ * the request is done); a stream's ends once headers arrive, after which only the caller's
+ * signal ends it.
+ */
+function deadlineOf(opts: RequestOptions): { deadline: AbortSignal; headersArrived: () => void } {
+  if (!opts.stream) return { deadline: AbortSignal.timeout(opts.timeoutMs), headersArrived: () => {} };
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('the wait for headers timed out', 'TimeoutError')),
+    opts.timeoutMs,
+  );
+  return { deadline: controller.signal, headersArrived: () => clearTimeout(timer) };
+}
+
+/** The dispatchers in use, and the client certificate (from an exec plugin) they were built for. */
+interface Transport {
+  pair: RequestCredential['clientPair'];
+  dispatchers: Dispatchers;
 }
 
 /**
- * Raw JSON requests through client-node's kubeconfig handling: the same authentication, TLS
- * settings and dispatcher its Watch and Log use. We keep the body as the apiserver sent it because
- * the typed client re-serialises objects (dates lose their exact form, unknown fields vanish) and a
- * manifest view must show what the cluster holds.
+ * Raw JSON requests to one cluster, authenticated and secured as its kubeconfig context says.
+ * We keep the body as the apiserver sent it because the typed client re-serialises objects
+ * (dates lose their exact form, unknown fields vanish) and a manifest view must show what the
+ * cluster holds. Every request goes through the cluster's two bounded keep-alive dispatchers
+ * (see transport.ts); every failure before a response is a ProblemError, never a raw error.
  */
 export class KubeClient {
+  private readonly credentials: ClusterCredentials;
+  private tls: TlsSettings | undefined;
+  private transport: Transport | undefined;
+  /** Dispatchers replaced after an exec plugin rotated its client certificate, still draining. */
+  private readonly retired = new Set<Dispatchers>();
+  private closed = false;
+
   constructor(
     readonly kubeConfig: KubeConfig,
     readonly server: string,
-  ) {}
+  ) {
+    this.credentials = new ClusterCredentials(kubeConfig);
+  }
 
-  /** Opens a request and returns the response once headers arrive; the body is the caller's to read. */
+  /**
+   * Opens a request and returns the response once headers arrive; the body is the caller's to
+   * read. A 401 to an exec plugin's cached credential runs the plugin again and retries once, as
+   * client-go refreshes it; a keep-alive socket the server closed under us is retried once too.
+   */
   async open(path: string, opts: RequestOptions): Promise<{ response: Response; timedOut: () => boolean }> {
-    const url = new URL(this.server.replace(/\/+$/, '') + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-    const ctx = new RequestContext(url.toString(), HttpMethod.GET);
-    await this.kubeConfig.applySecurityAuthentication(ctx);
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-    const timedOut = () => timeout.aborted;
+    const { deadline, headersArrived } = deadlineOf(opts);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+    const timedOut = () => deadline.aborted;
+    let retriedAuth = false;
+    let retriedSocket = false;
     try {
-      const response = await fetch(url, {
-        method: 'GET',
-        headers: { ...ctx.getHeaders(), Accept: 'application/json' },
-        dispatcher: ctx.getDispatcher(),
-        signal,
-      });
-      return { response: response as unknown as Response, timedOut };
+      const url = new URL(this.server.replace(/\/+$/, '') + path);
+      for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+      for (;;) {
+        if (this.closed) throw new ProblemError('cluster_unreachable', 'the cluster connection was closed');
+        // TLS settings are read once; a broken CA, certificate or key is a problem naming it, read
+        // again on the next request so a fixed file is picked up.
+        this.tls ??= tlsSettingsOf(this.kubeConfig);
+        const credential = await this.credentials.resolve(signal, timedOut, opts.timeoutMs);
+        const dispatchers = this.dispatchersFor(this.tls, credential.clientPair);
+        let response: Response;
+        try {
+          const answer = await fetch(url, {
+            method: 'GET',
+            headers: { ...credential.headers, Accept: 'application/json' },
+            dispatcher: opts.stream ? dispatchers.stream : dispatchers.short,
+            signal,
+          });
+          response = answer as unknown as Response;
+        } catch (err) {
+          if (!retriedSocket && !signal.aborted && isStaleConnection(err)) {
+            retriedSocket = true;
+            continue;
+          }
+          throw err;
+        }
+        if (response.status === 401 && !retriedAuth && this.credentials.invalidate(credential)) {
+          retriedAuth = true;
+          await response.body?.cancel().catch(() => {});
+          continue;
+        }
+        headersArrived();
+        return { response, timedOut };
+      }
     } catch (err) {
-      throw mapTransportError(err, timedOut(), opts.timeoutMs);
+      headersArrived();
+      throw transportProblem(err, timedOut(), opts.timeoutMs, this.server);
     }
   }
 
-  /** Closes the cluster's connections. */
-  async close(): Promise<void> {}
+  /** Closes the cluster's connections; requests still open end with cluster_unreachable. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.retired, ...(this.transport ? [this.transport.dispatchers] : [])];
+    this.transport = undefined;
+    this.retired.clear();
+    await Promise.all(all.map(destroyDispatchers));
+  }
 
   async getJson<T>(path: string, opts: RequestOptions): Promise<T> {
     const { response, timedOut } = await this.open(path, opts);
@@ -77,11 +148,43 @@ export class KubeClient {
     try {
       text = await response.text();
     } catch (err) {
-      throw mapTransportError(err, timedOut(), opts.timeoutMs);
+      throw transportProblem(err, timedOut(), opts.timeoutMs, this.server);
     }
-    if (response.ok) return JSON.parse(text) as T;
+    if (response.ok) {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        // A proxy or load balancer in front of the apiserver answering with its own page.
+        throw new ProblemError(
+          'cluster_error',
+          `the cluster answered ${path} with a body that is not JSON: ${text.trim().slice(0, 200)}`,
+        );
+      }
+    }
     throw new KubeRequestError(response.status, parseStatus(text), statusMessage(response.status, text));
   }
+
+  /** The dispatchers for this request; a new client certificate from an exec plugin gets new ones. */
+  private dispatchersFor(tls: TlsSettings, pair: RequestCredential['clientPair']): Dispatchers {
+    const current = this.transport;
+    if (current && samePair(current.pair, pair)) return current.dispatchers;
+    const dispatchers = createDispatchers(this.kubeConfig.getCurrentCluster()?.proxyUrl, tls, pair);
+    if (current) {
+      // Open watches keep the old certificate until they end; close() lets them finish.
+      const old = current.dispatchers;
+      this.retired.add(old);
+      void Promise.all([old.short.close(), old.stream.close()])
+        .catch(() => {})
+        .finally(() => this.retired.delete(old));
+    }
+    this.transport = { pair, dispatchers };
+    return dispatchers;
+  }
+}
+
+function samePair(a: RequestCredential['clientPair'], b: RequestCredential['clientPair']): boolean {
+  if (!a || !b) return a === b;
+  return a.cert.equals(b.cert) && a.key.equals(b.key);
 }
 
 export function parseStatus(text: string): KubeStatus | undefined {
@@ -95,18 +198,6 @@ export function parseStatus(text: string): KubeStatus | undefined {
 
 function statusMessage(code: number, text: string): string {
   return parseStatus(text)?.message ?? (text.trim().slice(0, 500) || `HTTP ${code}`);
-}
-
-function mapTransportError(err: unknown, timedOut: boolean, timeoutMs: number): Error {
-  if (isAbort(err) && timedOut) {
-    return new ProblemError('cluster_timeout', `the cluster did not answer within ${timeoutMs / 1000} s`);
-  }
-  if (isAbort(err)) return err;
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return new ProblemError(
-    'cluster_unreachable',
-    `the cluster could not be reached: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
-  );
 }
 
 /** Turns a cluster failure into the API's problem; 404 is the caller's "not found" with the cluster's words. */

@@ -5,6 +5,7 @@ import { Collection } from './collection';
 import {
   compareEventEntries,
   compareResources,
+  EVENT_INDEXES,
   type EventEntry,
   eventEntry,
   labelKeys,
@@ -55,13 +56,7 @@ function events(n: number): EventEntry[] {
 }
 
 function eventCollection(entries: EventEntry[]) {
-  const c = new Collection(compareEventEntries, {
-    type: (e) => e.type,
-    reason: (e) => e.reason,
-    namespace: (e) => e.namespace,
-    kind: (e) => e.kind,
-    category: (e) => e.category,
-  });
+  const c = new Collection(compareEventEntries, EVENT_INDEXES);
   for (const e of entries) c.upsert(e);
   return c;
 }
@@ -73,7 +68,7 @@ function bruteForce(entries: EventEntry[], f: EventFilter): string[] {
         (f.type === undefined || e.type === f.type) &&
         (f.reason === undefined || e.reason === f.reason) &&
         (f.namespace === undefined || e.namespace === f.namespace) &&
-        (f.kind === undefined || e.kind === f.kind) &&
+        (f.kind === undefined || e.kindKey === f.kind) &&
         (f.name === undefined || e.name === f.name) &&
         (f.sinceMs === undefined || e.lastMs >= f.sinceMs) &&
         (e.category === 'resource' ? f.resourceEvents : f.systemEvents),

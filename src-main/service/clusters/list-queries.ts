@@ -128,7 +128,7 @@ export function eventRows(snapshot: CollectionSnapshot<EventEntry>, f: EventFilt
         (f.type === undefined || e.type === f.type) &&
         (f.reason === undefined || e.reason === f.reason) &&
         (f.namespace === undefined || e.namespace === f.namespace) &&
-        (f.kind === undefined || e.kind === f.kind) &&
+        (f.kind === undefined || e.kindKey === f.kind) &&
         (f.name === undefined || e.name === f.name) &&
         (e.category === 'resource' ? f.resourceEvents : f.systemEvents),
     );

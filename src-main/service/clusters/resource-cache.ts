@@ -14,6 +14,8 @@ export interface CacheOptions<E extends Keyed> {
   path: string;
   /** What is kept of each object; it may throw for an object it cannot read (that one is skipped). */
   toEntry: (obj: KubeObject) => E;
+  /** The key of an object, as its entry's key; namespace/name unless given. */
+  keyOf?: (obj: KubeObject) => string;
   /** Two entries with the same fingerprint are the same; a relist keeps the old one then. */
   fingerprint: (entry: E) => string;
   collection: Collection<E>;
@@ -136,7 +138,7 @@ export class ResourceCache<E extends Keyed> {
     this.informer = new Informer({
       client: opts.client,
       path: opts.path,
-      listChunk: opts.listChunk ?? 500,
+      listChunk: opts.listChunk ?? 100,
       timeoutMs: opts.timeoutMs,
       backoff: opts.backoff,
       logger: opts.logger,
@@ -169,11 +171,18 @@ export class ResourceCache<E extends Keyed> {
     for (const w of this.waiters) w.reject(problem);
   }
 
+  private keyOf(obj: KubeObject): string {
+    return (this.opts.keyOf ?? keyOf)(obj);
+  }
+
   private entryOf(obj: KubeObject): E | undefined {
     try {
       return this.opts.toEntry(obj);
     } catch (err) {
-      this.opts.logger.warn({ path: this.opts.path, key: keyOf(obj), err: String(err) }, 'unreadable object');
+      this.opts.logger.warn(
+        { path: this.opts.path, key: this.keyOf(obj), err: String(err) },
+        'unreadable object',
+      );
       return undefined;
     }
   }
@@ -208,7 +217,7 @@ export class ResourceCache<E extends Keyed> {
         const entry = this.entryOf(obj);
         if (entry) collection.upsert(entry);
       },
-      remove: (obj) => collection.delete(keyOf(obj)),
+      remove: (obj) => collection.delete(this.keyOf(obj)),
     };
   }
 }

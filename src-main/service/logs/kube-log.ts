@@ -1,12 +1,12 @@
-import type { Readable } from 'node:stream';
-import { ApiException, type KubeConfig, Log } from '@kubernetes/client-node';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { type KubeClient, type KubeStatus, parseStatus } from '../clusters/kube-client';
 import { ProblemError } from '../errors';
 import { LineReader } from './line-reader';
 
 export interface KubeLogDeps {
-  kubeConfig: KubeConfig;
-  /** For the one request Log cannot make for us: reading the cluster's reason for a refusal. */
+  /** The cluster's client: log requests share its connections and credentials. */
   client: KubeClient;
   timeoutMs: number;
 }
@@ -30,6 +30,13 @@ export interface KubeLogConnection {
   close(): void;
 }
 
+/**
+ * How long a follow may wait for its response headers. The kubelet sends none before the first
+ * line, so a quiet container looks like this; past it the connection counts as dropped and the
+ * caller resumes it, as it would after a proxy timeout.
+ */
+const FOLLOW_HEADERS_MS = 300_000;
+
 function isAbortError(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
 }
@@ -52,18 +59,26 @@ export function logProblem(code: number, status: KubeStatus | undefined, req: Ku
   return new ProblemError('cluster_error', `the cluster answered ${code}: ${message}`, extensions);
 }
 
+function logPath(req: KubeLogRequest): string {
+  return `/api/v1/namespaces/${encodeURIComponent(req.namespace)}/pods/${encodeURIComponent(req.pod)}/log`;
+}
+
+/** A refused request's Status, read from its body. */
+async function refusal(response: Response, req: KubeLogRequest): Promise<ProblemError> {
+  const text = await response.text().catch(() => '');
+  return logProblem(response.status, parseStatus(text), req);
+}
+
 /**
- * client-node's Log drops the body of every refusal but a 500, so the kubelet's reason ("is
- * waiting to start: …", "previous terminated container … not found") would be lost. We ask
- * ourselves, for at most one byte, and read the Status. null: the cluster accepts the request.
+ * Asks for at most one byte without follow, which the kubelet answers at once: tells whether the
+ * cluster accepts the request, and if not, why. null: accepted.
  */
 async function probe(
   deps: KubeLogDeps,
   req: KubeLogRequest,
   signal: AbortSignal,
 ): Promise<ProblemError | null> {
-  const path = `/api/v1/namespaces/${encodeURIComponent(req.namespace)}/pods/${encodeURIComponent(req.pod)}/log`;
-  const { response } = await deps.client.open(path, {
+  const { response } = await deps.client.open(logPath(req), {
     query: {
       container: req.container,
       previous: String(req.previous),
@@ -73,54 +88,42 @@ async function probe(
     signal,
     timeoutMs: deps.timeoutMs,
   });
-  const text = await response.text();
-  if (response.ok) return null;
-  return logProblem(response.status, parseStatus(text), req);
+  if (response.ok) {
+    await response.body?.cancel().catch(() => {});
+    return null;
+  }
+  return refusal(response, req);
 }
 
 /**
- * Opens one log request with client-node's Log. The kubelet sends no headers before the first
- * byte of log, so a follow of a quiet container cannot be told from a hung apiserver by waiting:
- * a follow is therefore checked first with a one-byte request of our own (which also reads the
- * kubelet's reason for a refusal) and then opened without waiting. A request without follow is
- * answered at once, so it is awaited, with the cluster timeout; its refusal is read the same way.
- * Log has no signal until it hands over its controller, so an abort before that aborts as soon
- * as it does (undici's 300 s headers timeout bounds a request that never gets an answer; for a
- * follow that only means a resumed connection).
+ * Opens one log request through the cluster's own connections. The body is read into a
+ * LineReader, whose held write callback pushes back through the pipe, undici and TCP to the
+ * apiserver when the consumer is slow. Without follow the kubelet answers at once, so the
+ * request waits for headers within the cluster timeout and reads a refusal's Status from the
+ * body. A follow of a quiet container gets no headers until its next line, so waiting cannot
+ * tell it from a hung apiserver: it is checked first with a one-byte request (which also reads
+ * the kubelet's reason for a refusal) and then opened without waiting. Both bodies go through the
+ * cluster's stream connections: a follow lasts, and a long log read by a slow client may too.
  */
 export async function openKubeLog(
   deps: KubeLogDeps,
   req: KubeLogRequest,
   signal: AbortSignal,
-  retried = false,
 ): Promise<KubeLogConnection> {
   if (signal.aborted) throw signal.reason;
   if (req.follow) {
-    const refusal = await probe(deps, req, signal);
-    if (refusal) throw refusal;
+    const refused = await probe(deps, req, signal);
+    if (refused) throw refused;
   }
   const reader = new LineReader();
+  const own = new AbortController();
   let closed = false;
-  let controller: AbortController | undefined;
-  // Log pipes the response body into our Writable and keeps the source to itself; aborting it
-  // makes that source emit an AbortError with no listener, which would crash the process. The
-  // 'pipe' event is the one place the source is visible, so the listener is attached there.
-  reader.writable.on('pipe', (source: Readable) => {
-    source.on('error', (err: unknown) => reader.end(!closed && !isAbortError(err)));
-  });
-  // A tailLines of 0 is falsy to Log and would not be sent; "no lines" is handled by the caller.
-  const pending = new Log(deps.kubeConfig).log(req.namespace, req.pod, req.container, reader.writable, {
-    follow: req.follow,
-    previous: req.previous,
-    timestamps: true,
-    ...(req.sinceTime ? { sinceTime: req.sinceTime } : {}),
-    ...(req.tailLines ? { tailLines: req.tailLines } : {}),
-  });
   const close = () => {
     if (closed) return;
     closed = true;
     reader.end();
-    controller?.abort();
+    own.abort();
+    signal.removeEventListener('abort', close);
   };
   const connection: KubeLogConnection = {
     next: async () => {
@@ -134,44 +137,55 @@ export async function openKubeLog(
     close,
   };
 
+  const opened = deps.client.open(logPath(req), {
+    query: {
+      container: req.container,
+      follow: String(req.follow),
+      previous: String(req.previous),
+      timestamps: 'true',
+      ...(req.sinceTime ? { sinceTime: req.sinceTime } : {}),
+      // A tailLines of 0 means "no lines", which the caller handles without asking.
+      ...(req.tailLines ? { tailLines: String(req.tailLines) } : {}),
+    },
+    signal: AbortSignal.any([signal, own.signal]),
+    timeoutMs: req.follow ? FOLLOW_HEADERS_MS : deps.timeoutMs,
+    stream: true,
+  });
+  const pump = async (response: Response) => {
+    if (!response.body) return reader.end();
+    const body = Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>);
+    try {
+      await pipeline(body, reader.writable);
+    } catch (err) {
+      reader.end(!closed && !isAbortError(err));
+    }
+  };
+
   if (req.follow) {
-    pending.then(
-      (c) => {
-        controller = c;
-        if (closed) c.abort();
+    opened.then(
+      (opened) => {
+        if (opened.response.ok) return pump(opened.response);
+        // Accepted a moment ago, refused now (the container stopped in between): the caller
+        // sees a dropped connection and decides from the pod what happened.
+        void opened.response.body?.cancel().catch(() => {});
+        reader.end(!closed);
       },
-      // Accepted a moment ago, refused now (the container stopped in between): the caller sees a
-      // dropped connection and decides from the pod what happened.
       () => reader.end(!closed),
     );
   } else {
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const lost = new Promise<never>((_, reject) => {
-      const seconds = deps.timeoutMs / 1000;
-      timer = setTimeout(
-        () => reject(new ProblemError('cluster_timeout', `the cluster did not answer within ${seconds} s`)),
-        deps.timeoutMs,
-      );
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    let response: Response;
     try {
-      controller = await Promise.race([pending, lost]);
+      ({ response } = await opened);
     } catch (err) {
       close();
-      pending.then((c) => c.abort()).catch(() => {});
-      if (!(err instanceof ApiException)) throw err;
-      // Log keeps the Status of a 500 (an unreachable kubelet); anything else must be read again.
-      const body: unknown = err.body;
-      if (typeof body === 'object' && body !== null) throw logProblem(err.code, body as KubeStatus, req);
-      const refusal = await probe(deps, req, signal);
-      if (refusal === null && !retried) return openKubeLog(deps, req, signal, true);
-      throw refusal ?? new ProblemError('cluster_error', 'the cluster refused the log request twice');
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      throw err;
     }
+    if (!response.ok) {
+      const problem = await refusal(response, req);
+      close();
+      throw problem;
+    }
+    void pump(response);
   }
   if (signal.aborted) close();
   else signal.addEventListener('abort', close, { once: true });

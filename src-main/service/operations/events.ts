@@ -1,4 +1,5 @@
 import type { EventRecord } from '../../../src-shared/contract/models';
+import { eventRecord } from '../clusters/entries';
 import { eventRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
@@ -29,12 +30,11 @@ export function eventHandlers(registry: ClusterRegistry): Pick<OperationHandlers
         resourceEvents: flags.resourceEventsEnabled,
         systemEvents: flags.systemEventsEnabled,
       });
-      const head = `{"workspaceId":${JSON.stringify(params.workspaceId)},`;
       return serialisedPage<(typeof rows)[number], EventRecord>(
         rows,
         query.limit,
         query.offset,
-        (e) => head + e.body,
+        (e) => JSON.stringify(eventRecord(e, params.workspaceId)),
         read,
       );
     },

@@ -22,7 +22,6 @@ export interface LogHandlerOptions {
 function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSessionDeps {
   const timeoutMs = cluster.timeoutMs;
   return {
-    kubeConfig: cluster.client.kubeConfig,
     client: cluster.client,
     timeoutMs,
     pollMs: opts.pollMs ?? 1_000,

@@ -43,6 +43,10 @@ export interface Stack {
 export interface StackOptions {
   simulator?: SimulatorOptions;
   service?: Partial<Omit<ServiceConfig, 'contexts'>>;
+  /** The server URL the kubeconfig names instead of the simulator's (a fault proxy in front of it). */
+  clusterServer?: (sim: Simulator) => Promise<string>;
+  /** The kubeconfig the service reads (context CONTEXT), instead of the simulator's token one. */
+  kubeconfig?: (sim: Simulator) => string;
 }
 
 /**
@@ -53,7 +57,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const sim = await startSimulator({ tickMs: false, ...opts.simulator });
   const dir = await mkdtemp(join(tmpdir(), 'skiff-it-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  await writeFile(kubeconfigPath, sim.kubeconfigYaml(CONTEXT));
+  const server = opts.clusterServer ? await opts.clusterServer(sim) : sim.url;
+  const kubeconfig = opts.kubeconfig ? opts.kubeconfig(sim) : sim.kubeconfigYaml(CONTEXT);
+  await writeFile(kubeconfigPath, kubeconfig.replace(JSON.stringify(sim.url), JSON.stringify(server)));
   const service = createService({
     contexts: loadContexts([kubeconfigPath]),
     dataDir: join(dir, 'data'),

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import { MAX_PAGE_LIMIT } from '../../../src-shared/contract/params';
 import { isDnsLabel } from '../../../src-shared/kube/names';
-import type { Scope } from '../../api/queries';
+import { oldestStaleSince, type Scope } from '../../api/queries';
 import { useDebounced } from '../../hooks/useDebounced';
 import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
@@ -10,6 +10,7 @@ import { api } from '../../state/connection';
 import { EMPTY_FILTERS, useEventsView } from '../../state/events';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
+import { StaleBanner } from '../common/StaleBanner';
 import { EventFilterBar } from './EventFilterBar';
 import { EventsTable } from './EventsTable';
 import { eventActionTarget, eventObject } from './eventActions';
@@ -19,6 +20,8 @@ const PAGE = 100;
 interface Loaded {
   items: EventRecord[];
   total: number;
+  /** Set when the service answered from a cache whose watch is broken. */
+  staleSince?: string;
 }
 
 async function fetchEvents(
@@ -28,6 +31,7 @@ async function fetchEvents(
   signal: AbortSignal,
 ): Promise<Loaded> {
   const items: EventRecord[] = [];
+  const replies: Array<{ staleSince?: string }> = [];
   let total = 0;
   // The service pages at most MAX_PAGE_LIMIT; what is on screen is re-read from the top each refresh.
   for (let offset = 0; offset < count; offset += MAX_PAGE_LIMIT) {
@@ -38,10 +42,12 @@ async function fetchEvents(
       { signal },
     );
     items.push(...r.data);
+    replies.push(r);
     total = r.page?.total ?? items.length;
     if (r.data.length < limit) break;
   }
-  return { items, total };
+  const staleSince = oldestStaleSince(replies);
+  return { items, total, ...(staleSince ? { staleSince } : {}) };
 }
 
 /** Cluster-wide events, newest first, filtered, paged by scrolling, refreshed live. */
@@ -98,6 +104,7 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
           {events.fetching && <span className="dot-busy" aria-hidden="true" />}
         </p>
       </header>
+      <StaleBanner staleSince={events.data?.staleSince} />
       <EventFilterBar
         scope={scope}
         namespaceError={nsValid ? null : 'a namespace is a DNS label: lower-case letters, digits and "-"'}

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { ClusterStatus } from '../../../src-shared/contract/models';
+import { clockTime, timestamp } from '../../kube/format';
 import { useClusters } from '../../state/clusters';
 import { useRoute } from '../../state/route';
 import { Badge } from '../common/Badge';
@@ -66,6 +67,15 @@ export function Switchers() {
         <p className="cluster-status" data-testid="cluster-status">
           <ClusterStatusBadge status={current.status} />
           {current.kubernetesVersion && <span className="muted"> {current.kubernetesVersion}</span>}
+          {current.lastSyncedAt && clockTime(current.lastSyncedAt) && (
+            <span className="muted" data-testid="cluster-synced">
+              {' '}
+              · data as of{' '}
+              <time dateTime={current.lastSyncedAt} title={timestamp(current.lastSyncedAt)}>
+                {clockTime(current.lastSyncedAt)}
+              </time>
+            </span>
+          )}
         </p>
       )}
     </div>

@@ -8,6 +8,7 @@ import { api } from '../../state/connection';
 import { useListSettings, useLists } from '../../state/lists';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
+import { StaleBanner } from '../common/StaleBanner';
 import { KIND_LABELS } from '../navigation/kinds';
 import { ageColumn, type KindColumn, nameColumn, namespaceColumn, type Row } from './columns';
 import { kindView } from './registry';
@@ -89,6 +90,7 @@ export function ResourceList({
           {list.fetching && <span className="dot-busy" aria-hidden="true" />}
         </p>
       </header>
+      <StaleBanner staleSince={list.data?.staleSince} />
       <div className="list-tools">
         <div className="field">
           <label htmlFor={filterId}>Filter by name</label>

@@ -52,7 +52,7 @@ function ClusterBound({
           </strong>
           <p>
             {cluster.status === 'unreachable'
-              ? `Skiff cannot reach ${cluster.server}. It keeps trying every few seconds; this view recovers by itself when the cluster answers.`
+              ? `Skiff cannot reach ${cluster.server}. It keeps retrying, waiting a little longer after each failure; this view recovers by itself when the cluster answers.`
               : 'The cluster answered but did not accept the kubeconfig credentials. Refresh them (for example by logging in to your cloud CLI).'}
           </p>
         </div>

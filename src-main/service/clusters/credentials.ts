@@ -1,0 +1,188 @@
+/**
+ * The credentials one cluster's requests carry, worked out per request: Basic for
+ * username/password, Impersonate-User, a bearer token (static, token-file or an auth-provider,
+ * through client-node's authenticators) or an exec plugin's credential. Exec credentials are
+ * cached until their expirationTimestamp (without one, until the cluster rejects them), and one
+ * plugin run serves every request that waits for it, so fifty concurrent requests start one
+ * process, not fifty. Every wait is bounded by the request's own deadline; every failure is a
+ * problem naming the plugin or provider, never a raw error.
+ */
+
+import { readFileSync } from 'node:fs';
+import type { RequestOptions } from 'node:https';
+import type { KubeConfig, User } from '@kubernetes/client-node';
+import { ProblemError } from '../errors';
+import {
+  type ExecClusterInfo,
+  type ExecConfig,
+  ExecConfigSchema,
+  type ExecCredential,
+  pluginName,
+  runExecPlugin,
+} from './exec-plugin';
+import { type ClientPair, checkClientPair } from './tls-options';
+
+export interface RequestCredential {
+  headers: Record<string, string>;
+  /** A client certificate an exec plugin returned; it replaces the kubeconfig's. */
+  clientPair?: ClientPair;
+  /** The cached exec credential this request used, so a 401 drops exactly that one. */
+  exec?: CachedExec;
+}
+
+interface CachedExec {
+  credential: ExecCredential;
+  pair?: ClientPair;
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+function execConfigOf(user: User): ExecConfig | { invalid: string } | null {
+  const provider = user.authProvider as { config?: { exec?: unknown } } | null | undefined;
+  const raw: unknown = user.exec ?? provider?.config?.exec;
+  if (raw === null || raw === undefined) return null;
+  const parsed = ExecConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return { invalid: `${issue?.path.join('.') || 'exec'}: ${issue?.message ?? 'invalid'}` };
+}
+
+export class ClusterCredentials {
+  private readonly user: User | null;
+  private readonly exec: ExecConfig | { invalid: string } | null;
+  private cached: CachedExec | undefined;
+  private inflight: Promise<CachedExec> | undefined;
+
+  constructor(private readonly kubeConfig: KubeConfig) {
+    this.user = kubeConfig.getCurrentUser();
+    this.exec = this.user ? execConfigOf(this.user) : null;
+  }
+
+  /** What the provider of these credentials is called in messages. */
+  private describe(): string {
+    if (this.exec && !('invalid' in this.exec)) return `the credential plugin "${pluginName(this.exec)}"`;
+    const provider = (this.user?.authProvider as { name?: string } | null | undefined)?.name;
+    return provider ? `the auth-provider "${provider}"` : 'the kubeconfig user';
+  }
+
+  /**
+   * The credential for one request. `signal` carries the request's deadline (`timedOut` tells a
+   * deadline from the caller giving up); past it the wait ends with a 504 naming the provider.
+   */
+  async resolve(signal: AbortSignal, timedOut: () => boolean, timeoutMs: number): Promise<RequestCredential> {
+    const headers: Record<string, string> = {};
+    const user = this.user;
+    if (!user) return { headers };
+    if (user.username) {
+      headers.Authorization = `Basic ${Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64')}`;
+    }
+    if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
+    try {
+      if (this.exec) {
+        const exec = await untilAborted(this.execCredential(timeoutMs), signal);
+        const { token } = exec.credential;
+        if (token) headers.Authorization = `Bearer ${token}`;
+        return { headers, exec, ...(exec.pair ? { clientPair: exec.pair } : {}) };
+      }
+      if (user.authProvider) {
+        // client-node's authenticators (oidc, azure, gcp, tokenFile) keep their own refresh state;
+        // applyToHTTPSOptions is the public way to run them.
+        const opts: RequestOptions = {};
+        await untilAborted(this.kubeConfig.applyToHTTPSOptions(opts), signal);
+        for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name] = String(value);
+      } else if (user.token) {
+        headers.Authorization = `Bearer ${user.token}`;
+      }
+      return { headers };
+    } catch (err) {
+      if (err instanceof ProblemError) throw err;
+      if (timedOut()) {
+        throw new ProblemError(
+          'cluster_timeout',
+          `${this.describe()} did not answer within ${timeoutMs / 1000} s`,
+        );
+      }
+      if (signal.aborted) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      throw new ProblemError('cluster_unauthorized', `${this.describe()} failed: ${message}`);
+    }
+  }
+
+  /**
+   * After the cluster answered 401 to `used`: drops that exec credential so the next request runs
+   * the plugin again. True when a retry can bring a different credential.
+   */
+  invalidate(used: RequestCredential): boolean {
+    if (!used.exec) return false;
+    if (this.cached === used.exec) this.cached = undefined;
+    return true;
+  }
+
+  private execCredential(timeoutMs: number): Promise<CachedExec> {
+    const cached = this.cached;
+    if (cached && (cached.credential.expiresAt === undefined || cached.credential.expiresAt > Date.now())) {
+      return Promise.resolve(cached);
+    }
+    this.cached = undefined;
+    if (this.inflight) return this.inflight;
+    const exec = this.exec;
+    if (!exec) return Promise.reject(new Error('no exec plugin'));
+    if ('invalid' in exec) {
+      return Promise.reject(
+        new ProblemError('cluster_unauthorized', `the kubeconfig's exec stanza is invalid: ${exec.invalid}`),
+      );
+    }
+    const run = runExecPlugin(exec, this.clusterInfo(), timeoutMs).then((credential) => {
+      const { clientCertificateData: cert, clientKeyData: key } = credential;
+      const entry: CachedExec = { credential };
+      if (cert && key) {
+        entry.pair = { cert: Buffer.from(cert), key: Buffer.from(key) };
+        checkClientPair(entry.pair, `from the credential plugin "${pluginName(exec)}"`);
+      }
+      this.cached = entry;
+      return entry;
+    });
+    this.inflight = run;
+    const clear = () => {
+      if (this.inflight === run) this.inflight = undefined;
+    };
+    run.then(clear, clear);
+    return run;
+  }
+
+  private clusterInfo(): ExecClusterInfo {
+    const cluster = this.kubeConfig.getCurrentCluster();
+    if (!cluster) return { server: '' };
+    let caData = cluster.caData;
+    if (!caData && cluster.caFile) {
+      try {
+        caData = readFileSync(cluster.caFile).toString('base64');
+      } catch {
+        // The plugin learns of no CA; the request itself reports the unreadable file.
+      }
+    }
+    return {
+      server: cluster.server,
+      ...(caData ? { 'certificate-authority-data': caData } : {}),
+      ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
+      ...(cluster.tlsServerName ? { 'tls-server-name': cluster.tlsServerName } : {}),
+      ...(cluster.proxyUrl ? { 'proxy-url': cluster.proxyUrl } : {}),
+    };
+  }
+}
