@@ -7,6 +7,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Node flags the service starts with. V8 reads the young generation's size only when a process
+ * starts, so it cannot be set from inside (see src-main/service/heap-profile.ts for the numbers).
+ * The `serve` npm script passes the same flag.
+ */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=4'];
+
+/** What starts the service as its own process: `spawn(process.execPath, serviceArgs([...]))`. */
+export function serviceArgs(args = []) {
+  return [...SERVICE_NODE_FLAGS, fileURLToPath(import.meta.url), ...args];
+}
 const entry = process.env.SKIFF_SERVICE_ENTRY ?? 'serve';
 const built = join(root, 'out', 'service', `${entry}.js`);
 

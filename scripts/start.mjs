@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { electronProblem } from './electron-binary.mjs';
+import { serviceArgs } from './serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -30,5 +31,5 @@ if (problem === null) {
   }
   // `serve` prints "listening on http://HOST:PORT": that is the URL to open. It runs built
   // JavaScript (scripts/serve.mjs builds out/service when the sources are newer).
-  run(process.execPath, [join(root, 'scripts', 'serve.mjs'), ...process.argv.slice(2)]);
+  run(process.execPath, serviceArgs(process.argv.slice(2)));
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { serviceArgs } from '../../scripts/serve.mjs';
 
 /**
  * Web-mode e2e: each worker starts its own `skiff serve --demo` on a free port with a fresh data
@@ -23,15 +24,11 @@ async function startService(): Promise<{ service: Service; child: ChildProcess }
     throw new Error('the renderer is not built: run `npx electron-vite build` before the web e2e');
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'skiff-e2e-'));
-  const child = spawn(
-    process.execPath,
-    ['scripts/serve.mjs', '--port', '0', '--data-dir', dataDir, '--demo'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, SKIFF_ADMIN_PASSWORD: ADMIN.password },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, serviceArgs(['--port', '0', '--data-dir', dataDir, '--demo']), {
+    cwd: ROOT,
+    env: { ...process.env, SKIFF_ADMIN_PASSWORD: ADMIN.password },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start in 30s:\n${output}`)), 30_000);

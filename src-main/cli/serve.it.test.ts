@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceArgs } from '../../scripts/serve.mjs';
 import { login, TEST_ADMIN_PASSWORD } from '../service/test/login';
 import { type Simulator, startSimulator } from '../simulator/index';
 
@@ -15,7 +16,7 @@ interface Running {
 
 /** Starts `serve` exactly as `npm run serve -- …` does and waits for its one ready line. */
 function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Running> {
-  const child = spawn(process.execPath, ['scripts/serve.mjs', ...args], {
+  const child = spawn(process.execPath, serviceArgs(args), {
     env: { ...process.env, SKIFF_LOG_LEVEL: 'warn', SKIFF_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

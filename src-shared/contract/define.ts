@@ -91,6 +91,7 @@ export interface Reply<R> {
   /**
    * `data` already serialised as JSON. Lists built from stored JSON text set it so HTTP can send
    * it as is instead of parsing and re-serialising every object; `data` then parses it on demand.
+   * An array is a JSON array given by its elements' texts: `[` + elements joined by `,` + `]`.
    */
-  json?: string;
+  json?: string | readonly string[];
 }

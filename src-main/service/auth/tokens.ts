@@ -18,6 +18,8 @@ const KEY = 'signingKey';
 const ALG = 'EdDSA';
 /** RFC 9068's type for access-token JWTs; checked so no other JWT of ours can pass as one. */
 const TYP = 'at+jwt';
+/** Verified tokens remembered; a token lives 15 to 60 minutes, and each session holds one at a time. */
+const VERIFIED_CACHE_SIZE = 1_024;
 
 const storedKeySchema = z.object({
   kid: z.string(),
@@ -84,8 +86,30 @@ export class AccessTokens {
     return { token, payload };
   }
 
+  /**
+   * Tokens whose signature already checked out, to their payload. An Ed25519 check costs more than
+   * serving a page from the cache, and a client sends the same token with every request until it
+   * refreshes. Only the expiry can change a cached answer, so it is checked on every hit; whether
+   * the session still lives is the caller's check, made per request either way.
+   */
+  private readonly verified = new Map<string, AuthPayload>();
+
   /** The payload of a valid, unexpired token; a 401 invalid_token otherwise. */
   async verify(token: string): Promise<AuthPayload> {
+    const known = this.verified.get(token);
+    if (known) {
+      // jose's rule: expired once exp is not after the current second.
+      if (known.exp > Math.floor(this.now() / 1000)) return { ...known };
+      this.verified.delete(token);
+      throw invalidToken('the access token has expired');
+    }
+    const payload = await this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, payload);
+    return { ...payload };
+  }
+
+  private async verifySignature(token: string): Promise<AuthPayload> {
     try {
       const { payload } = await jwtVerify(token, this.publicKey, {
         algorithms: [ALG],

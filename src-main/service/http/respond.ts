@@ -7,6 +7,22 @@ export const COMMON_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 } as const;
 
+/** UTF-8 bytes of a JSON text, or of the array whose elements' texts are given. */
+function encode(json: string | readonly string[]): Buffer {
+  if (typeof json === 'string') return Buffer.from(json);
+  let size = 2 + Math.max(0, json.length - 1);
+  for (const element of json) size += Buffer.byteLength(element);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  bytes[at++] = 0x5b; // [
+  for (let i = 0; i < json.length; i++) {
+    if (i > 0) bytes[at++] = 0x2c; // ,
+    at += bytes.write(json[i]!, at);
+  }
+  bytes[at] = 0x5d; // ]
+  return bytes;
+}
+
 /**
  * Sends JSON. For a GET, pass the request's If-None-Match: the answer carries a strong ETag of
  * its body and headers, and a client that already holds it gets 304 with no body, so polling an
@@ -18,12 +34,13 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
   conditional?: { ifNoneMatch: string | undefined },
-  /** The body already serialised; sent as is. */
-  serialised?: string,
+  /** The body already serialised (see Reply.json); sent as is. */
+  serialised?: string | readonly string[],
 ) {
-  const text = serialised ?? JSON.stringify(body);
+  // Encoded once: the ETag's hash, Content-Length and the socket take the same bytes.
+  const bytes = encode(serialised ?? JSON.stringify(body));
   if (conditional && status === 200) {
-    const etag = `"${createHash('sha1').update(text).update(JSON.stringify(headers)).digest('base64url')}"`;
+    const etag = `"${createHash('sha1').update(bytes).update(JSON.stringify(headers)).digest('base64url')}"`;
     const held = conditional.ifNoneMatch?.split(',').map((t) => t.trim().replace(/^W\//, ''));
     if (held?.includes(etag) || conditional.ifNoneMatch?.trim() === '*') {
       res.writeHead(304, { ...COMMON_HEADERS, ...headers, ETag: etag });
@@ -36,9 +53,9 @@ export function sendJson(
     ...COMMON_HEADERS,
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': bytes.length,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 export function sendProblem(

@@ -7,6 +7,7 @@ import type { Invoker } from '../invoke';
 import type { Logger } from '../logger';
 import { pageHeaders } from '../pagination';
 import { readJsonBody, requireJsonContentType } from './body';
+import { clientWentAway } from './client-gone';
 import { COMMON_HEADERS, sendJson, sendProblem } from './respond';
 import { createApiRouter } from './router';
 import { negotiate, sendStream } from './stream';
@@ -37,6 +38,10 @@ function queryObject(search: URLSearchParams): Record<string, string> {
   return out;
 }
 
+// Shared reasons: abort() without one builds a DOMException, stack and all, for every request.
+const ANSWERED = new DOMException('the answer is complete', 'AbortError');
+const CLIENT_GONE = new DOMException('the client went away', 'AbortError');
+
 export function createHttpApp(options: HttpAppOptions): RequestListener {
   const router = createApiRouter();
   const { logger } = options;
@@ -45,9 +50,11 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
     const started = performance.now();
     const abort = new AbortController();
     // 'close' on the response fires when it finished or when the client went away; either way, stop work.
-    res.on('close', () => abort.abort());
+    res.on('close', () => abort.abort(res.writableFinished ? ANSWERED : CLIENT_GONE));
     handle(req, res, abort.signal)
       .catch((err: unknown) => {
+        // A client that left is no failure of ours, and there is no one left to answer.
+        if (clientWentAway(err, req, res)) return;
         const problem =
           err instanceof ProblemError
             ? err
@@ -57,12 +64,14 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
         sendProblem(res, problem);
       })
       .finally(() => {
+        if (!logger.isLevelEnabled('debug')) return;
         logger.debug(
           {
             method: req.method,
             path: req.url?.split('?')[0],
             status: res.statusCode,
             ms: performance.now() - started,
+            ...(res.writableEnded ? {} : { clientGone: true }),
           },
           'request',
         );

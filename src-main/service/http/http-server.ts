@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Logger } from '../logger';
+import { ConnectionGuard } from './connection-guard';
+
+/** How the HTTP server treats slow, silent and numerous clients; every field has a default. */
+export interface HttpServerOptions {
+  /** Time to receive a request's headers, from its first byte (or from connecting). */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, headers and body. Answers (lists, log follows) are not bounded by it. */
+  requestTimeoutMs?: number;
+  /** How long a connection may sit idle between requests. */
+  keepAliveTimeoutMs?: number;
+  /** Connections waiting on their client at once; past it the longest waiting is closed. */
+  maxWaitingConnections?: number;
+  /** Last-resort cap on all connections; past it new connections are refused. */
+  maxConnections?: number;
+  /** How often the timeouts above are checked. */
+  checkIntervalMs?: number;
+}
+
+export const HTTP_DEFAULTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxWaitingConnections: 256,
+  checkIntervalMs: 1_000,
+} as const;
+
+/** Linux keeps the limit Node raised at startup in /proc; elsewhere assume a common default. */
+function openFileLimit(): number {
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (m) return Number(m[1]);
+  } catch {
+    // Not Linux.
+  }
+  return 4096;
+}
+
+/**
+ * Half the descriptors, so the cluster connections, watches and files keep theirs, and at most
+ * 8,192: far more than a desktop tool or a team's service needs at once.
+ */
+export function defaultMaxConnections(fdLimit = openFileLimit()): number {
+  return Math.max(64, Math.min(8_192, Math.floor(fdLimit / 2)));
+}
+
+/**
+ * A warning told at once and then at most every 10 s with the count since, so that a flood of
+ * slow or surplus connections does not become a flood of log lines.
+ */
+function burstReporter(logger: Logger, message: string): (fields: Record<string, unknown>) => void {
+  let count = 0;
+  let quietUntil = 0;
+  return (fields) => {
+    count++;
+    const now = Date.now();
+    if (now < quietUntil) return;
+    logger.warn({ ...fields, count }, message);
+    count = 0;
+    quietUntil = now + 10_000;
+  };
+}
+
+/**
+ * The service's HTTP server: Node's own timeouts for slow requests, the ConnectionGuard for the
+ * number of connections slow or silent clients hold, and maxConnections as the last resort.
+ */
+export function createHttpServer(
+  listener: RequestListener,
+  options: HttpServerOptions,
+  logger: Logger,
+): Server {
+  const requestTimeout = options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs, requestTimeout);
+  const maxConnections = options.maxConnections ?? defaultMaxConnections();
+  const server = createServer({
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? HTTP_DEFAULTS.keepAliveTimeoutMs,
+    connectionsCheckingInterval: options.checkIntervalMs ?? HTTP_DEFAULTS.checkIntervalMs,
+  });
+  server.maxConnections = maxConnections;
+  const evicted = burstReporter(
+    logger,
+    'too many connections waiting on their clients; closed the longest waiting',
+  );
+  const refused = burstReporter(logger, 'connection limit reached; new connections are refused');
+  // Attached before the request listener, so it sees each request before any answer can finish.
+  const maxWaiting = Math.min(
+    options.maxWaitingConnections ?? HTTP_DEFAULTS.maxWaitingConnections,
+    Math.max(1, Math.floor(maxConnections / 2)),
+  );
+  new ConnectionGuard(server, {
+    maxWaiting,
+    firstRequestTimeoutMs: headersTimeout,
+    checkIntervalMs: options.checkIntervalMs ?? HTTP_DEFAULTS.checkIntervalMs,
+    // Past the bound is a flood worth a warning; a silent connection timing out is routine (a
+    // browser's unused preconnect).
+    onClose: (reason) =>
+      reason === 'evicted'
+        ? evicted({ maxWaiting })
+        : logger.debug({ headersTimeoutMs: headersTimeout }, 'closed a connection that sent no request'),
+  });
+  server.on('request', listener);
+  server.on('drop', () => refused({ maxConnections }));
+  return server;
+}
