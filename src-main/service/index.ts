@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AuthOptions, type AuthService, createAuth } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
+import { sealable } from './auth/sealed-store';
 import type { WatchOptions } from './clusters/cluster';
 import type { ContextSource } from './clusters/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
@@ -73,7 +74,11 @@ function webHost(url: string | null): AppHost {
 /** The whole service, free of Electron: the desktop shell and `serve` both build it with this. */
 export function createService(config: ServiceConfig): Service {
   const logger = config.logger ?? createLogger();
-  const store = config.store ?? (config.dataDir ? confStore(config.dataDir, 'skiff') : memoryStore());
+  // Sealed on close like the auth stores: a closed service never writes into its data dir again.
+  const store = sealable(
+    config.store ?? (config.dataDir ? confStore(config.dataDir, 'skiff') : memoryStore()),
+    logger,
+  );
   const registry = new ClusterRegistry({
     contexts: config.contexts,
     ...(config.demo ? { demo: config.demo } : {}),
@@ -151,7 +156,9 @@ export function createService(config: ServiceConfig): Service {
         ),
       );
       await registry.close();
+      // Drains the writes that outlive their request (a failed login's log entry), then seals.
       await auth.close();
+      store.seal();
     },
   };
 }

@@ -49,6 +49,19 @@ describe('linkHeader', () => {
     expect(links).toEqual({ first: '/v1/x?limit=20&offset=0', last: '/v1/x?limit=20&offset=0' });
   });
 
+  it('puts last on the last full page when the total is an exact multiple of the limit', () => {
+    const first = rels(linkHeader('/v1/x', new URLSearchParams(), { total: 100, limit: 10, offset: 0 }));
+    expect(first.last).toBe('/v1/x?limit=10&offset=90');
+    const last = rels(linkHeader('/v1/x', new URLSearchParams(), { total: 100, limit: 10, offset: 90 }));
+    expect(Object.keys(last)).toEqual(['first', 'prev', 'last']);
+    expect(last.last).toBe('/v1/x?limit=10&offset=90');
+    // One full page: first and last are the same page, and there is no next.
+    expect(rels(linkHeader('/v1/x', new URLSearchParams(), { total: 20, limit: 20, offset: 0 }))).toEqual({
+      first: '/v1/x?limit=20&offset=0',
+      last: '/v1/x?limit=20&offset=0',
+    });
+  });
+
   it('points prev at the last real page when the offset runs past the end', () => {
     const links = rels(linkHeader('/v1/x', new URLSearchParams(), { total: 25, limit: 10, offset: 90 }));
     expect(links.prev).toContain('offset=20');

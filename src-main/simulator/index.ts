@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SimAuth } from './auth';
 import { buildDemo } from './demo-data';
 import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
+import type { ListOrder } from './list';
 import { MetricsSource } from './metrics';
 import { type Faults, Router } from './server';
 import { SimStore } from './store';
@@ -44,6 +45,8 @@ export interface SimulatorOptions {
    * its CA), accepting client certificates that CA signed. Default plain HTTP, as the demo runs.
    */
   tls?: boolean | { pki?: SimPki };
+  /** Order of list answers (see ListOrder); default `key`, etcd's order. */
+  listOrder?: ListOrder;
 }
 
 /** Which credential `kubeconfigYaml` gives the user. */
@@ -104,6 +107,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     auth,
     bookmarkMs: opts.bookmarkMs ?? 15_000,
     serverAddress: () => url.replace(/^https?:\/\//, ''),
+    ...(opts.listOrder ? { listOrder: opts.listOrder } : {}),
   });
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     router.handle(req, res).catch(() => res.destroy());

@@ -11,11 +11,20 @@ import { badRequest, expired, notFound, type Status } from './status';
 import type { SimStore } from './store';
 import { objectKey } from './table';
 
+/**
+ * `key`: etcd's order, as an apiserver answers from etcd. `scrambled`: each chunk in a fixed order
+ * unrelated to names or times, as lists served from the watch cache once came
+ * (kubernetes/kubernetes#113730) and as kine (k3s) answers. Kubernetes promises no list order, so
+ * a client must impose its own; the tests of Skiff's own order list this way.
+ */
+export type ListOrder = 'key' | 'scrambled';
+
 export interface ListParams {
   namespace: string | undefined;
   filter: Filter;
   limit: number;
   continueToken: string | undefined;
+  order?: ListOrder;
 }
 
 export type Result = { ok: true; json: string } | { ok: false; status: Status };
@@ -74,6 +83,8 @@ export function listObjects(store: SimStore, def: ResourceDef, params: ListParam
     start = Math.max(start, table.lowerBound(token.start));
   }
   const items: string[] = [];
+  const ranks: number[] = [];
+  const scrambled = params.order === 'scrambled';
   let i = start;
   let lastKey: string | undefined;
   const limit = params.limit > 0 ? params.limit : Number.POSITIVE_INFINITY;
@@ -82,7 +93,15 @@ export function listObjects(store: SimStore, def: ResourceDef, params: ListParam
     if (!obj || !matches(params.filter, obj)) continue;
     items.push(itemJson(def, obj));
     lastKey = table.keyAt(i);
+    if (scrambled) ranks.push(scrambleRank(lastKey as string));
   }
+  // Only the order inside the chunk changes: chunks and continue tokens still follow the keys.
+  const body = scrambled
+    ? items
+        .map((_, k) => k)
+        .sort((a, b) => ranks[a]! - ranks[b]!)
+        .map((k) => items[k])
+    : items;
   const meta: string[] = [`"resourceVersion":"${rv}"`];
   if (i < end && lastKey !== undefined) {
     meta.push(`"continue":"${encodeContinue(rv, lastKey)}"`);
@@ -91,8 +110,21 @@ export function listObjects(store: SimStore, def: ResourceDef, params: ListParam
   }
   return {
     ok: true,
-    json: `${listEnvelope(def)},"metadata":{${meta.join(',')}},"items":[${items.join(',')}]}`,
+    json: `${listEnvelope(def)},"metadata":{${meta.join(',')}},"items":[${body.join(',')}]}`,
   };
+}
+
+/**
+ * A hash of the key: fixed for a key, and unrelated to how keys (names, times) sort. FNV-1a alone
+ * keeps the last characters in the top bits, and event names end in their time; the murmur3
+ * finaliser spreads them.
+ */
+function scrambleRank(key: string): number {
+  let h = 0x811c9dc5;
+  for (let c = 0; c < key.length; c++) h = Math.imul(h ^ key.charCodeAt(c), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 export function getObject(

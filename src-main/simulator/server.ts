@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimAuth } from './auth';
 import { apiGroupList, apiVersions, resourceList, versionInfo } from './discovery';
-import { getObject, listObjects } from './list';
+import { getObject, type ListOrder, listObjects } from './list';
 import { parseBool, serveLog } from './log-http';
 import { type MetricsResult, type MetricsSource, NODE_METRICS, POD_METRICS } from './metrics';
 import { type ResourceDef, resourceInGroup } from './resources';
@@ -46,6 +46,7 @@ export interface ServerDeps {
   auth: SimAuth;
   bookmarkMs: number;
   serverAddress: () => string;
+  listOrder?: ListOrder;
 }
 
 interface ResourcePath {
@@ -205,6 +206,7 @@ export class Router {
       filter: filter.filter,
       limit: limitRaw ? Number(limitRaw) : 0,
       continueToken: q.get('continue') || undefined,
+      order: this.deps.listOrder ?? 'key',
     });
     return listed.ok ? sendRaw(res, 200, listed.json) : sendStatus(res, listed.status);
   }

@@ -9,6 +9,7 @@ import { createAuthenticator } from './authenticator';
 import { bootstrapAdmin } from './bootstrap';
 import type { GeoLocator } from './geo';
 import type { AuthOptions, ResolvedLifetimes } from './options';
+import { PendingWork } from './pending-work';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit';
 import { TokenIssuer } from './refresh';
 import { SessionStore } from './sessions';
@@ -28,6 +29,8 @@ export interface AuthCore {
   now: () => number;
   dataDir: string | undefined;
   logger: Logger;
+  /** Writes that outlive their request; close drains them. */
+  pending: PendingWork;
   /** What a session or activity entry records about the calling device. */
   describe(client: Pick<ClientInfo, 'address' | 'userAgent'>): Promise<ClientDescription>;
 }
@@ -71,6 +74,7 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
     now,
     dataDir: inputs.dataDir,
     logger,
+    pending: new PendingWork(),
     async describe(client) {
       return { ...describeUserAgent(client.userAgent), location: await geo.locate(client.address) };
     },

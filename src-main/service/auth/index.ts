@@ -12,6 +12,7 @@ import { createRequestGuard } from './guard';
 import { createClientAddressResolver } from './ip';
 import { startLocalSession } from './login';
 import { type AuthOptions, resolveLifetimes } from './options';
+import { sealable } from './sealed-store';
 import type { ClientSoftware } from './user-agent';
 
 export { desktopClientInfo } from './desktop-client';
@@ -47,9 +48,15 @@ export function createAuth(
 ): AuthService {
   const now = options.now ?? Date.now;
   const lifetimes = resolveLifetimes(options);
-  const store = options.store ?? (options.dataDir ? confStore(options.dataDir, 'auth') : memoryStore());
-  const activityStore =
-    options.activityStore ?? (options.dataDir ? confStore(options.dataDir, 'auth-activity') : memoryStore());
+  // Sealed on close, so that nothing this service still runs can write into a removed data dir.
+  const store = sealable(
+    options.store ?? (options.dataDir ? confStore(options.dataDir, 'auth') : memoryStore()),
+    options.logger,
+  );
+  const activityStore = sealable(
+    options.activityStore ?? (options.dataDir ? confStore(options.dataDir, 'auth-activity') : memoryStore()),
+    options.logger,
+  );
   const geo = createGeoLocator({
     ...(options.geoipDb !== undefined ? { dbPath: options.geoipDb } : {}),
     logger: options.logger,
@@ -94,8 +101,13 @@ export function createAuth(
     async close() {
       clearInterval(sweeper);
       const core = await ready.catch(() => undefined);
-      core?.sessions.flush();
-      core?.apiKeys.flush();
+      if (core) {
+        await core.pending.drain();
+        core.sessions.flush();
+        core.apiKeys.flush();
+      }
+      store.seal();
+      activityStore.seal();
     },
   };
 }

@@ -42,14 +42,13 @@ export async function login(
     const known = core.accounts.byUsername(name);
     // Recorded after the answer has gone, so the write cannot make a known name measurably slower.
     if (known) {
-      setImmediate(() => {
-        void core
-          .describe(client)
-          .then((device) =>
-            core.activity.record({ type: 'login_failed', accountId: known.accountId, client: device }),
-          )
-          .catch((err: unknown) => core.logger.warn({ err }, 'could not record a failed login'));
-      });
+      core.pending.later(
+        async () => {
+          const device = await core.describe(client);
+          core.activity.record({ type: 'login_failed', accountId: known.accountId, client: device });
+        },
+        (err) => core.logger.warn({ err }, 'could not record a failed login'),
+      );
     }
     throw badCredentials();
   }

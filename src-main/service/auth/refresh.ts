@@ -113,6 +113,11 @@ export class TokenIssuer {
     );
   }
 
+  /** Pairs held for retries within the overlap window: memory that must not outlive its window. */
+  get pendingRetries(): number {
+    return this.grace.size;
+  }
+
   /** An ended session's pending retries must not hand out tokens. */
   forgetSession(session: StoredSession): void {
     if (session.refresh.previousHash) this.grace.delete(session.refresh.previousHash);

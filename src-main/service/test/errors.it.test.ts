@@ -112,7 +112,8 @@ describe('unreachable and unauthorized clusters', () => {
       expect(clusters.body[0]?.status).toBe('unreachable');
       expectProblem(await down.get(`${down.cluster}/kubernetes-proxy/pod`), 502, 'cluster_unreachable');
     } finally {
-      await down.service.close();
+      // The whole stack, not only the service: its close also removes the stack's temp folder.
+      await down.close();
     }
   });
 

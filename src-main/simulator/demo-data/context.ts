@@ -50,6 +50,7 @@ export class Gen {
   readonly recurring: RecurringEvent[] = [];
   private rv = 0;
   private salt = 0;
+  private readonly uidOwners = new Map<string, string>();
 
   constructor(
     readonly seed: number,
@@ -63,8 +64,19 @@ export class Gen {
     return rfc3339(this.now - ms);
   }
 
+  /**
+   * The uid of the object named by `key`, the same on every call. Uids come from a 32-bit hash,
+   * which repeats now and then past ~100,000 objects (four times at 50,000 pods + 100,000
+   * events); a key whose uid is already another key's takes the next salted one.
+   */
   uid(key: string): string {
-    return uidFor(`${this.seed}:${key}`);
+    for (let attempt = 0; ; attempt++) {
+      const uid = uidFor(attempt === 0 ? `${this.seed}:${key}` : `${this.seed}:${key}#${attempt}`);
+      const owner = this.uidOwners.get(uid);
+      if (owner === undefined) this.uidOwners.set(uid, key);
+      else if (owner !== key) continue;
+      return uid;
+    }
   }
 
   /** Adds an object with the next resourceVersion and returns it. */

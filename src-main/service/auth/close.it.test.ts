@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { startAuthStack } from './test-stack';
+
+/**
+ * A closed service leaves its data dir alone: every run used to leave a `skiff-auth-*` folder
+ * holding an `auth-activity.json` written after the test had closed the service and removed it.
+ */
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'skiff-auth-close-'));
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+/** True if `path` appears at any point within `ms`: a late write would recreate it. */
+async function reappears(path: string, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (existsSync(path)) return true;
+    await sleep(20);
+  }
+  return existsSync(path);
+}
+
+async function activityTypes(): Promise<string[]> {
+  const file = JSON.parse(await readFile(join(dataDir, 'auth-activity.json'), 'utf8')) as {
+    activity: Array<{ type: string }>;
+  };
+  return file.activity.map((e) => e.type);
+}
+
+it('close waits for the failed-login entry written after the 401, and nothing is written after it', async () => {
+  // A public client address (through a trusted proxy) makes the entry wait for the GeoIP database,
+  // which this fresh process has not opened yet: the write is still pending when close starts.
+  const stack = await startAuthStack({ dataDir, auth: { trustProxy: ['127.0.0.1'] } });
+  const failed = await stack.call('POST', '/v1/auth/login', {
+    body: { username: 'admin', password: 'not-the-password' },
+    headers: { 'x-forwarded-for': '8.8.8.8' },
+  });
+  expect(failed.status).toBe(401);
+  await stack.stop();
+
+  expect(await activityTypes()).toContain('login_failed');
+  await rm(dataDir, { recursive: true, force: true });
+  expect(await reappears(dataDir, 1_000)).toBe(false);
+});
+
+it('a closed service writes nothing, even when its parts are still asked to', async () => {
+  const stack = await startAuthStack({ dataDir });
+  const admin = await stack.login();
+  const core = await stack.service.auth.core();
+  await stack.stop();
+  await rm(dataDir, { recursive: true, force: true });
+
+  // What a request cut off by close could still do once its awaits return: end a session, log it.
+  expect(core.sessions.endAllFor(admin.auth.sub, 'logout')).toHaveLength(1);
+  core.activity.record({ type: 'logout', accountId: admin.auth.sub, sessionId: admin.sessionId });
+  expect(await reappears(dataDir, 200)).toBe(false);
+});
