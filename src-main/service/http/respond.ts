@@ -40,7 +40,10 @@ export function sendJson(
   // Encoded once: the ETag's hash, Content-Length and the socket take the same bytes.
   const bytes = encode(serialised ?? JSON.stringify(body));
   if (conditional && status === 200) {
-    const etag = `"${createHash('sha1').update(bytes).update(JSON.stringify(headers)).digest('base64url')}"`;
+    // A Link's snapshot token names the version of the whole list, not of this page: a page that
+    // did not change while the list did is the same representation, so polling it stays a 304.
+    const validated = JSON.stringify(headers).replace(/snapshot=[\w.-]*&?/g, '');
+    const etag = `"${createHash('sha1').update(bytes).update(validated).digest('base64url')}"`;
     const held = conditional.ifNoneMatch?.split(',').map((t) => t.trim().replace(/^W\//, ''));
     if (held?.includes(etag) || conditional.ifNoneMatch?.trim() === '*') {
       res.writeHead(304, { ...COMMON_HEADERS, ...headers, ETag: etag });

@@ -122,6 +122,31 @@ describe('a walk along Link URLs sees one snapshot', () => {
     expect([malformed.status, malformed.body.code]).toEqual([400, 'invalid_query']);
   });
 
+  it('answers 304 to a poll of a page that did not change while the rest of the list did, with the new token', async () => {
+    await settled();
+    const path = `${pods()}?limit=5`;
+    const first = await stack.get(path);
+    const store = stack.sim.store;
+    // The list's last pod changes; the first page and the total do not.
+    const [namespace, name] = (await settled()).at(-1)!.split('/') as [string, string];
+    const last = store.peek('pods', namespace, name)!;
+    store.upsert({
+      ...last,
+      metadata: {
+        ...last.metadata,
+        labels: { ...last.metadata.labels, polled: 'yes' },
+        resourceVersion: undefined,
+      },
+    });
+    await eventually(async () => {
+      const res = await stack.get<ResourceWrapper[]>(`${pods()}?limit=1000`);
+      expect(res.body.at(-1)?.resource.metadata.labels?.polled).toBe('yes');
+    });
+    const again = await stack.get(path, { 'if-none-match': first.headers.get('etag')! });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('link')).not.toBe(first.headers.get('link'));
+  });
+
   it('marks nothing stale while the watch is live, and keeps the same token for unchanged data', async () => {
     await settled();
     const a = await stack.get(`${pods()}?limit=5`);
