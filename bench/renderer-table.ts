@@ -25,7 +25,7 @@ interface Round {
 }
 
 /** Issue 4's renderer figure: a 10,000-pod table in Chromium, from data to first paint, then scrolling. */
-export async function benchRendererTable(sim: Simulator, dir: string): Promise<void> {
+export async function benchRendererTable(sim: Pick<Simulator, 'kubeconfigYaml'>, dir: string): Promise<void> {
   if (!existsSync('out/renderer/index.html')) {
     spawnSync('npx', ['electron-vite', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
   }

@@ -22,3 +22,31 @@ export function table(rows: Array<Record<string, string>>): string {
     ...rows.map((r) => line(cols.map((c) => r[c] ?? ''))),
   ].join('\n');
 }
+
+/** Nearest-rank percentile (p in 0..100) of a sample; the p99 of 300 requests is its 297th value. */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) throw new Error('percentile of an empty sample');
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+export const mib = (n: number) => `${n.toFixed(0)} MiB`;
+
+/** One line of the closing summary: a figure against its target. */
+export interface Verdict {
+  figure: string;
+  measured: string;
+  target: string;
+  pass: boolean | undefined;
+}
+
+export function verdictTable(verdicts: readonly Verdict[]): string {
+  return table(
+    verdicts.map((v) => ({
+      figure: v.figure,
+      measured: v.measured,
+      target: v.target,
+      result: v.pass === undefined ? 'n/a' : v.pass ? 'pass' : 'FAIL',
+    })),
+  );
+}
