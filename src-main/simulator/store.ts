@@ -2,7 +2,9 @@
  * The single source of truth: every object, the global resourceVersion counter (etcd's
  * revision) and a bounded per-resource change history that watches replay from. Every change,
  * whether from a test, the ticker or the demo generator, goes through upsert/remove so watches
- * and resourceVersions always agree with what lists return.
+ * and resourceVersions always agree with what lists return. It runs past 300 lines because the
+ * writes, the history and the open-watch registry must change together under one counter;
+ * splitting them would let a watch see a revision its list never had.
  */
 
 import { buildEvent, bumpEventObject, type EventBump, type EventInput } from './events';
