@@ -75,20 +75,3 @@ export function compareEvents(
   if (a.lastMs !== b.lastMs) return b.lastMs - a.lastMs;
   return a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0;
 }
-
-export function toRecord(e: ClusterEvent, workspaceId: string): EventRecord {
-  return {
-    workspaceId,
-    clusterId: e.clusterId,
-    resourceId: e.resourceId,
-    eventId: e.eventId,
-    firstTimestamp: e.firstTimestamp,
-    lastTimestamp: e.lastTimestamp,
-    count: e.count,
-    message: e.message,
-    reason: e.reason,
-    type: e.type,
-    involvedObject: e.involvedObject,
-    source: e.source,
-  };
-}
