@@ -151,8 +151,3 @@ export function labelKeys(entry: ResourceEntry): readonly string[] | undefined {
   if (!entry.labels) return undefined;
   return Object.entries(entry.labels).map(([k, v]) => `${k}=${v}`);
 }
-
-/** A JSON array of the given element texts. */
-export function jsonArray(parts: readonly string[]): string {
-  return `[${parts.join(',')}]`;
-}

@@ -123,10 +123,6 @@ export class ResourceCache<E extends Keyed> {
     return problem instanceof ProblemError ? problem : undefined;
   }
 
-  get size(): number {
-    return this.opts.collection.size;
-  }
-
   async stop(): Promise<void> {
     const informer = this.informer;
     this.informer = null;
