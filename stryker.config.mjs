@@ -1,0 +1,72 @@
+// @ts-check
+/**
+ * StrykerJS for `npm run test:mutation` (issue 12): the Vitest suite, run against mutated copies of
+ * the service and the shared contract. Not part of `npm test`: a full run takes hours on two cores.
+ * How to run it, read it and what survivors may stay: docs/mutation-testing.md.
+ */
+
+// A run limited with `--mutate` writes only the files it mutated, so it must not overwrite the
+// full run's incremental baseline and report: the next full run would then re-test everything.
+const subset = process.argv.some((arg) => arg === '-m' || arg === '--mutate' || arg.startsWith('--mutate='));
+const reportDir = subset ? 'reports/mutation/subset' : 'reports/mutation';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+const config = {
+  packageManager: 'npm',
+  testRunner: 'vitest',
+  vitest: {
+    // The project's Vitest config, with a test order that lets a killed mutant stop early.
+    configFile: 'vitest.mutation.config.ts',
+    // Only the test files whose imports reach a mutated module run at all; per-test coverage then
+    // narrows each mutant to the tests that executed it.
+    related: true,
+    // The suite runs in forks (vitest.config.ts): servers, sockets and process-wide state.
+    pool: 'forks',
+  },
+  coverageAnalysis: 'perTest',
+  mutate: [
+    'src-main/service/**/*.ts',
+    'src-shared/**/*.ts',
+    '!**/*.test.ts',
+    '!**/*.test-support.ts',
+    '!**/*.d.ts',
+    // The integration harness, fault proxy and exec-plugin fixtures are test code, not product code.
+    '!src-main/service/test/**',
+  ],
+  // Code that only runs while a module loads (constants, the guidance tables) would need a fresh
+  // process per mutant; mutants it covers outside any test are left out of the score instead.
+  ignoreStatic: true,
+  incremental: true,
+  incrementalFile: `${reportDir}/stryker-incremental.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `${reportDir}/index.html` },
+  jsonReporter: { fileName: `${reportDir}/mutation.json` },
+  clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true },
+  // One test process: the machine has two cores and is shared with benchmark runs.
+  concurrency: 1,
+  // Tests start a simulator and the service over loopback and run on a loaded machine. The slack is
+  // above Vitest's own 20 s test timeout, so a mutant that hangs a request fails its test in Vitest
+  // (a kill) instead of costing a test-process restart, which rebuilds the service.
+  timeoutMS: 25_000,
+  timeoutFactor: 2,
+  dryRunTimeoutMinutes: 60,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+  // Nothing in these is read by the unit tests; copying them into the sandbox only costs time.
+  ignorePatterns: [
+    'out',
+    'dist',
+    'reports',
+    'docs',
+    'e2e',
+    'bench',
+    'test-results',
+    'playwright-report',
+    '.data',
+    '*.log',
+  ],
+  // The issue's targets: 85% on the service, 90% on src-shared. Reported, not enforced yet.
+  thresholds: { high: 90, low: 85, break: null },
+};
+
+export default config;
