@@ -54,7 +54,7 @@ export class ClusterConnection {
     readonly source: ContextSource,
     private readonly opts: ClusterOptions,
   ) {
-    this.client = new KubeClient(source.kubeConfig, source.server);
+    this.client = new KubeClient(source.config, source.server);
     const w = opts.watch ?? {};
     this.backoff = {
       baseMs: w.baseMs ?? DEFAULT_BACKOFF.baseMs,

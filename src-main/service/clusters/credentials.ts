@@ -10,7 +10,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import type { KubeConfig, User } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { ProblemError } from '../errors';
 import {
   type ExecClusterInfo,
@@ -20,7 +20,12 @@ import {
   pluginName,
   runExecPlugin,
 } from './exec-plugin';
+import type { ContextConfig } from './kubeconfig';
+import type { KubeUser } from './kubeconfig-file';
 import { type ClientPair, checkClientPair } from './tls-options';
+
+/** kubectl re-reads a token file about once a minute, so a rotated token is picked up. */
+const TOKEN_FILE_TTL_MS = 60_000;
 
 export interface RequestCredential {
   headers: Record<string, string>;
@@ -53,9 +58,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function execConfigOf(user: User): ExecConfig | { invalid: string } | null {
-  const provider = user.authProvider as { config?: { exec?: unknown } } | null | undefined;
-  const raw: unknown = user.exec ?? provider?.config?.exec;
+function execConfigOf(user: KubeUser): ExecConfig | { invalid: string } | null {
+  const raw: unknown = user.exec ?? user.authProvider?.config?.exec;
   if (raw === null || raw === undefined) return null;
   const parsed = ExecConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
@@ -64,20 +68,23 @@ function execConfigOf(user: User): ExecConfig | { invalid: string } | null {
 }
 
 export class ClusterCredentials {
-  private readonly user: User | null;
+  private readonly user: KubeUser | null;
   private readonly exec: ExecConfig | { invalid: string } | null;
   private cached: CachedExec | undefined;
   private inflight: Promise<CachedExec> | undefined;
+  private tokenFromFile: { token: string; readAt: number } | undefined;
+  /** client-node, loaded only for auth-provider users: its authenticators keep refresh state. */
+  private providerConfig: Promise<KubeConfig> | undefined;
 
-  constructor(private readonly kubeConfig: KubeConfig) {
-    this.user = kubeConfig.getCurrentUser();
+  constructor(private readonly config: ContextConfig) {
+    this.user = config.user;
     this.exec = this.user ? execConfigOf(this.user) : null;
   }
 
   /** What the provider of these credentials is called in messages. */
   private describe(): string {
     if (this.exec && !('invalid' in this.exec)) return `the credential plugin "${pluginName(this.exec)}"`;
-    const provider = (this.user?.authProvider as { name?: string } | null | undefined)?.name;
+    const provider = this.user?.authProvider?.name;
     return provider ? `the auth-provider "${provider}"` : 'the kubeconfig user';
   }
 
@@ -104,10 +111,13 @@ export class ClusterCredentials {
         // client-node's authenticators (oidc, azure, gcp, tokenFile) keep their own refresh state;
         // applyToHTTPSOptions is the public way to run them.
         const opts: RequestOptions = {};
-        await untilAborted(this.kubeConfig.applyToHTTPSOptions(opts), signal);
+        const kubeConfig = await untilAborted(this.authProviderConfig(), signal);
+        await untilAborted(kubeConfig.applyToHTTPSOptions(opts), signal);
         for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name] = String(value);
       } else if (user.token) {
         headers.Authorization = `Bearer ${user.token}`;
+      } else if (user.tokenFile) {
+        headers.Authorization = `Bearer ${this.fileToken(user.tokenFile)}`;
       }
       return { headers };
     } catch (err) {
@@ -166,9 +176,41 @@ export class ClusterCredentials {
     return run;
   }
 
+  private fileToken(path: string): string {
+    const now = Date.now();
+    const held = this.tokenFromFile;
+    if (held && now - held.readAt < TOKEN_FILE_TTL_MS) return held.token;
+    let token: string;
+    try {
+      token = readFileSync(path, 'utf8').trim();
+    } catch (err) {
+      throw new ProblemError(
+        'cluster_unauthorized',
+        `the kubeconfig's tokenFile ${path} could not be read (${(err as NodeJS.ErrnoException).code})`,
+      );
+    }
+    this.tokenFromFile = { token, readAt: now };
+    return token;
+  }
+
+  /** A client-node KubeConfig holding just this context, built on first use. */
+  private authProviderConfig(): Promise<KubeConfig> {
+    this.providerConfig ??= import('@kubernetes/client-node').then(({ KubeConfig }) => {
+      const { context, cluster, user } = this.config;
+      const kubeConfig = new KubeConfig();
+      kubeConfig.loadFromOptions({
+        clusters: [cluster],
+        users: user ? [user] : [],
+        contexts: [context],
+        currentContext: context.name,
+      });
+      return kubeConfig;
+    });
+    return this.providerConfig;
+  }
+
   private clusterInfo(): ExecClusterInfo {
-    const cluster = this.kubeConfig.getCurrentCluster();
-    if (!cluster) return { server: '' };
+    const cluster = this.config.cluster;
     let caData = cluster.caData;
     if (!caData && cluster.caFile) {
       try {

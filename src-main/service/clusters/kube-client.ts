@@ -1,7 +1,7 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { fetch } from 'undici';
 import { ProblemError } from '../errors';
 import { ClusterCredentials, type RequestCredential } from './credentials';
+import type { ContextConfig } from './kubeconfig';
 import { type TlsSettings, tlsSettingsOf } from './tls-options';
 import {
   createDispatchers,
@@ -76,10 +76,10 @@ export class KubeClient {
   private closed = false;
 
   constructor(
-    readonly kubeConfig: KubeConfig,
+    readonly config: ContextConfig,
     readonly server: string,
   ) {
-    this.credentials = new ClusterCredentials(kubeConfig);
+    this.credentials = new ClusterCredentials(config);
   }
 
   /**
@@ -100,7 +100,7 @@ export class KubeClient {
         if (this.closed) throw new ProblemError('cluster_unreachable', 'the cluster connection was closed');
         // TLS settings are read once; a broken CA, certificate or key is a problem naming it, read
         // again on the next request so a fixed file is picked up.
-        this.tls ??= tlsSettingsOf(this.kubeConfig);
+        this.tls ??= tlsSettingsOf(this.config);
         const credential = await this.credentials.resolve(signal, timedOut, opts.timeoutMs);
         const dispatchers = this.dispatchersFor(this.tls, credential.clientPair);
         let response: Response;
@@ -168,7 +168,7 @@ export class KubeClient {
   private dispatchersFor(tls: TlsSettings, pair: RequestCredential['clientPair']): Dispatchers {
     const current = this.transport;
     if (current && samePair(current.pair, pair)) return current.dispatchers;
-    const dispatchers = createDispatchers(this.kubeConfig.getCurrentCluster()?.proxyUrl, tls, pair);
+    const dispatchers = createDispatchers(this.config.cluster.proxyUrl, tls, pair);
     if (current) {
       // Open watches keep the old certificate until they end; close() lets them finish.
       const old = current.dispatchers;

@@ -1,13 +1,27 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import {
+  type KubeCluster,
+  type KubeContext,
+  type KubeconfigDocument,
+  KubeconfigError,
+  type KubeUser,
+  parseKubeconfig,
+} from './kubeconfig-file';
 
-/** One kubeconfig context, with a KubeConfig of its own whose current context is that context. */
+/** What one context reaches and as whom: its cluster and user records, read from the kubeconfig. */
+export interface ContextConfig {
+  context: KubeContext;
+  cluster: KubeCluster;
+  user: KubeUser | null;
+}
+
+/** One kubeconfig context, with the cluster and user it names. */
 export interface ContextSource {
   context: string;
   server: string;
-  kubeConfig: KubeConfig;
+  config: ContextConfig;
 }
 
 /**
@@ -28,54 +42,52 @@ export function resolveKubeconfigPaths(
   return existsSync(home) ? [home] : [];
 }
 
-/**
- * Merges kubeconfig files as kubectl does: for clusters, users and contexts the first file that
- * defines a name wins; later definitions of the same name are ignored rather than rejected
- * (client-node's mergeConfig throws on duplicates, which kubectl users would not expect).
- */
-export function loadContexts(paths: readonly string[]): ContextSource[] {
-  const merged = { clusters: new Map(), users: new Map(), contexts: new Map() } as {
-    clusters: Map<string, ReturnType<KubeConfig['getClusters']>[number]>;
-    users: Map<string, ReturnType<KubeConfig['getUsers']>[number]>;
-    contexts: Map<string, ReturnType<KubeConfig['getContexts']>[number]>;
-  };
-  for (const path of paths) {
-    const kc = new KubeConfig();
-    kc.loadFromFile(path);
-    for (const c of kc.getClusters()) if (!merged.clusters.has(c.name)) merged.clusters.set(c.name, c);
-    for (const u of kc.getUsers()) if (!merged.users.has(u.name)) merged.users.set(u.name, u);
-    for (const c of kc.getContexts()) if (!merged.contexts.has(c.name)) merged.contexts.set(c.name, c);
+function readKubeconfig(path: string): KubeconfigDocument {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new KubeconfigError(`kubeconfig ${path}: cannot be read (${(err as NodeJS.ErrnoException).code})`);
   }
-  return contextsOf(merged.clusters, merged.users, merged.contexts);
+  return parseKubeconfig(source, path);
 }
 
-/** Contexts of one kubeconfig document (used for the embedded demo cluster). */
+/**
+ * Merges kubeconfig files as kubectl does: for clusters, users and contexts the first file that
+ * defines a name wins; later definitions of the same name are ignored rather than rejected.
+ */
+export function loadContexts(paths: readonly string[]): ContextSource[] {
+  const clusters = new Map<string, KubeCluster>();
+  const users = new Map<string, KubeUser>();
+  const contexts = new Map<string, KubeContext>();
+  for (const path of paths) {
+    const doc = readKubeconfig(path);
+    for (const c of doc.clusters) if (!clusters.has(c.name)) clusters.set(c.name, c);
+    for (const u of doc.users) if (!users.has(u.name)) users.set(u.name, u);
+    for (const c of doc.contexts) if (!contexts.has(c.name)) contexts.set(c.name, c);
+  }
+  return contextsOf(clusters, users, contexts);
+}
+
+/** Contexts of one kubeconfig document (used for the embedded demo cluster and in tests). */
 export function contextsFromYaml(yaml: string): ContextSource[] {
-  const kc = new KubeConfig();
-  kc.loadFromString(yaml);
+  const doc = parseKubeconfig(yaml);
   const byName = <T extends { name: string }>(items: T[]) => new Map(items.map((i) => [i.name, i]));
-  return contextsOf(byName(kc.getClusters()), byName(kc.getUsers()), byName(kc.getContexts()));
+  return contextsOf(byName(doc.clusters), byName(doc.users), byName(doc.contexts));
 }
 
 function contextsOf(
-  clusters: Map<string, ReturnType<KubeConfig['getClusters']>[number]>,
-  users: Map<string, ReturnType<KubeConfig['getUsers']>[number]>,
-  contexts: Map<string, ReturnType<KubeConfig['getContexts']>[number]>,
+  clusters: ReadonlyMap<string, KubeCluster>,
+  users: ReadonlyMap<string, KubeUser>,
+  contexts: ReadonlyMap<string, KubeContext>,
 ): ContextSource[] {
   const out: ContextSource[] = [];
-  for (const ctx of contexts.values()) {
-    const cluster = clusters.get(ctx.cluster);
+  for (const context of contexts.values()) {
+    const cluster = clusters.get(context.cluster);
     // A context pointing at a cluster nobody defined cannot be reached; kubectl errors on use, we skip it.
     if (!cluster) continue;
-    const user = users.get(ctx.user);
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({
-      clusters: [cluster],
-      users: user ? [user] : [],
-      contexts: [ctx],
-      currentContext: ctx.name,
-    });
-    out.push({ context: ctx.name, server: cluster.server, kubeConfig });
+    const user = context.user ? (users.get(context.user) ?? null) : null;
+    out.push({ context: context.name, server: cluster.server, config: { context, cluster, user } });
   }
   return out;
 }

@@ -9,8 +9,8 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, getCACertificates } from 'node:tls';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { ProblemError } from '../errors';
+import type { ContextConfig } from './kubeconfig';
 
 export interface TlsSettings {
   ca?: string[];
@@ -94,10 +94,7 @@ export function checkClientPair(pair: ClientPair, source: string): void {
 }
 
 /** The TLS settings of the kubeconfig's current context; throws a cluster_unreachable problem. */
-export function tlsSettingsOf(kubeConfig: KubeConfig): TlsSettings {
-  const cluster = kubeConfig.getCurrentCluster();
-  const user = kubeConfig.getCurrentUser();
-  if (!cluster) throw setupProblem('the context names no cluster');
+export function tlsSettingsOf({ cluster, user }: ContextConfig): TlsSettings {
   const url = cluster.server;
   if (url.startsWith('http:')) {
     // client-node's rule, kept: plain http is spoken only when the kubeconfig says verification is off.

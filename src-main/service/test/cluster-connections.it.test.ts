@@ -1,7 +1,7 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPki, DEMO_PODS, type SimPki, type Simulator, startSimulator } from '../../simulator/index';
 import { KubeClient } from '../clusters/kube-client';
+import { contextsFromYaml } from '../clusters/kubeconfig';
 import { SHORT_CONNECTIONS } from '../clusters/transport';
 import { eventually } from './eventually';
 import { type Stack, startStack } from './harness';
@@ -63,9 +63,7 @@ describe('KubeClient streams', () => {
   afterAll(async () => sim?.close());
 
   function client(): KubeClient {
-    const kc = new KubeConfig();
-    kc.loadFromString(sim.kubeconfigYaml('streams'));
-    return new KubeClient(kc, sim.url);
+    return new KubeClient(contextsFromYaml(sim.kubeconfigYaml('streams'))[0]!.config, sim.url);
   }
 
   it('watches beyond the short-request bound do not block short requests, and close() ends them all', async () => {
@@ -150,9 +148,7 @@ describe('KubeClient streams', () => {
 
   it('a cluster that is gone is a 502 cluster_unreachable naming the refused connection', async () => {
     const gone = await startSimulator({ tickMs: false });
-    const kc = new KubeConfig();
-    kc.loadFromString(gone.kubeconfigYaml('gone'));
-    const kube = new KubeClient(kc, gone.url);
+    const kube = new KubeClient(contextsFromYaml(gone.kubeconfigYaml('gone'))[0]!.config, gone.url);
     await gone.close();
     try {
       await expect(kube.getJson('/version', { timeoutMs: 2_000 })).rejects.toMatchObject({
@@ -165,14 +161,14 @@ describe('KubeClient streams', () => {
   });
 
   it('plain http without insecure-skip-tls-verify is refused, as client-node refuses it', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: false }],
-      users: [{ name: 'u', token: 't' }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-      currentContext: 'x',
-    });
-    const kube = new KubeClient(kc, 'http://127.0.0.1:1');
+    const kube = new KubeClient(
+      {
+        cluster: { name: 'c', server: 'http://127.0.0.1:1', skipTLSVerify: false },
+        user: { name: 'u', token: 't' },
+        context: { name: 'x', cluster: 'c', user: 'u' },
+      },
+      'http://127.0.0.1:1',
+    );
     await expect(kube.getJson('/version', { timeoutMs: 1_000 })).rejects.toMatchObject({
       code: 'cluster_unreachable',
       message: expect.stringMatching(/plain http; that needs insecure-skip-tls-verify/),

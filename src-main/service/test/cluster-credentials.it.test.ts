@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import {
@@ -140,6 +141,45 @@ describe('over HTTPS with the simulator CA', () => {
     stack.sim.auth.tokens.delete(DEFAULT_TOKEN);
     const res = expectProblem(await stack.get(podPath(stack)), 502, 'cluster_unauthorized');
     expect(res.detail).toMatch(/Unauthorized/);
+  });
+});
+
+/** The same kubeconfig with the user's credential replaced by `user`. */
+function withUser(yaml: string, user: Record<string, unknown>): string {
+  const doc = parse(yaml) as { users: { user: Record<string, unknown> }[] };
+  doc.users[0]!.user = user;
+  return stringify(doc);
+}
+
+describe('token files and auth providers', () => {
+  it("reads a relative tokenFile from the kubeconfig's own folder, as kubectl does", async () => {
+    const stack = await tlsStack({
+      kubeconfig: (sim) => withUser(sim.kubeconfigYaml(CONTEXT), { tokenFile: 'token' }),
+    });
+    await writeFile(join(dirname(stack.kubeconfigPath), 'token'), `${DEFAULT_TOKEN}\n`);
+    await expectListAndGet(stack);
+  });
+
+  it('a tokenFile that cannot be read is a 502 cluster_unauthorized naming the file', async () => {
+    const stack = await tlsStack({
+      kubeconfig: (sim) => withUser(sim.kubeconfigYaml(CONTEXT), { tokenFile: 'no-such-token' }),
+    });
+    const res = expectProblem(await stack.get(podPath(stack)), 502, 'cluster_unauthorized');
+    expect(res.detail).toContain(join(dirname(stack.kubeconfigPath), 'no-such-token'));
+    expect(res.detail).toMatch(/ENOENT/);
+  });
+
+  it("an auth-provider user gets its token from client-node's authenticator", async () => {
+    const expiry = new Date(Date.now() + 3_600_000).toISOString();
+    const stack = await tlsStack({
+      kubeconfig: (sim) =>
+        withUser(sim.kubeconfigYaml(CONTEXT), {
+          'auth-provider': { name: 'gcp', config: { 'access-token': DEFAULT_TOKEN, expiry } },
+        }),
+    });
+    await expectListAndGet(stack);
+    stack.sim.auth.tokens.delete(DEFAULT_TOKEN);
+    expectProblem(await stack.get(podPath(stack)), 502, 'cluster_unauthorized');
   });
 });
 
