@@ -1,4 +1,4 @@
-import { fetch } from 'undici';
+import { fetch, request } from 'undici';
 import { ProblemError } from '../errors';
 import { ClusterCredentials, type RequestCredential } from './credentials';
 import type { ContextConfig } from './kubeconfig';
@@ -84,10 +84,36 @@ export class KubeClient {
 
   /**
    * Opens a request and returns the response once headers arrive; the body is the caller's to
-   * read. A 401 to an exec plugin's cached credential runs the plugin again and retries once, as
-   * client-go refreshes it; a keep-alive socket the server closed under us is retried once too.
+   * read (watches, logs).
    */
   async open(path: string, opts: RequestOptions): Promise<{ response: Response; timedOut: () => boolean }> {
+    return this.attempt(path, opts, async ({ url, headers, dispatchers, signal }) => {
+      const answer = await fetch(url, {
+        method: 'GET',
+        headers,
+        dispatcher: opts.stream ? dispatchers.stream : dispatchers.short,
+        signal,
+      });
+      const response = answer as unknown as Response;
+      return { status: response.status, value: response, discard: () => response.body?.cancel() };
+    }).then(({ value, timedOut }) => ({ response: value, timedOut }));
+  }
+
+  /**
+   * One request through the retry rules: a 401 to an exec plugin's cached credential runs the
+   * plugin again and retries once, as client-go refreshes it; a keep-alive socket the server
+   * closed under us is retried once too. Every failure before headers is a ProblemError.
+   */
+  private async attempt<T>(
+    path: string,
+    opts: RequestOptions,
+    send: (req: {
+      url: URL;
+      headers: Record<string, string>;
+      dispatchers: Dispatchers;
+      signal: AbortSignal;
+    }) => Promise<{ status: number; value: T; discard: () => Promise<unknown> | undefined }>,
+  ): Promise<{ value: T; timedOut: () => boolean }> {
     const { deadline, headersArrived } = deadlineOf(opts);
     const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
     const timedOut = () => deadline.aborted;
@@ -103,15 +129,14 @@ export class KubeClient {
         this.tls ??= tlsSettingsOf(this.config);
         const credential = await this.credentials.resolve(signal, timedOut, opts.timeoutMs);
         const dispatchers = this.dispatchersFor(this.tls, credential.clientPair);
-        let response: Response;
+        let answer: Awaited<ReturnType<typeof send>>;
         try {
-          const answer = await fetch(url, {
-            method: 'GET',
+          answer = await send({
+            url,
             headers: { ...credential.headers, Accept: 'application/json' },
-            dispatcher: opts.stream ? dispatchers.stream : dispatchers.short,
+            dispatchers,
             signal,
           });
-          response = answer as unknown as Response;
         } catch (err) {
           if (!retriedSocket && !signal.aborted && isStaleConnection(err)) {
             retriedSocket = true;
@@ -119,13 +144,13 @@ export class KubeClient {
           }
           throw err;
         }
-        if (response.status === 401 && !retriedAuth && this.credentials.invalidate(credential)) {
+        if (answer.status === 401 && !retriedAuth && this.credentials.invalidate(credential)) {
           retriedAuth = true;
-          await response.body?.cancel().catch(() => {});
+          await Promise.resolve(answer.discard()).catch(() => {});
           continue;
         }
         headersArrived();
-        return { response, timedOut };
+        return { value: answer.value, timedOut };
       }
     } catch (err) {
       headersArrived();
@@ -142,15 +167,27 @@ export class KubeClient {
     await Promise.all(all.map(destroyDispatchers));
   }
 
+  /**
+   * A short GET read whole. It goes through undici's `request`, not `fetch`: a single-pod GET
+   * spent about 29% of its CPU building fetch's Request, Headers and web streams.
+   */
   async getJson<T>(path: string, opts: RequestOptions): Promise<T> {
-    const { response, timedOut } = await this.open(path, opts);
+    const { value: answer, timedOut } = await this.attempt(
+      path,
+      opts,
+      async ({ url, headers, dispatchers, signal }) => {
+        const res = await request(url, { method: 'GET', headers, dispatcher: dispatchers.short, signal });
+        return { status: res.statusCode, value: res, discard: () => res.body.dump() };
+      },
+    );
     let text: string;
     try {
-      text = await response.text();
+      text = await answer.body.text();
     } catch (err) {
       throw transportProblem(err, timedOut(), opts.timeoutMs, this.server);
     }
-    if (response.ok) {
+    const status = answer.statusCode;
+    if (status >= 200 && status < 300) {
       try {
         return JSON.parse(text) as T;
       } catch {
@@ -161,7 +198,7 @@ export class KubeClient {
         );
       }
     }
-    throw new KubeRequestError(response.status, parseStatus(text), statusMessage(response.status, text));
+    throw new KubeRequestError(status, parseStatus(text), statusMessage(status, text));
   }
 
   /** The dispatchers for this request; a new client certificate from an exec plugin gets new ones. */
