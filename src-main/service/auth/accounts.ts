@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import type { Account, AccountRole } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
-import type { KeyValueStore } from '../storage/store';
+import type { AppDatabase } from '../storage/database';
+import { deleteAccount, loadAccounts, saveAccount } from './auth-tables';
 import { DEFAULT_PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { newId } from './secrets';
-import { accountSchema, iso, loadState, type StoredAccount } from './state';
+import { iso, type StoredAccount } from './state';
 
-const KEY = 'accounts';
 export const BOOTSTRAP_ADMIN = 'admin';
 
 export interface NewAccount {
@@ -22,18 +21,21 @@ export interface AccountPatch {
   password?: string;
 }
 
-/** Local accounts. Usernames are case-insensitive (stored lower-case); passwords only as scrypt hashes. */
+/**
+ * Local accounts. Usernames are case-insensitive (stored lower-case); passwords only as scrypt
+ * hashes. Held in memory (every request reads its account) and written through, one row per change.
+ */
 export class Accounts {
   private accounts: StoredAccount[];
   /** Verified against when the username is unknown, so both failures cost the same time. */
   private dummyHash: Promise<string> | undefined;
 
   constructor(
-    private readonly store: KeyValueStore,
+    private readonly db: AppDatabase,
     private readonly now: () => number,
     private readonly cost = DEFAULT_PASSWORD_COST,
   ) {
-    this.accounts = loadState(store, KEY, z.array(accountSchema), []);
+    this.accounts = loadAccounts(db);
   }
 
   /** Prepares the stand-in hash now, so the first unknown-username login is not slower than the rest. */
@@ -77,8 +79,8 @@ export class Accounts {
       createdAt: at,
       passwordChangedAt: at,
     };
+    this.db.write('create account', () => saveAccount(this.db, account));
     this.accounts = [...this.accounts, account];
-    this.save();
     return account;
   }
 
@@ -115,8 +117,9 @@ export class Accounts {
   remove(accountId: string): StoredAccount {
     const account = this.require(accountId);
     if (account.role === 'admin') this.refuseLastAdmin(account);
+    // Its sessions, refresh tokens and API keys go with it (ON DELETE CASCADE).
+    this.db.write('remove account', () => deleteAccount(this.db, accountId));
     this.accounts = this.accounts.filter((a) => a.accountId !== accountId);
-    this.save();
     return account;
   }
 
@@ -132,12 +135,8 @@ export class Accounts {
   }
 
   private replace(account: StoredAccount) {
+    this.db.write('update account', () => saveAccount(this.db, account));
     this.accounts = this.accounts.map((a) => (a.accountId === account.accountId ? account : a));
-    this.save();
-  }
-
-  private save() {
-    this.store.set(KEY, this.accounts);
   }
 }
 

@@ -1,26 +1,30 @@
-import { z } from 'zod';
 import type { ApiKeyRecord } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
-import type { KeyValueStore } from '../storage/store';
+import type { AppDatabase } from '../storage/database';
+import { deleteApiKeysOf, insertApiKey, loadApiKeys, saveApiKeyTimes } from './auth-tables';
 import { API_KEY_PREFIX, hashSecret, newId, newSecret, sameSecret } from './secrets';
-import { apiKeySchema, iso, loadState, type StoredApiKey } from './state';
+import { iso, type StoredApiKey } from './state';
 
-const KEY = 'apiKeys';
 export const DEFAULT_API_KEY_DAYS = 90;
 const DAY_MS = 24 * 3_600_000;
 const TOUCH_PERSIST_MS = 60_000;
 
-/** API keys for scripts: shown once, stored as SHA-256 hashes, always with an expiry. */
+/**
+ * API keys for scripts: shown once, stored as SHA-256 hashes, always with an expiry. Held in
+ * memory by hash (every keyed request looks one up) and written through to the api_keys table.
+ */
 export class ApiKeys {
   private keys: StoredApiKey[];
   private readonly byHash = new Map<string, StoredApiKey>();
+  /** Keys whose lastUsedAt moved since it was last written. */
+  private readonly used = new Set<StoredApiKey>();
   private lastPersist = 0;
 
   constructor(
-    private readonly store: KeyValueStore,
+    private readonly db: AppDatabase,
     private readonly now: () => number,
   ) {
-    this.keys = loadState(store, KEY, z.array(apiKeySchema), []);
+    this.keys = loadApiKeys(db);
     for (const k of this.keys) this.byHash.set(k.hash, k);
   }
 
@@ -42,9 +46,9 @@ export class ApiKeys {
       lastUsedAt: null,
       revokedAt: null,
     };
+    this.db.write('create API key', () => insertApiKey(this.db, record));
     this.keys = [...this.keys, record];
     this.byHash.set(record.hash, record);
-    this.save();
     return { record, key };
   }
 
@@ -56,8 +60,11 @@ export class ApiKeys {
   revoke(accountId: string, apiKeyId: string): StoredApiKey {
     const k = this.keys.find((x) => x.apiKeyId === apiKeyId && x.accountId === accountId);
     if (!k) throw new ProblemError('api_key_not_found', `API key "${apiKeyId}" not found`);
-    k.revokedAt ??= this.now();
-    this.save();
+    if (k.revokedAt === null) {
+      const revokedAt = this.now();
+      this.db.write('revoke API key', () => saveApiKeyTimes(this.db, { ...k, revokedAt }));
+      k.revokedAt = revokedAt;
+    }
     return k;
   }
 
@@ -67,18 +74,26 @@ export class ApiKeys {
     const k = this.byHash.get(hash);
     if (!k || !sameSecret(k.hash, hash) || this.status(k) !== 'active') return undefined;
     k.lastUsedAt = this.now();
-    if (this.now() - this.lastPersist >= TOUCH_PERSIST_MS) this.save();
+    this.used.add(k);
+    if (this.now() - this.lastPersist >= TOUCH_PERSIST_MS) this.flush();
     return k;
   }
 
   forget(accountId: string): void {
+    this.db.write('forget API keys', () => deleteApiKeysOf(this.db, accountId));
     for (const k of this.keys) if (k.accountId === accountId) this.byHash.delete(k.hash);
     this.keys = this.keys.filter((k) => k.accountId !== accountId);
-    this.save();
   }
 
+  /** Writes lastUsedAt of every key used since the last flush, in one transaction. */
   flush(): void {
-    this.save();
+    this.lastPersist = this.now();
+    if (this.used.size === 0) return;
+    const used = [...this.used];
+    this.used.clear();
+    this.db.write('API keys last used', () => {
+      for (const k of used) saveApiKeyTimes(this.db, k);
+    });
   }
 
   status(k: StoredApiKey): ApiKeyRecord['status'] {
@@ -98,10 +113,5 @@ export class ApiKeys {
       lastUsedAt: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
       revokedAt: k.revokedAt === null ? null : iso(k.revokedAt),
     };
-  }
-
-  private save() {
-    this.store.set(KEY, this.keys);
-    this.lastPersist = this.now();
   }
 }

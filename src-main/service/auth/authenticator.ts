@@ -7,6 +7,7 @@ import { type Accounts, workspacesOf } from './accounts';
 import type { ApiKeys } from './api-keys';
 import { API_KEY_PREFIX } from './secrets';
 import type { SessionStore } from './sessions';
+import type { StoredApiKey } from './state';
 import { type AccessTokens, bearerChallenge, invalidToken } from './tokens';
 
 /** Who calls a public operation: nobody in particular, and a member of nothing. */
@@ -32,11 +33,19 @@ function readCredentials(req: IncomingMessage): Credentials {
   return out;
 }
 
+/** An optional credential that does not authenticate is no credential; other failures stay errors. */
+function anonymousOn401(err: unknown): Principal {
+  if (err instanceof ProblemError && err.status === 401) return ANONYMOUS;
+  throw err;
+}
+
 export function createAuthenticator(deps: {
   tokens: AccessTokens;
   sessions: SessionStore;
   apiKeys: ApiKeys;
   accounts: Accounts;
+  /** Told of every request an API key authenticated (for the activity log). */
+  onApiKeyUse?: (key: StoredApiKey, req: IncomingMessage) => void;
 }) {
   const { tokens, sessions, apiKeys, accounts } = deps;
 
@@ -57,10 +66,11 @@ export function createAuthenticator(deps: {
     };
   }
 
-  function fromApiKey(key: string): Principal {
+  function fromApiKey(key: string, req: IncomingMessage): Principal {
     const record = apiKeys.authenticate(key);
     const account = record ? accounts.get(record.accountId) : undefined;
     if (!record || !account) throw invalidToken('the API key is unknown, revoked or expired');
+    deps.onApiKeyUse?.(record, req);
     const member = workspacesOf(account);
     // A key's scope narrows its owner's membership and never widens it; both are read per request
     // so that a membership change applies at once.
@@ -73,6 +83,7 @@ export function createAuthenticator(deps: {
 
   const authenticate: Authenticator = async (req: IncomingMessage, requirement: AuthRequirement) => {
     if (requirement === 'public') return ANONYMOUS;
+    if (requirement === 'optional') return authenticate(req, 'credential').catch(anonymousOn401);
     const { bearer, apiKey } = readCredentials(req);
     const keyInBearer = bearer?.startsWith(API_KEY_PREFIX) ?? false;
     if (requirement === 'session' && (apiKey !== undefined || keyInBearer)) {
@@ -89,8 +100,8 @@ export function createAuthenticator(deps: {
         bearerChallenge('more than one credential'),
       );
     }
-    if (apiKey !== undefined) return fromApiKey(apiKey);
-    if (bearer !== undefined) return keyInBearer ? fromApiKey(bearer) : fromAccessToken(bearer);
+    if (apiKey !== undefined) return fromApiKey(apiKey, req);
+    if (bearer !== undefined) return keyInBearer ? fromApiKey(bearer, req) : fromAccessToken(bearer);
     throw new ProblemError(
       'unauthorized',
       'this endpoint needs Authorization: Bearer <access token> (POST /v1/auth/login gives one)',

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startAuthStack } from './test-stack';
+import { queryDataDir, startAuthStack } from './test-stack';
 
 /**
  * A closed service leaves its data dir alone: every run used to leave a `skiff-auth-*` folder
- * holding an `auth-activity.json` written after the test had closed the service and removed it.
+ * holding an activity entry (then `auth-activity.json`) written after the test had closed the service and removed it.
  */
 
 let dataDir: string;
@@ -28,10 +28,7 @@ async function reappears(path: string, ms: number): Promise<boolean> {
 }
 
 async function activityTypes(): Promise<string[]> {
-  const file = JSON.parse(await readFile(join(dataDir, 'auth-activity.json'), 'utf8')) as {
-    activity: Array<{ type: string }>;
-  };
-  return file.activity.map((e) => e.type);
+  return queryDataDir<{ type: string }>(dataDir, 'SELECT type FROM activity').map((e) => e.type);
 }
 
 it('close waits for the failed-login entry written after the 401, and nothing is written after it', async () => {

@@ -1,9 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import type { ClientDescription } from '../../../src-shared/contract/auth-models';
 import type { ClientInfo } from '../context';
 import type { Logger } from '../logger';
-import type { KeyValueStore } from '../storage/store';
+import type { AppDatabase } from '../storage/database';
 import { Accounts } from './accounts';
 import { ActivityLog } from './activity';
+import { ApiKeyUseLog } from './api-key-use';
 import { ApiKeys } from './api-keys';
 import { createAuthenticator } from './authenticator';
 import { bootstrapAdmin } from './bootstrap';
@@ -18,6 +20,8 @@ import { describeUserAgent } from './user-agent';
 
 /** Everything authentication holds, built once the signing key is loaded and the first admin exists. */
 export interface AuthCore {
+  /** Where all of it is kept; closed by the auth service's close. */
+  db: AppDatabase;
   accounts: Accounts;
   sessions: SessionStore;
   apiKeys: ApiKeys;
@@ -36,8 +40,10 @@ export interface AuthCore {
 }
 
 export interface CoreInputs {
-  store: KeyValueStore;
-  activityStore: KeyValueStore;
+  /** Opens the database; called once, inside the start, so that a failure rejects `ready`. */
+  openDatabase: () => AppDatabase;
+  /** The client address of a request, as the HTTP edge resolves it (trusted proxies). */
+  clientAddress: (req: IncomingMessage) => string | undefined;
   options: AuthOptions;
   lifetimes: ResolvedLifetimes;
   geo: GeoLocator;
@@ -47,12 +53,25 @@ export interface CoreInputs {
 }
 
 export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
-  const { store, options, lifetimes, geo, now, logger } = inputs;
-  const accounts = new Accounts(store, now, options.passwordCost);
-  const activity = new ActivityLog(inputs.activityStore, now);
-  const sessions = new SessionStore(store, now, activity);
-  const apiKeys = new ApiKeys(store, now);
-  const tokens = await AccessTokens.load(store, now, lifetimes.accessTtlMs);
+  const db = inputs.openDatabase();
+  try {
+    return await buildCore(db, inputs);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+async function buildCore(db: AppDatabase, inputs: CoreInputs): Promise<AuthCore> {
+  const { options, lifetimes, geo, now, logger } = inputs;
+  const accounts = new Accounts(db, now, options.passwordCost);
+  const activity = new ActivityLog(db, now, {
+    ...(options.activityRetentionDays !== undefined ? { retentionDays: options.activityRetentionDays } : {}),
+    ...(options.activityMaxEntries !== undefined ? { maxEntries: options.activityMaxEntries } : {}),
+  });
+  const sessions = new SessionStore(db, now, activity);
+  const apiKeys = new ApiKeys(db, now);
+  const tokens = await AccessTokens.load(db, now, lifetimes.accessTtlMs);
   await bootstrapAdmin(accounts, {
     ...(options.adminPassword !== undefined ? { adminPassword: options.adminPassword } : {}),
     ...(inputs.dataDir ? { dataDir: inputs.dataDir } : {}),
@@ -61,8 +80,11 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
   });
   await accounts.warmUp();
   sessions.sweep();
+  activity.schedulePrune();
   const issuer = new TokenIssuer(tokens, sessions, activity, now, lifetimes);
-  return {
+  let keyUse: ApiKeyUseLog | undefined;
+  const core: AuthCore = {
+    db,
     accounts,
     sessions,
     apiKeys,
@@ -70,7 +92,14 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
     issuer,
     limiter: new RateLimiter(now),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-    authenticator: createAuthenticator({ tokens, sessions, apiKeys, accounts }),
+    authenticator: createAuthenticator({
+      tokens,
+      sessions,
+      apiKeys,
+      accounts,
+      onApiKeyUse: (key, req) =>
+        keyUse?.used(key, { address: inputs.clientAddress(req), userAgent: req.headers['user-agent'] }),
+    }),
     now,
     dataDir: inputs.dataDir,
     logger,
@@ -79,4 +108,6 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
       return { ...describeUserAgent(client.userAgent), location: await geo.locate(client.address) };
     },
   };
+  keyUse = new ApiKeyUseLog(core);
+  return core;
 }

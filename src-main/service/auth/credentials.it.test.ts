@@ -42,10 +42,12 @@ function expectChallenge(
 }
 
 describe('no credentials, no answer', () => {
-  it('refuses every operation but health, login and refresh with a 401 challenge', async () => {
+  it('refuses every operation but health, login, refresh and the session probe with a 401 challenge', async () => {
     const open = operationNames.filter((n) => operations[n].auth === 'public');
     expect(open.sort()).toEqual(['health', 'login', 'refresh']);
-    for (const name of operationNames.filter((n) => operations[n].auth !== 'public')) {
+    const optional = operationNames.filter((n) => operations[n].auth === 'optional');
+    expect(optional).toEqual(['currentSession']);
+    for (const name of operationNames.filter((n) => !['public', 'optional'].includes(operations[n].auth))) {
       const spec = operations[name];
       const path = spec.path.replace(/:(\w+)/g, (_, p: string) => SAMPLE[p]!);
       const res = await stack.call(

@@ -3,16 +3,15 @@ import type { ClientDescription, LoginResult } from '../../../src-shared/contrac
 import type { Principal } from '../context';
 import type { Authenticator, RequestGuard } from '../http/server';
 import type { Logger } from '../logger';
-import { confStore } from '../storage/conf-store';
-import { memoryStore } from '../storage/store';
+import { openAppDatabase } from '../storage/database';
 import { type AuthCore, createCore } from './core';
 import { desktopClientInfo } from './desktop-client';
 import { createGeoLocator } from './geo';
 import { createRequestGuard } from './guard';
 import { createClientAddressResolver } from './ip';
+import { legacyAuthImport } from './legacy-import';
 import { startLocalSession } from './login';
 import { type AuthOptions, resolveLifetimes } from './options';
-import { sealable } from './sealed-store';
 import type { ClientSoftware } from './user-agent';
 
 export { desktopClientInfo } from './desktop-client';
@@ -48,22 +47,19 @@ export function createAuth(
 ): AuthService {
   const now = options.now ?? Date.now;
   const lifetimes = resolveLifetimes(options);
-  // Sealed on close, so that nothing this service still runs can write into a removed data dir.
-  const store = sealable(
-    options.store ?? (options.dataDir ? confStore(options.dataDir, 'auth') : memoryStore()),
-    options.logger,
-  );
-  const activityStore = sealable(
-    options.activityStore ?? (options.dataDir ? confStore(options.dataDir, 'auth-activity') : memoryStore()),
-    options.logger,
-  );
+  const { dataDir, logger } = options;
   const geo = createGeoLocator({
     ...(options.geoipDb !== undefined ? { dbPath: options.geoipDb } : {}),
     logger: options.logger,
   });
+  const resolveAddress = createClientAddressResolver(options.trustProxy ?? []);
+  const clientAddress = (req: IncomingMessage) =>
+    resolveAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']);
   const ready = createCore({
-    store,
-    activityStore,
+    // Sealed and closed on close, so that nothing this service still runs can write into a removed data dir.
+    openDatabase: () =>
+      openAppDatabase({ dataDir, logger, imports: dataDir ? [legacyAuthImport(dataDir)] : [] }),
+    clientAddress,
     options,
     lifetimes,
     geo,
@@ -77,8 +73,16 @@ export function createAuth(
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
   });
-  const resolveAddress = createClientAddressResolver(options.trustProxy ?? []);
-  const sweeper = setInterval(() => void ready.then((c) => c.sessions.sweep()).catch(() => {}), SWEEP_MS);
+  const sweeper = setInterval(
+    () =>
+      void ready
+        .then((c) => {
+          c.sessions.sweep();
+          c.activity.schedulePrune();
+        })
+        .catch(() => {}),
+    SWEEP_MS,
+  );
   sweeper.unref();
 
   return {
@@ -86,7 +90,7 @@ export function createAuth(
     core: () => ready,
     authenticate: async (req, requirement) => (await ready).authenticator.authenticate(req, requirement),
     guard,
-    clientAddress: (req) => resolveAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']),
+    clientAddress,
     allowListenAddress,
     async createLocalSession(software, username) {
       const core = await ready;
@@ -105,9 +109,9 @@ export function createAuth(
         await core.pending.drain();
         core.sessions.flush();
         core.apiKeys.flush();
+        // Later writes are dropped and logged; closing checkpoints the WAL into the file.
+        core.db.close();
       }
-      store.seal();
-      activityStore.seal();
     },
   };
 }

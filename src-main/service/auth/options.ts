@@ -1,5 +1,4 @@
 import type { Logger } from '../logger';
-import type { KeyValueStore } from '../storage/store';
 import type { RateLimits } from './rate-limit';
 
 export interface AdminCreatedInfo {
@@ -10,11 +9,15 @@ export interface AdminCreatedInfo {
   passwordFile?: string;
 }
 
+/**
+ * Accounts, sessions, API keys, the signing key and the activity log live in the data dir's
+ * database (storage/database.ts), in memory when there is no data dir.
+ */
 export interface AuthOptions {
-  /** Accounts, sessions, API keys and the signing key; defaults to `auth.json` in the data dir. */
-  store?: KeyValueStore;
-  /** The activity log; defaults to `auth-activity.json` in the data dir. */
-  activityStore?: KeyValueStore;
+  /** Activity entries older than this are pruned; default 90. */
+  activityRetentionDays?: number;
+  /** The activity log keeps at most this many entries, the oldest pruned first; default 100,000. */
+  activityMaxEntries?: number;
   /** Password of the first `admin` account, used only when no account exists yet. */
   adminPassword?: string;
   /** Told once when the first admin is created; the default prints to stderr. */

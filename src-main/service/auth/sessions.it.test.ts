@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry, SessionRecord } from '../../../src-shared/contract/auth-models';
-import { type AuthStack, CHROME_WINDOWS, SAFARI_IPHONE, startAuthStack } from './test-stack';
+import { type AuthStack, CHROME_WINDOWS, dataDirText, SAFARI_IPHONE, startAuthStack } from './test-stack';
 
 const DAY = 86_400_000;
 
@@ -53,8 +53,8 @@ describe('the session list', () => {
       ].sort(),
     );
     // Only networks are stored: the address itself appears nowhere in the data dir's files.
-    const { readFileSync } = await import('node:fs');
-    const stored = readFileSync(`${stack.dataDir}/auth.json`, 'utf8');
+    const stored = dataDirText(stack.dataDir);
+    expect(stored).toContain(cli.sessionId);
     expect(stored).not.toContain('127.0.0.1');
     expect(stored).not.toContain(cli.refreshToken);
   });

@@ -1,15 +1,21 @@
-import { z } from 'zod';
 import type {
   ClientDescription,
   SessionEndReason,
   SessionRecord,
 } from '../../../src-shared/contract/auth-models';
-import type { KeyValueStore } from '../storage/store';
+import type { AppDatabase } from '../storage/database';
 import type { ActivityLog } from './activity';
+import {
+  deleteSession,
+  insertSession,
+  loadSessions,
+  saveLastSeen,
+  saveRotation,
+  saveSessionEnd,
+} from './auth-tables';
 import { newId } from './secrets';
-import { iso, loadState, type StoredSession, sessionSchema } from './state';
+import { iso, type StoredSession } from './state';
 
-const KEY = 'sessions';
 /** Old refresh tokens remembered per session to recognise reuse; older ones are merely unknown. */
 const MAX_USED_HASHES = 200;
 /** lastSeenAt is kept in memory per request and written at most this often. */
@@ -20,21 +26,24 @@ export const ENDED_RETENTION_MS = 90 * 24 * 3_600_000;
 export type RefreshMatch = { session: StoredSession; kind: 'current' | 'previous' | 'used' };
 
 /**
- * Login sessions: an in-memory index over the persisted list, so that a logout is seen by the very
- * next request without a disk read. Expiry is noticed lazily (every read) and by a periodic sweep.
+ * Login sessions: an in-memory index over the sessions table, so that a logout is seen by the very
+ * next request without a read, and a refresh token is found by its hash without one. The table is
+ * the truth: every change is written (one small transaction) before memory takes it. Expiry is
+ * noticed lazily (every read) and by a periodic sweep.
  */
 export class SessionStore {
   private readonly sessions = new Map<string, StoredSession>();
   private readonly byRefreshHash = new Map<string, string>();
+  /** Sessions whose lastSeenAt moved since it was last written. */
+  private readonly seen = new Set<StoredSession>();
   private lastPersist = 0;
-  private dirty = false;
 
   constructor(
-    private readonly store: KeyValueStore,
+    private readonly db: AppDatabase,
     private readonly now: () => number,
     private readonly activity: ActivityLog,
   ) {
-    for (const s of loadState(store, KEY, z.array(sessionSchema), [])) this.index(s);
+    for (const s of loadSessions(db)) this.index(s);
   }
 
   create(accountId: string, client: ClientDescription, refreshHash: string, idleMs: number, maxMs: number) {
@@ -52,8 +61,8 @@ export class SessionStore {
       endReason: null,
       refresh: { hash: refreshHash, generation: 1, rotatedAt: at, previousHash: null, usedHashes: [] },
     };
+    this.db.write('create session', () => insertSession(this.db, session));
     this.index(session);
-    this.persist();
     return session;
   }
 
@@ -93,27 +102,36 @@ export class SessionStore {
     const at = this.now();
     const r = session.refresh;
     const used = [...r.usedHashes, r.hash].slice(-MAX_USED_HASHES);
+    const next: StoredSession = {
+      ...session,
+      refresh: {
+        hash: newHash,
+        generation: r.generation + 1,
+        rotatedAt: at,
+        previousHash: r.hash,
+        usedHashes: used,
+      },
+      expiresAt: Math.min(at + idleMs, session.absoluteExpiresAt),
+      lastSeenAt: at,
+    };
+    this.db.write('rotate refresh token', () => saveRotation(this.db, next));
     for (const dropped of r.usedHashes.slice(0, r.usedHashes.length + 1 - used.length))
       this.byRefreshHash.delete(dropped);
-    session.refresh = {
-      hash: newHash,
-      generation: r.generation + 1,
-      rotatedAt: at,
-      previousHash: r.hash,
-      usedHashes: used,
-    };
-    session.expiresAt = Math.min(at + idleMs, session.absoluteExpiresAt);
-    session.lastSeenAt = at;
+    // The same object stays in the index: callers hold it.
+    Object.assign(session, next);
+    this.seen.delete(session);
     this.byRefreshHash.set(newHash, session.sessionId);
-    this.persist();
   }
 
   end(session: StoredSession, reason: SessionEndReason, at = this.now()): void {
     if (session.status !== 'active') return;
-    session.status = reason === 'expired' ? 'expired' : 'logged_out';
+    const status = reason === 'expired' ? 'expired' : 'logged_out';
+    this.db.write('end session', () =>
+      saveSessionEnd(this.db, { ...session, status, endedAt: at, endReason: reason }),
+    );
+    session.status = status;
     session.endedAt = at;
     session.endReason = reason;
-    this.persist();
   }
 
   endAllFor(accountId: string, reason: SessionEndReason, exceptSessionId?: string): StoredSession[] {
@@ -128,32 +146,44 @@ export class SessionStore {
   }
 
   forget(accountId: string): void {
-    for (const s of [...this.sessions.values()]) if (s.accountId === accountId) this.drop(s);
-    this.persist();
+    const gone = [...this.sessions.values()].filter((s) => s.accountId === accountId);
+    this.db.write('forget sessions', () => {
+      for (const s of gone) deleteSession(this.db, s.sessionId);
+    });
+    for (const s of gone) this.drop(s);
   }
 
+  /** lastSeenAt moves in memory per request; it is written with the next flush, at most once a minute. */
   touch(session: StoredSession): void {
     session.lastSeenAt = this.now();
-    this.dirty = true;
-    if (this.now() - this.lastPersist >= TOUCH_PERSIST_MS) this.persist();
+    this.seen.add(session);
+    if (this.now() - this.lastPersist >= TOUCH_PERSIST_MS) this.flush();
   }
 
   /** Marks every overdue session expired and forgets long-ended ones. */
   sweep(): void {
     const oldest = this.now() - ENDED_RETENTION_MS;
-    let dropped = false;
+    const gone: StoredSession[] = [];
     for (const s of [...this.sessions.values()]) {
       this.expireIfDue(s);
-      if (s.endedAt !== null && s.endedAt < oldest) {
-        this.drop(s);
-        dropped = true;
-      }
+      if (s.endedAt !== null && s.endedAt < oldest) gone.push(s);
     }
-    if (dropped) this.persist();
+    if (gone.length === 0) return;
+    this.db.write('drop ended sessions', () => {
+      for (const s of gone) deleteSession(this.db, s.sessionId);
+    });
+    for (const s of gone) this.drop(s);
   }
 
+  /** Writes the lastSeenAt of every session used since the last flush, in one transaction. */
   flush(): void {
-    if (this.dirty) this.persist();
+    this.lastPersist = this.now();
+    if (this.seen.size === 0) return;
+    const seen = [...this.seen];
+    this.seen.clear();
+    this.db.write('last seen', () => {
+      for (const s of seen) if (this.sessions.has(s.sessionId)) saveLastSeen(this.db, s);
+    });
   }
 
   toRecord(s: StoredSession, currentSessionId: string | undefined): SessionRecord {
@@ -189,12 +219,7 @@ export class SessionStore {
 
   private drop(s: StoredSession) {
     this.sessions.delete(s.sessionId);
+    this.seen.delete(s);
     for (const h of [s.refresh.hash, ...s.refresh.usedHashes]) this.byRefreshHash.delete(h);
-  }
-
-  private persist() {
-    this.store.set(KEY, [...this.sessions.values()]);
-    this.lastPersist = this.now();
-    this.dirty = false;
   }
 }

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { KeyValueStore } from '../storage/store';
 
 /**
- * What authentication keeps in the data dir, validated where it is read. Times are epoch
- * milliseconds. Secrets appear only as hashes, except the token signing key.
+ * What authentication keeps, as the auth classes hold it in memory and as the older JSON files
+ * held it; validated where it is read. Times are epoch milliseconds. Secrets appear only as
+ * hashes, except the token signing key.
  */
 
 const nameVersion = z.object({ name: z.string().nullable(), version: z.string().nullable() });
@@ -86,6 +87,7 @@ export const activitySchema = z.object({
     'session_expired',
     'password_changed',
     'api_key_created',
+    'api_key_used',
     'api_key_revoked',
   ]),
   at: z.number(),
@@ -99,7 +101,10 @@ export type StoredActivity = z.infer<typeof activitySchema>;
 
 export class AuthStateError extends Error {}
 
-/** Reads one key; a file Skiff cannot read is refused rather than silently replaced (that would lock users out). */
+/**
+ * Reads one key of an older JSON state file (see legacy-import.ts); a file Skiff cannot read is
+ * refused rather than silently replaced (that would lock users out).
+ */
 export function loadState<T extends z.ZodType>(
   store: KeyValueStore,
   key: string,

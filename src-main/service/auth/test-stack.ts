@@ -1,10 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { ContextSource } from '../clusters/kubeconfig';
 import { createService, type Service, type ServiceConfig } from '../index';
 import { silentLogger } from '../logger';
+import { DATABASE_FILE } from '../storage/database';
 import { TEST_ADMIN_PASSWORD } from '../test/login';
 import type { AuthOptions } from './options';
 
@@ -135,3 +138,21 @@ export const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 export const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+
+/** Every byte of every file in the data dir (the database and its WAL included), as text to search. */
+export function dataDirText(dataDir: string): string {
+  return readdirSync(dataDir, { withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(dataDir, e.name), 'latin1'))
+    .join('\n');
+}
+
+/** Rows of the data dir's database, read as another process would (read-only, WAL included). */
+export function queryDataDir<T>(dataDir: string, sql: string): T[] {
+  const db = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}

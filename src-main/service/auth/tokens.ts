@@ -11,7 +11,8 @@ import {
 import { z } from 'zod';
 import type { AuthPayload } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
-import type { KeyValueStore } from '../storage/store';
+import type { AppDatabase } from '../storage/database';
+import { readMeta, writeMeta } from './auth-tables';
 import { newId } from './secrets';
 
 const KEY = 'signingKey';
@@ -46,16 +47,16 @@ export class AccessTokens {
     readonly ttlMs: number,
   ) {}
 
-  static async load(store: KeyValueStore, now: () => number, ttlMs: number): Promise<AccessTokens> {
-    const raw = store.get(KEY);
+  static async load(db: AppDatabase, now: () => number, ttlMs: number): Promise<AccessTokens> {
+    const raw = readMeta(db, KEY);
     let stored = raw === undefined ? undefined : storedKeySchema.safeParse(raw).data;
     if (raw !== undefined && !stored)
-      throw new Error(`${store.path}: "${KEY}" is not an Ed25519 key; remove it to make a new one`);
+      throw new Error(`${db.path}: "${KEY}" is not an Ed25519 key; remove it to make a new one`);
     if (!stored) {
       const { privateKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
       const jwk = await exportJWK(privateKey);
       stored = storedKeySchema.parse({ kid: newId(), jwk });
-      store.set(KEY, stored);
+      writeMeta(db, KEY, stored);
     }
     const { d: _private, ...publicJwk } = stored.jwk;
     return new AccessTokens(

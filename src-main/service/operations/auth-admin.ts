@@ -90,6 +90,9 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
         core.activity.record({
           type: 'password_changed',
           accountId: account.accountId,
+          actorAccountId: ctx.principal.accountId,
+          actorSessionId: ctx.principal.sessionId ?? null,
+          client: await core.describe(ctx.client),
           detail: `reset by an administrator; ${ended.length} session(s) ended`,
         });
         forgetInitialPassword(core.dataDir, account.username);

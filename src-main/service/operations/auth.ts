@@ -8,7 +8,7 @@ import { paginate } from '../pagination';
 
 type AuthHandlers = Pick<
   OperationHandlers,
-  'login' | 'refresh' | 'whoAmI' | 'listSessions' | 'logoutSession' | 'listActivity' | 'changePassword'
+  'login' | 'refresh' | 'whoAmI' | 'listSessions' | 'logoutSession' | 'changePassword'
 >;
 
 /** Session operations are 'session'-only in the contract, so the authenticator guarantees a sessionId. */
@@ -64,20 +64,16 @@ export function authHandlers(auth: AuthService): AuthHandlers {
           accountId: session.accountId,
           sessionId: session.sessionId,
           client: await core.describe(ctx.client),
-          detail: session.sessionId === current ? 'logged out' : `ended from session ${current}`,
+          ...(session.sessionId === current
+            ? { detail: 'logged out' }
+            : {
+                actorAccountId: ctx.principal.accountId,
+                actorSessionId: current,
+                detail: `ended from session ${current}`,
+              }),
         });
       }
       return { data: core.sessions.toRecord(session, current) };
-    },
-
-    async listActivity({ query }, ctx) {
-      const core = await auth.core();
-      sessionOf(ctx.principal);
-      // Expiries are logged when noticed; look now so the log is complete up to this moment.
-      core.sessions.sweep();
-      const all = core.activity.list(ctx.principal.accountId, query.sessionId);
-      const { items, page } = paginate(all, query.limit, query.offset);
-      return { data: items, page };
     },
 
     async changePassword({ body }, ctx) {

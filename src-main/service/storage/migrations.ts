@@ -1,0 +1,196 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * The database schema, as the steps that build it. `PRAGMA user_version` holds how many steps a
+ * database has had. On open, each missing step runs in its own transaction together with the
+ * version bump, so a step is either wholly applied or not at all, and a start killed halfway
+ * resumes at the step it was in. A database with a higher version than this code knows was
+ * written by a newer Skiff: it is refused, untouched.
+ *
+ * Rules for adding tables (event history, snapshots): append a step; never edit or reorder a
+ * step that has shipped. Times are epoch milliseconds (INTEGER); structured values that are only
+ * ever read whole are JSON text.
+ *
+ * Version 1, authentication and its activity log:
+ * - auth_meta(key PK, value JSON): the token signing key (`signingKey`).
+ * - accounts(account_id PK, username UNIQUE, role, workspaces JSON, password_hash, created_at,
+ *   password_changed_at).
+ * - sessions(session_id PK, account_id → accounts ON DELETE CASCADE, status, client JSON,
+ *   first_login_at, last_seen_at, expires_at, absolute_expires_at, ended_at, end_reason,
+ *   refresh_hash, refresh_generation, refresh_rotated_at, refresh_previous_hash);
+ *   indexes on (account_id, first_login_at) and on ended_at (retention).
+ * - refresh_tokens(hash PK, session_id → sessions ON DELETE CASCADE, generation): every refresh
+ *   token hash of a session's family, the current one included (the newest 201 per session), to
+ *   recognise reuse; index on (session_id, generation).
+ * - api_keys(api_key_id PK, account_id → accounts ON DELETE CASCADE, name, hash UNIQUE, hint,
+ *   workspaces JSON or NULL, created_at, expires_at, last_used_at, revoked_at); index on account_id.
+ * - activity(seq INTEGER PK, activity_id UNIQUE, type, at, account_id, session_id, api_key_id,
+ *   actor_account_id, actor_session_id, client JSON, detail): no foreign keys, so entries of a
+ *   session that was since forgotten stay readable; indexes on (at, seq), (account_id, at) and
+ *   (type, at).
+ *
+ * Version 2, the event history (service/history/): every Kubernetes event the service saw.
+ * - event_history(id INTEGER PK, cluster_id, event_id, last_ms, first_ms, type, reason,
+ *   namespace, kind, kind_key (kind lower-cased, the filter's key), name, resource_id,
+ *   first_timestamp, last_timestamp, count, message, component, host, recorded_at, expired_at):
+ *   one row per (cluster_id, event_id), the record's fields as the live list serves them;
+ *   expired_at is set once the cluster no longer has the event (NULL while it does). The category
+ *   (resource/system) is namespace <> '' / = ''. Indexes: event_history_order on (cluster_id,
+ *   last_ms DESC, event_id, type, namespace, kind_key, reason, name) gives the list's order and
+ *   holds every filtered column, so a filtered page or total is read from that index alone;
+ *   (cluster_id, namespace, last_ms DESC, event_id) and (cluster_id, name, last_ms DESC,
+ *   event_id) serve the narrow filters of a namespace's or an object's events. Few indexes on
+ *   purpose: each one costs every recorded change.
+ */
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'authentication state and the security activity log',
+    sql: `
+      CREATE TABLE auth_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE accounts (
+        account_id TEXT PRIMARY KEY,
+        username TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL CHECK (role IN ('admin', 'member')),
+        workspaces TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        password_changed_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE sessions (
+        session_id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (account_id) ON DELETE CASCADE,
+        status TEXT NOT NULL CHECK (status IN ('active', 'expired', 'logged_out')),
+        client TEXT NOT NULL,
+        first_login_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        absolute_expires_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        end_reason TEXT,
+        refresh_hash TEXT NOT NULL,
+        refresh_generation INTEGER NOT NULL,
+        refresh_rotated_at INTEGER NOT NULL,
+        refresh_previous_hash TEXT
+      ) STRICT;
+      CREATE INDEX sessions_by_account ON sessions (account_id, first_login_at);
+      CREATE INDEX sessions_by_end ON sessions (ended_at) WHERE ended_at IS NOT NULL;
+      CREATE TABLE refresh_tokens (
+        hash TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions (session_id) ON DELETE CASCADE,
+        generation INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX refresh_tokens_by_session ON refresh_tokens (session_id, generation);
+      CREATE TABLE api_keys (
+        api_key_id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (account_id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        hint TEXT NOT NULL,
+        workspaces TEXT,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      ) STRICT;
+      CREATE INDEX api_keys_by_account ON api_keys (account_id);
+      CREATE TABLE activity (
+        seq INTEGER PRIMARY KEY,
+        activity_id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        account_id TEXT NOT NULL,
+        session_id TEXT,
+        api_key_id TEXT,
+        actor_account_id TEXT,
+        actor_session_id TEXT,
+        client TEXT,
+        detail TEXT
+      ) STRICT;
+      CREATE INDEX activity_by_time ON activity (at, seq);
+      CREATE INDEX activity_by_account ON activity (account_id, at);
+      CREATE INDEX activity_by_type ON activity (type, at);
+    `,
+  },
+  {
+    version: 2,
+    description: 'the event history',
+    sql: `
+      CREATE TABLE event_history (
+        id INTEGER PRIMARY KEY,
+        cluster_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        last_ms INTEGER NOT NULL,
+        first_ms INTEGER NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('NORMAL', 'WARNING')),
+        reason TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        kind_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        resource_id TEXT NOT NULL,
+        first_timestamp TEXT NOT NULL,
+        last_timestamp TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        message TEXT NOT NULL,
+        component TEXT NOT NULL,
+        host TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        expired_at INTEGER,
+        UNIQUE (cluster_id, event_id)
+      ) STRICT;
+      CREATE INDEX event_history_order
+        ON event_history (cluster_id, last_ms DESC, event_id, type, namespace, kind_key, reason, name);
+      CREATE INDEX event_history_by_namespace ON event_history (cluster_id, namespace, last_ms DESC, event_id);
+      CREATE INDEX event_history_by_name ON event_history (cluster_id, name, last_ms DESC, event_id);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+export class DatabaseVersionError extends Error {}
+
+const versionOf = (db: DatabaseSync) =>
+  Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+
+/**
+ * Brings `db` to SCHEMA_VERSION. `beforeWriting` runs once the version is known to be one this
+ * code can handle, before the first write (journal mode changes write the file too).
+ */
+export function migrate(db: DatabaseSync, path: string, beforeWriting: () => void = () => {}): number {
+  const found = versionOf(db);
+  if (found > SCHEMA_VERSION) {
+    throw new DatabaseVersionError(
+      `${path}: the database has schema version ${found}, and this Skiff knows versions up to ${SCHEMA_VERSION}. ` +
+        'It was written by a newer Skiff; run that one, or move the file away to start afresh. It was not changed.',
+    );
+  }
+  beforeWriting();
+  for (const step of MIGRATIONS) {
+    if (step.version <= found) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      // Read again inside the lock: another process may have migrated while this one waited.
+      if (versionOf(db) < step.version) {
+        db.exec(step.sql);
+        db.exec(`PRAGMA user_version = ${step.version}`);
+      }
+      db.exec('COMMIT');
+    } catch (err) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+  return versionOf(db);
+}
