@@ -100,6 +100,15 @@ export async function benchPages(
       matching: inBusyNs,
       idOf: eventId,
     },
+    // The event history: every event is recorded, so the history's page equals the live one here;
+    // it is read from SQLite (the first request waits for the recorder to write all of them).
+    ...[0, Math.floor(allEvents.length / 2), deep(allEvents)].map((offset) => ({
+      name: 'events includeExpired=true',
+      path: `${ev}?includeExpired=true`,
+      offset,
+      matching: allEvents,
+      idOf: eventId,
+    })),
     { name: `pods app=${app}`, path: podPath, offset: 0, matching: withApp, idOf: podUid },
     { name: `pods app=${app}`, path: podPath, offset: deep(withApp), matching: withApp, idOf: podUid },
   ];

@@ -65,5 +65,6 @@ export function pageHeaders(path: string, query: URLSearchParams, page: PageInfo
     'x-Limit': String(page.limit),
     'x-Offset': String(page.offset),
     Link: linkHeader(path, query, page),
+    ...(page.expiredRows ? { 'X-Expired-Rows': page.expiredRows } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { startSimulator } from './index';
 
 const USAGE = `usage: cli.ts [--host 127.0.0.1] [--port 0] [--seed 42] [--tick 2000|off]
               [--pods N] [--events N] [--nodes N] [--namespaces N]
-              [--kubeconfig PATH] [--context demo]`;
+              [--kubeconfig PATH] [--context demo] [--event-ttl 1h|30s]`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -20,6 +20,16 @@ function positiveInt(name: string, value: string | undefined): number | undefine
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`--${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** 30s, 15m, 1h, 1d in ms. */
+function duration(name: string, value: string): number {
+  const m = /^(\d+)(s|m|h|d)$/.exec(value);
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : 0;
+  if (ms <= 0) throw new Error(`--${name} must be a duration such as 30s, 15m, 1h, got "${value}"`);
+  return ms;
 }
 
 async function main(): Promise<void> {
@@ -35,6 +45,7 @@ async function main(): Promise<void> {
       namespaces: { type: 'string' },
       kubeconfig: { type: 'string' },
       context: { type: 'string', default: 'demo' },
+      'event-ttl': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,11 +61,14 @@ async function main(): Promise<void> {
   };
   const tickMs = values.tick === 'off' ? false : positiveInt('tick', values.tick);
   const seed = positiveInt('seed', values.seed);
+  const ttl = values['event-ttl'];
+  const eventTtlMs = ttl === undefined ? undefined : duration('event-ttl', ttl);
   const sim = await startSimulator({
     host: values.host,
     port: positiveInt('port', values.port) ?? 0,
     ...(seed !== undefined ? { seed } : {}),
     tickMs: tickMs || false,
+    ...(eventTtlMs !== undefined ? { eventTtlMs } : {}),
     scale: Object.fromEntries(Object.entries(scale).filter(([, v]) => v !== undefined)),
   });
   const port = new URL(sim.url).port;

@@ -146,3 +146,9 @@ export function bumpEventObject(ev: CoreEvent, now: number, bump: EventBump): Co
   if (mf) next.metadata.managedFields = [{ ...mf, time: rfc3339(now) }];
   return next;
 }
+
+/** When an event last happened: series, then lastTimestamp, eventTime, creation (ms). */
+export function lastSeen(ev: CoreEvent): number {
+  const t = ev.series?.lastObservedTime ?? ev.lastTimestamp ?? ev.eventTime ?? ev.metadata.creationTimestamp;
+  return Date.parse(t);
+}

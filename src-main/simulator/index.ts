@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { SimAuth } from './auth';
 import { buildDemo } from './demo-data';
+import { expireEvents, startEventTtl } from './event-ttl';
 import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 import type { ListOrder } from './list';
 import { MetricsSource } from './metrics';
@@ -47,6 +48,11 @@ export interface SimulatorOptions {
   tls?: boolean | { pki?: SimPki };
   /** Order of list answers (see ListOrder); default `key`, etcd's order. */
   listOrder?: ListOrder;
+  /**
+   * The apiserver's --event-ttl: events last seen longer ago are deleted (checked every second).
+   * Default none: events stay, as the demo data has events hours old.
+   */
+  eventTtlMs?: number;
 }
 
 /** Which credential `kubeconfigYaml` gives the user. */
@@ -72,6 +78,8 @@ export interface Simulator {
   faults: Faults;
   /** Advances simulated life by one step (what tickMs does on a timer). */
   tick(): void;
+  /** Deletes the events older than eventTtlMs now (what its timer does); returns how many. */
+  expireEvents(): number;
   close(): Promise<void>;
 }
 
@@ -143,6 +151,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const { port } = server.address() as AddressInfo;
   url = `${pki ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (opts.tickMs) ticker.start(opts.tickMs);
+  const { eventTtlMs } = opts;
+  const stopEventTtl = eventTtlMs ? startEventTtl(store, eventTtlMs) : () => {};
 
   let closing: Promise<void> | undefined;
   return {
@@ -160,9 +170,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     store,
     faults,
     tick: () => ticker.tick(),
+    expireEvents: () => (eventTtlMs ? expireEvents(store, eventTtlMs) : 0),
     close() {
       closing ??= (async () => {
         ticker.stop();
+        stopEventTtl();
         router.closeStreams();
         store.logs.closeFollowers();
         await new Promise<void>((resolve) => {

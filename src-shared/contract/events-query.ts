@@ -1,31 +1,35 @@
 import { z } from 'zod';
-import { namespaceParam } from './params';
+import { booleanParam, namespaceParam } from './params';
 
 /** Filters of the event list. Every filter is optional and they combine with AND. */
 
 const DURATION = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** `since` takes an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d). */
-export const sinceParam = z
-  .string()
-  .optional()
-  .transform((raw, ctx): { instant: number } | { durationMs: number } | undefined => {
-    if (raw === undefined) return undefined;
-    const d = DURATION.exec(raw);
-    if (d) return { durationMs: Number(d[1]) * UNIT_MS[d[2] as keyof typeof UNIT_MS] };
-    const isoLike = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-    const t = Date.parse(raw);
-    if (!isoLike.test(raw) || Number.isNaN(t)) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'since must be an ISO 8601 instant (2026-01-31T12:00:00Z) or a duration such as 30s, 15m, 2h, 7d',
-      });
-      return z.NEVER;
-    }
-    return { instant: t };
-  });
+/** `since` and `until` take an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d). */
+const instantParam = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): { instant: number } | { durationMs: number } | undefined => {
+      if (raw === undefined) return undefined;
+      const d = DURATION.exec(raw);
+      if (d) return { durationMs: Number(d[1]) * UNIT_MS[d[2] as keyof typeof UNIT_MS] };
+      const isoLike = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
+      const t = Date.parse(raw);
+      if (!isoLike.test(raw) || Number.isNaN(t)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be an ISO 8601 instant (2026-01-31T12:00:00Z) or a duration such as 30s, 15m, 2h, 7d`,
+        });
+        return z.NEVER;
+      }
+      return { instant: t };
+    });
+
+export const sinceParam = instantParam('since');
+/** The end of the time range (inclusive): events whose lastTimestamp is after it are left out. */
+export const untilParam = instantParam('until');
 
 export const eventsQuery = {
   type: z
@@ -46,4 +50,7 @@ export const eventsQuery = {
     .optional(),
   name: z.string().min(1).max(253).optional(),
   since: sinceParam,
+  until: untilParam,
+  /** true adds the recorded events the cluster no longer has (see the event history). */
+  includeExpired: booleanParam('includeExpired'),
 };

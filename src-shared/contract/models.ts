@@ -87,4 +87,9 @@ export interface PageInfo {
   offset: number;
   /** Cluster lists: the token pinning the snapshot this page was cut from; pass it back to page on. */
   snapshot?: string;
+  /**
+   * Events with includeExpired=true: the 0-based positions on this page of the events the cluster
+   * no longer has, as ranges (`3,10-12`); absent when there are none. HTTP: `X-Expired-Rows`.
+   */
+  expiredRows?: string;
 }

@@ -8,7 +8,7 @@ import { parseSelector } from '../kube/selector';
 export const MAX_PAGE_LIMIT = 1000;
 export const DEFAULT_PAGE_LIMIT = 20;
 
-const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
+export const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
   z
     .string()
     .optional()

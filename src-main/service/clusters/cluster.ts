@@ -18,13 +18,21 @@ import {
 } from './entries';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
 import type { ContextSource } from './kubeconfig';
-import { ResourceCache } from './resource-cache';
+import { type CacheObserver, ResourceCache } from './resource-cache';
 import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
 
 /** How watches retry and how long list snapshots are kept; tests shorten them. */
 export interface WatchOptions extends Partial<BackoffOptions> {
   snapshotIdleMs?: number;
   snapshotsKept?: number;
+}
+
+/** How the event history hooks into a cluster's event cache (service/history/). */
+export interface EventRecording {
+  /** The observer of a cluster's new event cache; `current` reads the cache's entries now. */
+  observer(clusterId: string, current: () => readonly EventEntry[]): CacheObserver<EventEntry> | undefined;
+  /** True while recorded events must keep their watch running when nobody reads them. */
+  keepsWatching(clusterId: string): boolean;
 }
 
 export interface ClusterOptions {
@@ -35,6 +43,7 @@ export interface ClusterOptions {
   watch?: WatchOptions;
   /** The clock `since` durations count back from. */
   now?: () => number;
+  eventRecording?: EventRecording;
 }
 
 const STATUS_PROBE_MAX_MS = 5_000;
@@ -98,19 +107,23 @@ export class ClusterConnection {
   }
 
   events(): ResourceCache<EventEntry> {
-    this.eventCache ??= new ResourceCache<EventEntry>({
+    if (this.eventCache) return this.eventCache;
+    const collection = new Collection(compareEventEntries, EVENT_INDEXES);
+    const observer = this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
+    this.eventCache = new ResourceCache<EventEntry>({
       client: this.client,
       path: '/api/v1/events',
       toEntry: (obj) => eventEntry(obj, this.clusterId),
       keyOf: eventKeyOf,
       fingerprint: eventFingerprint,
-      collection: new Collection(compareEventEntries, EVENT_INDEXES),
+      collection,
       timeoutMs: this.opts.timeoutMs,
       logger: this.opts.logger,
       backoff: this.backoff,
       pins: this.pins,
       listChunk: 100,
       ...(this.opts.now ? { now: this.opts.now } : {}),
+      ...(observer ? { observer } : {}),
     });
     return this.eventCache;
   }
@@ -192,7 +205,9 @@ export class ClusterConnection {
         await cache.stop();
       }
     }
-    if (this.eventCache && now - this.eventCache.lastUsed > idleMs) {
+    // A recorded cluster keeps its event watch: the history must see what the cluster drops.
+    const recorded = this.opts.eventRecording?.keepsWatching(this.clusterId) ?? false;
+    if (this.eventCache && !recorded && now - this.eventCache.lastUsed > idleMs) {
       const c = this.eventCache;
       this.eventCache = null;
       await c.stop();

@@ -83,6 +83,8 @@ export interface EventFilter {
   name?: string;
   /** Epoch ms: events whose lastTimestamp is at or after it. */
   sinceMs?: number;
+  /** Epoch ms: events whose lastTimestamp is at or before it. */
+  untilMs?: number;
   resourceEvents: boolean;
   systemEvents: boolean;
 }
@@ -113,7 +115,7 @@ function sincePrefix(rows: readonly EventEntry[], sinceMs: number): number {
 export function eventRows(snapshot: CollectionSnapshot<EventEntry>, f: EventFilter): readonly EventEntry[] {
   if (!f.resourceEvents && !f.systemEvents) return [];
   const indexed = indexedFilters(f);
-  const key = JSON.stringify([indexed, f.name ?? null, f.sinceMs ?? null]);
+  const key = JSON.stringify([indexed, f.name ?? null, f.sinceMs ?? null, f.untilMs ?? null]);
   return remembered(snapshot, key, () => {
     let rows = snapshot.all;
     for (const [name, value] of indexed) {
@@ -121,6 +123,8 @@ export function eventRows(snapshot: CollectionSnapshot<EventEntry>, f: EventFilt
       if (list.length < rows.length) rows = list;
     }
     if (f.sinceMs !== undefined) rows = rows.slice(0, sincePrefix(rows, f.sinceMs));
+    // The events after `until` (lastMs ≥ until + 1) are a prefix too: cut off.
+    if (f.untilMs !== undefined) rows = rows.slice(sincePrefix(rows, f.untilMs + 1));
     const extra = indexed.length > 1 || f.name !== undefined;
     if (!extra) return rows;
     return rows.filter(

@@ -10,7 +10,7 @@ import {
   saveWorkspaceConfig,
   type WorkspaceConfig,
 } from '../workspaces/config';
-import { ClusterConnection, type WatchOptions } from './cluster';
+import { ClusterConnection, type EventRecording, type WatchOptions } from './cluster';
 import type { ContextSource } from './kubeconfig';
 import { assignClusterIds } from './slug';
 
@@ -26,6 +26,8 @@ export interface RegistryOptions {
   cacheIdleMs?: number;
   watch?: WatchOptions;
   now?: () => number;
+  /** The event history's hooks: its cache observers, and what it hears of monitoring changes. */
+  eventRecording?: EventRecording & { monitoringChanged(clusterId: string): void };
 }
 
 /** Workspaces and the clusters in them, resolved from kubeconfig contexts and the data dir. */
@@ -46,6 +48,7 @@ export class ClusterRegistry {
       logger: opts.logger,
       ...(opts.watch ? { watch: opts.watch } : {}),
       ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.eventRecording ? { eventRecording: opts.eventRecording } : {}),
     };
     for (const source of opts.contexts) {
       const id = ids[source.context]!;
@@ -173,7 +176,13 @@ export class ClusterRegistry {
       clusters: { ...this.config.clusters, [clusterId]: { clusterAgent: { monitoring: next } } },
     };
     saveWorkspaceConfig(this.opts.store, this.config);
+    this.opts.eventRecording?.monitoringChanged(clusterId);
     return next;
+  }
+
+  /** Every cluster, whichever workspaces hold it (for service-wide work such as recording). */
+  allClusters(): ClusterConnection[] {
+    return [...this.clusters.values()];
   }
 
   async close(): Promise<void> {

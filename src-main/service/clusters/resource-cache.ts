@@ -8,6 +8,17 @@ import { Informer, type InformerSink } from './informer';
 import { type KubeClient, toProblem } from './kube-client';
 import { type PinOptions, SnapshotPins } from './snapshot-pins';
 
+/**
+ * Told of every change a cache applies, after it applied it (the event history records through
+ * this). `listed` follows each completed list with every entry the cache then holds.
+ */
+export interface CacheObserver<E> {
+  upserted(entry: E): void;
+  removed(key: string): void;
+  listed(entries: readonly E[]): void;
+  stopped(): void;
+}
+
 export interface CacheOptions<E extends Keyed> {
   client: KubeClient;
   /** Collection path, e.g. /api/v1/pods (all namespaces). */
@@ -25,6 +36,7 @@ export interface CacheOptions<E extends Keyed> {
   pins: Omit<PinOptions, 'now'>;
   listChunk?: number;
   now?: () => number;
+  observer?: CacheObserver<E>;
 }
 
 /** One read of a cache: a consistent snapshot, the token that pins it, and whether it is stale. */
@@ -127,6 +139,7 @@ export class ResourceCache<E extends Keyed> {
     const informer = this.informer;
     this.informer = null;
     await informer?.stop();
+    if (informer) this.opts.observer?.stopped();
   }
 
   private start(): void {
@@ -185,6 +198,11 @@ export class ResourceCache<E extends Keyed> {
 
   private sink(): InformerSink {
     const collection = this.opts.collection;
+    const observer = this.opts.observer;
+    const upsert = (entry: E) => {
+      collection.upsert(entry);
+      observer?.upserted(entry);
+    };
     return {
       beginList: () => {
         // The first list fills the collection directly; a relist stages and swaps at the end.
@@ -194,26 +212,36 @@ export class ResourceCache<E extends Keyed> {
         const entry = this.entryOf(obj);
         if (!entry) return;
         if (this.staging) this.staging.set(entry.key, entry);
-        else collection.upsert(entry);
+        else upsert(entry);
       },
       endList: () => {
         const staged = this.staging;
         this.staging = null;
-        if (!staged) return;
-        for (const key of [...collection.keys()]) if (!staged.has(key)) collection.delete(key);
-        for (const entry of staged.values()) {
-          const old = collection.get(entry.key);
-          if (!old || this.opts.fingerprint(old) !== this.opts.fingerprint(entry)) collection.upsert(entry);
+        if (staged) {
+          for (const key of [...collection.keys()]) {
+            if (staged.has(key)) continue;
+            collection.delete(key);
+            observer?.removed(key);
+          }
+          for (const entry of staged.values()) {
+            const old = collection.get(entry.key);
+            if (!old || this.opts.fingerprint(old) !== this.opts.fingerprint(entry)) upsert(entry);
+          }
         }
+        observer?.listed(collection.snapshot().all);
       },
       abortList: () => {
         this.staging = null;
       },
       upsert: (obj) => {
         const entry = this.entryOf(obj);
-        if (entry) collection.upsert(entry);
+        if (entry) upsert(entry);
       },
-      remove: (obj) => collection.delete(this.keyOf(obj)),
+      remove: (obj) => {
+        const key = this.keyOf(obj);
+        collection.delete(key);
+        observer?.removed(key);
+      },
     };
   }
 }

@@ -1,35 +1,108 @@
-import type { EventRecord } from '../../../src-shared/contract/models';
+import type { Reply } from '../../../src-shared/contract/define';
+import type { EventRecord, MonitoringFlags } from '../../../src-shared/contract/models';
+import type { ClusterConnection } from '../clusters/cluster';
 import { eventRecord } from '../clusters/entries';
 import { eventRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
-import type { OperationHandlers } from '../context';
+import type { CallContext, OperationHandlers } from '../context';
+import { formatRanges, type HistoryFilter, type HistoryRow } from '../history/filter';
+import type { EventHistory } from '../history/index';
 import { serialisedPage } from '../pagination';
 
-export function eventHandlers(registry: ClusterRegistry): Pick<OperationHandlers, 'listEvents'> {
+type Instant = { instant: number } | { durationMs: number } | undefined;
+
+/** The event filters every events read takes (the list, the timeline, the groups). */
+export interface EventQuery {
+  type?: 'NORMAL' | 'WARNING' | undefined;
+  reason?: string | undefined;
+  namespace?: string | undefined;
+  kind?: string | undefined;
+  name?: string | undefined;
+  since?: Instant;
+  until?: Instant;
+}
+
+const at = (p: Instant, asOf: number) =>
+  p === undefined ? undefined : 'instant' in p ? p.instant : asOf - p.durationMs;
+
+/** The request's filters resolved: durations counted back from `asOf`, the monitoring flags applied. */
+export function resolveEventFilter(query: EventQuery, asOf: number, flags: MonitoringFlags): HistoryFilter {
+  const sinceMs = at(query.since, asOf);
+  const untilMs = at(query.until, asOf);
+  return {
+    ...(query.type !== undefined ? { type: query.type } : {}),
+    ...(query.reason !== undefined ? { reason: query.reason } : {}),
+    ...(query.namespace !== undefined ? { namespace: query.namespace } : {}),
+    ...(query.kind !== undefined ? { kind: query.kind.toLowerCase() } : {}),
+    ...(query.name !== undefined ? { name: query.name } : {}),
+    ...(sinceMs !== undefined ? { sinceMs } : {}),
+    ...(untilMs !== undefined ? { untilMs } : {}),
+    resourceEvents: flags.resourceEventsEnabled,
+    systemEvents: flags.systemEventsEnabled,
+  };
+}
+
+/** A cluster's event cache, started and synced: every events read starts here. */
+export async function syncedEvents(
+  registry: ClusterRegistry,
+  params: { workspaceId: string; clusterId: string },
+  ctx: CallContext,
+) {
+  const cluster: ClusterConnection = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+  const flags = registry.monitoring(cluster.clusterId);
+  const cache = cluster.events();
+  await cache.acquire(ctx.signal);
+  return { cluster, flags, cache };
+}
+
+/**
+ * A page of recorded events (live and expired), with the positions of the expired ones on it
+ * (PageInfo.expiredRows; HTTP: X-Expired-Rows). No snapshot token: the rows are read from the
+ * database at request time.
+ */
+function historyPage(
+  rows: readonly HistoryRow[],
+  total: number,
+  query: { limit: number; offset: number },
+  workspaceId: string,
+  staleSince: string | undefined,
+): Reply<EventRecord[]> {
+  const json = rows.map((r) => JSON.stringify(eventRecord(r, workspaceId)));
+  const expired: number[] = [];
+  rows.forEach((r, i) => {
+    if (r.expiredAt !== undefined) expired.push(i);
+  });
+  return {
+    get data() {
+      return JSON.parse(`[${json.join(',')}]`) as EventRecord[];
+    },
+    json,
+    page: {
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      ...(expired.length > 0 ? { expiredRows: formatRanges(expired) } : {}),
+    },
+    ...(staleSince ? { staleSince } : {}),
+  };
+}
+
+export function eventHandlers(
+  registry: ClusterRegistry,
+  history: EventHistory,
+  now: () => number = Date.now,
+): Pick<OperationHandlers, 'listEvents'> {
   return {
     async listEvents({ params, query }, ctx) {
-      const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      const flags = registry.monitoring(cluster.clusterId);
-      const cache = cluster.events();
-      await cache.acquire(ctx.signal);
+      const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
+      if (query.includeExpired && history.recording) {
+        const f = resolveEventFilter(query, now(), flags);
+        const found = await history.page(cluster.clusterId, f, query.limit, query.offset);
+        if (found) return historyPage(found.rows, found.total, query, params.workspaceId, cache.staleSince);
+      }
       const read = cache.read(query.snapshot);
       // A duration counts back from the walk's first page, so every page agrees on the cut.
-      const sinceMs =
-        query.since === undefined
-          ? undefined
-          : 'instant' in query.since
-            ? query.since.instant
-            : read.asOf - query.since.durationMs;
-      const rows = eventRows(read.snapshot, {
-        ...(query.type !== undefined ? { type: query.type } : {}),
-        ...(query.reason !== undefined ? { reason: query.reason } : {}),
-        ...(query.namespace !== undefined ? { namespace: query.namespace } : {}),
-        ...(query.kind !== undefined ? { kind: query.kind.toLowerCase() } : {}),
-        ...(query.name !== undefined ? { name: query.name } : {}),
-        ...(sinceMs !== undefined ? { sinceMs } : {}),
-        resourceEvents: flags.resourceEventsEnabled,
-        systemEvents: flags.systemEventsEnabled,
-      });
+      const rows = eventRows(read.snapshot, resolveEventFilter(query, read.asOf, flags));
       return serialisedPage<(typeof rows)[number], EventRecord>(
         rows,
         query.limit,

@@ -4,6 +4,7 @@ import { listAll, type Scope } from '../../api/queries';
 import { usePolling } from '../../hooks/usePolling';
 import { api } from '../../state/connection';
 import { EMPTY_FILTERS, useEventsView } from '../../state/events';
+import { useEventHistory } from './history-state';
 
 /** Reasons people filter for most; the box takes any reason, these are suggestions. */
 const COMMON_REASONS = [
@@ -28,7 +29,17 @@ const COMMON_REASONS = [
 
 export function EventFilterBar({ scope, namespaceError }: { scope: Scope; namespaceError: string | null }) {
   const f = useEventsView();
-  const ids = { warn: useId(), reason: useId(), ns: useId(), kind: useId(), name: useId(), nsErr: useId() };
+  const h = useEventHistory();
+  const ids = {
+    expired: useId(),
+    grouped: useId(),
+    warn: useId(),
+    reason: useId(),
+    ns: useId(),
+    kind: useId(),
+    name: useId(),
+    nsErr: useId(),
+  };
   const namespaces = usePolling(
     `${scope.workspaceId}/${scope.clusterId}/ns-names`,
     async (signal) =>
@@ -107,6 +118,33 @@ export function EventFilterBar({ scope, namespaceError }: { scope: Scope; namesp
           onChange={(e) => f.setFilters({ name: e.target.value })}
         />
       </div>
+      <div className="field field-toggle">
+        <input
+          id={ids.expired}
+          type="checkbox"
+          role="switch"
+          aria-checked={h.showExpired}
+          checked={h.showExpired}
+          onChange={(e) => h.setShowExpired(e.target.checked)}
+        />
+        <label htmlFor={ids.expired} title="Add the events Skiff recorded that the cluster no longer has">
+          Show expired
+        </label>
+      </div>
+      {/* A button, not a labelled checkbox: its words contain "reason", which would make it a second
+          control labelled "Reason" beside the reason box. */}
+      <button
+        type="button"
+        role="switch"
+        aria-checked={h.grouped}
+        className="group-toggle"
+        onClick={() => h.setGrouped(!h.grouped)}
+      >
+        <span className="group-toggle-mark" aria-hidden="true">
+          {h.grouped ? '☑' : '☐'}
+        </span>{' '}
+        Group by object and reason
+      </button>
       <button type="button" className="clear" onClick={() => f.setFilters(EMPTY_FILTERS)}>
         Clear filters
       </button>

@@ -18,6 +18,7 @@ export function EventsTable({
   onOpenObject,
   actionsFor,
   label,
+  expired,
 }: {
   events: EventRecord[];
   expanded: string | null;
@@ -27,6 +28,8 @@ export function EventsTable({
   /** Guidance buttons' target per event; absent: the surrounding provider's (the object pane's). */
   actionsFor?: (e: EventRecord) => ActionTarget;
   label: string;
+  /** Recorded events the cluster no longer has (eventIds): shown muted with an "expired" badge. */
+  expired?: ReadonlySet<string>;
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const onKey = (e: KeyboardEvent<HTMLTableSectionElement>) => {
@@ -61,13 +64,24 @@ export function EventsTable({
         {events.map((e) => {
           const open = expanded === e.eventId;
           const o = e.involvedObject;
+          const gone = expired?.has(e.eventId) ?? false;
           return (
             <Fragment key={e.eventId}>
-              <tr className={`event-row ${e.type === 'WARNING' ? 'row-warn' : ''} ${open ? 'open' : ''}`}>
+              <tr
+                className={`event-row ${e.type === 'WARNING' ? 'row-warn' : ''} ${open ? 'open' : ''} ${gone ? 'row-expired' : ''}`}
+              >
                 <td className="nowrap">
                   <Badge tone={e.type === 'WARNING' ? 'bad' : 'neutral'}>
                     {e.type === 'WARNING' ? 'Warning' : 'Normal'}
                   </Badge>
+                  {gone && (
+                    <>
+                      {' '}
+                      <Badge tone="neutral" title="Recorded by Skiff; the cluster no longer has this event">
+                        expired
+                      </Badge>
+                    </>
+                  )}
                 </td>
                 <td>
                   <button

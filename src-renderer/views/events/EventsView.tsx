@@ -1,58 +1,32 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { EventRecord } from '../../../src-shared/contract/models';
-import { MAX_PAGE_LIMIT } from '../../../src-shared/contract/params';
 import { isDnsLabel } from '../../../src-shared/kube/names';
-import { oldestStaleSince, type Scope } from '../../api/queries';
 import { useDebounced } from '../../hooks/useDebounced';
 import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
-import { api } from '../../state/connection';
 import { EMPTY_FILTERS, useEventsView } from '../../state/events';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
 import { StaleBanner } from '../common/StaleBanner';
 import { EventFilterBar } from './EventFilterBar';
+import { EventGroupsTable } from './EventGroupsTable';
 import { EventsTable } from './EventsTable';
+import { EventTimelinePanel } from './EventTimelinePanel';
+import { fetchEvents, fetchGroups } from './event-fetch';
 import { eventActionTarget, eventObject } from './eventActions';
+import { isEmptyRange, rangeQuery } from './history-range';
+import { useEventHistory } from './history-state';
+import './events.css';
+import './history.css';
 
 const PAGE = 100;
 
-interface Loaded {
-  items: EventRecord[];
-  total: number;
-  /** Set when the service answered from a cache whose watch is broken. */
-  staleSince?: string;
-}
-
-async function fetchEvents(
-  scope: Scope,
-  query: Record<string, string>,
-  count: number,
-  signal: AbortSignal,
-): Promise<Loaded> {
-  const items: EventRecord[] = [];
-  const replies: Array<{ staleSince?: string }> = [];
-  let total = 0;
-  // The service pages at most MAX_PAGE_LIMIT; what is on screen is re-read from the top each refresh.
-  for (let offset = 0; offset < count; offset += MAX_PAGE_LIMIT) {
-    const limit = Math.min(MAX_PAGE_LIMIT, count - offset);
-    const r = await api().call(
-      'listEvents',
-      { params: scope, query: { ...query, limit: String(limit), offset: String(offset) } },
-      { signal },
-    );
-    items.push(...r.data);
-    replies.push(r);
-    total = r.page?.total ?? items.length;
-    if (r.data.length < limit) break;
-  }
-  const staleSince = oldestStaleSince(replies);
-  return { items, total, ...(staleSince ? { staleSince } : {}) };
-}
-
-/** Cluster-wide events, newest first, filtered, paged by scrolling, refreshed live. */
+/**
+ * Cluster-wide events, newest first: the timeline over the chosen range, then the filtered list
+ * (or its groups by object and reason), paged by scrolling, refreshed by polling.
+ */
 export function EventsView({ workspaceId, clusterId }: { workspaceId: string; clusterId: string }) {
   const f = useEventsView();
+  const h = useEventHistory();
   const select = useRoute((s) => s.select);
   const [count, setCount] = useState(PAGE);
   const settled = useDebounced(
@@ -66,81 +40,103 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
     ...(settled.namespace && nsValid ? { namespace: settled.namespace } : {}),
     ...(settled.kind ? { kind: settled.kind } : {}),
     ...(settled.name ? { name: settled.name } : {}),
+    ...rangeQuery(h.range),
+    ...(h.showExpired ? { includeExpired: 'true' } : {}),
   };
   const scope = { workspaceId, clusterId };
-  const filterKey = `${workspaceId}/${clusterId}/${JSON.stringify(query)}`;
+  const filterKey = `${workspaceId}/${clusterId}/${h.grouped ? 'groups' : 'events'}/${JSON.stringify(query)}`;
   // A new filter starts from the first page again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: filterKey is the trigger, not an input
   useEffect(() => setCount(PAGE), [filterKey]);
-  const events = usePolling(`${filterKey}/${count}`, (signal) => fetchEvents(scope, query, count, signal), {
-    intervalMs: 5000,
-    keepPrevious: true,
-  });
+  const rows = usePolling(
+    `${filterKey}/${count}`,
+    async (signal) =>
+      h.grouped
+        ? { kind: 'groups' as const, ...(await fetchGroups(scope, query, count, signal)) }
+        : { kind: 'events' as const, ...(await fetchEvents(scope, query, count, signal)) },
+    { intervalMs: 5000, keepPrevious: true },
+  );
   const sentinel = useRef<HTMLDivElement>(null);
-  const more = events.data ? events.data.items.length < events.data.total : false;
+  const more = rows.data ? rows.data.items.length < rows.data.total : false;
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !more) return;
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !events.fetching) setCount((c) => c + PAGE);
+      if (entries.some((e) => e.isIntersecting) && !rows.fetching) setCount((c) => c + PAGE);
     });
     io.observe(el);
     return () => io.disconnect();
-  }, [more, events.fetching]);
+  }, [more, rows.fetching]);
 
   const headingId = useId();
-  const filtered = (Object.keys(EMPTY_FILTERS) as Array<keyof typeof EMPTY_FILTERS>).some(
-    (k) => f[k] !== EMPTY_FILTERS[k],
-  );
+  const filtered =
+    !isEmptyRange(h.range) ||
+    (Object.keys(EMPTY_FILTERS) as Array<keyof typeof EMPTY_FILTERS>).some((k) => f[k] !== EMPTY_FILTERS[k]);
+  const noun = rows.data?.kind === 'groups' ? 'groups' : 'events';
+  const data = rows.data;
   return (
     <section className="events-view" aria-labelledby={headingId} data-testid="events-view">
       <header className="list-head">
         <h2 id={headingId}>Events</h2>
         <p className="list-count" aria-live="polite">
-          {events.data ? `${events.data.items.length} of ${events.data.total} events` : ''}
+          {data ? `${data.items.length} of ${data.total} ${noun}` : ''}
         </p>
         <p className="list-updated muted">
-          {events.updatedAt ? `updated ${age(new Date(events.updatedAt).toISOString())} ago` : ''}
-          {events.fetching && <span className="dot-busy" aria-hidden="true" />}
+          {rows.updatedAt ? `updated ${age(new Date(rows.updatedAt).toISOString())} ago` : ''}
+          {rows.fetching && <span className="dot-busy" aria-hidden="true" />}
         </p>
       </header>
-      <StaleBanner staleSince={events.data?.staleSince} />
+      <StaleBanner staleSince={data?.staleSince} />
       <EventFilterBar
         scope={scope}
         namespaceError={nsValid ? null : 'a namespace is a DNS label: lower-case letters, digits and "-"'}
       />
-      {events.error && events.data && (
+      <EventTimelinePanel scope={scope} query={query} range={h.range} onRange={h.setRange} />
+      {rows.error && data && (
         <p className="stale" role="status">
-          Showing the last answer; the latest refresh failed: {problemText(events.error)}
+          Showing the last answer; the latest refresh failed: {problemText(rows.error)}
         </p>
       )}
-      {events.error && !events.data && <ProblemNotice error={events.error} what="events" />}
-      {!events.data && !events.error && <Loading label="Loading events…" />}
-      {events.data && events.data.items.length === 0 && (
+      {rows.error && !data && <ProblemNotice error={rows.error} what="events" />}
+      {!data && !rows.error && <Loading label="Loading events…" />}
+      {data && data.items.length === 0 && (
         <Empty>
           {filtered
             ? 'No events match these filters.'
-            : 'No events. Kubernetes keeps events for about an hour.'}
+            : h.showExpired
+              ? 'No events, and none recorded.'
+              : 'No events. Kubernetes keeps events for about an hour; “Show expired” adds the ones Skiff recorded.'}
         </Empty>
       )}
-      {events.data && events.data.items.length > 0 && (
+      {data && data.items.length > 0 && (
         <div className="events-scroll">
-          <EventsTable
-            events={events.data.items}
-            expanded={f.expanded}
-            onToggle={f.toggle}
-            showObject
-            label="Cluster events"
-            actionsFor={eventActionTarget}
-            onOpenObject={(e) => {
-              const ref = eventObject(e);
-              if (ref) select(ref);
-            }}
-          />
+          {data.kind === 'groups' ? (
+            <EventGroupsTable
+              groups={data.items}
+              onOpenObject={(g) => {
+                const ref = eventObject({ involvedObject: g.involvedObject });
+                return ref ? () => select(ref) : null;
+              }}
+            />
+          ) : (
+            <EventsTable
+              events={data.items}
+              expired={data.expired}
+              expanded={f.expanded}
+              onToggle={f.toggle}
+              showObject
+              label="Cluster events"
+              actionsFor={eventActionTarget}
+              onOpenObject={(e) => {
+                const ref = eventObject(e);
+                if (ref) select(ref);
+              }}
+            />
+          )}
           {more && (
             <div ref={sentinel} className="load-more">
-              <button type="button" onClick={() => setCount((c) => c + PAGE)} disabled={events.fetching}>
-                {events.fetching ? 'Loading…' : `Load ${PAGE} more`}
+              <button type="button" onClick={() => setCount((c) => c + PAGE)} disabled={rows.fetching}>
+                {rows.fetching ? 'Loading…' : `Load ${PAGE} more`}
               </button>
             </div>
           )}

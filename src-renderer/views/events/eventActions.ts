@@ -5,7 +5,7 @@ import { useRoute } from '../../state/route';
 import type { ActionTarget } from '../guidance/actions';
 
 /** The browsable object an event is about, or null for kinds Skiff does not list (ReplicaSet, PVC…). */
-export function eventObject(e: EventRecord): ResourceRef | null {
+export function eventObject(e: Pick<EventRecord, 'involvedObject'>): ResourceRef | null {
   const kind = e.involvedObject.kind.toLowerCase();
   if (!(RESOURCE_TYPES as readonly string[]).includes(kind)) return null;
   const k = kind as ResourceType;

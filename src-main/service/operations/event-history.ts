@@ -1,0 +1,83 @@
+import type { EventGroup } from '../../../src-shared/contract/event-history-models';
+import type { CollectionSnapshot } from '../clusters/collection';
+import type { EventEntry } from '../clusters/entries';
+import { eventRows } from '../clusters/list-queries';
+import type { ClusterRegistry } from '../clusters/registry';
+import type { OperationHandlers } from '../context';
+import { liveGroups, liveTimeline, toEventGroup } from '../history/aggregate';
+import { filterKey } from '../history/filter';
+import type { EventHistory } from '../history/index';
+import type { GroupRow } from '../history/store';
+import { resolveEventFilter, syncedEvents } from './events';
+
+/** Groups of a live snapshot, per filter: the pages of one view group once. */
+const groupMemo = new WeakMap<CollectionSnapshot<EventEntry>, Map<string, GroupRow[]>>();
+
+function groupsOf(snapshot: CollectionSnapshot<EventEntry>, key: string, rows: () => readonly EventEntry[]) {
+  let byFilter = groupMemo.get(snapshot);
+  if (!byFilter) {
+    byFilter = new Map();
+    groupMemo.set(snapshot, byFilter);
+  }
+  let groups = byFilter.get(key);
+  if (!groups) {
+    groups = liveGroups(rows());
+    if (byFilter.size >= 8) byFilter.delete(byFilter.keys().next().value as string);
+    byFilter.set(key, groups);
+  }
+  return groups;
+}
+
+/** The timeline and the groups: live events by default, with includeExpired=true the history too. */
+export function eventHistoryHandlers(
+  registry: ClusterRegistry,
+  history: EventHistory,
+  now: () => number = Date.now,
+): Pick<OperationHandlers, 'eventTimeline' | 'eventGroups'> {
+  return {
+    async eventTimeline({ params, query }, ctx) {
+      const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
+      const staleSince = cache.staleSince;
+      const at = now();
+      const f = resolveEventFilter(query, at, flags);
+      const recorded = query.includeExpired && history.recording;
+      const found = recorded ? await history.timeline(cluster.clusterId, f, at, query.buckets) : undefined;
+      const data =
+        found ??
+        liveTimeline(
+          eventRows(cache.read().snapshot, f),
+          {
+            now: at,
+            ...(f.sinceMs !== undefined ? { sinceMs: f.sinceMs } : {}),
+            ...(f.untilMs !== undefined ? { untilMs: f.untilMs } : {}),
+          },
+          query.buckets,
+        );
+      return { data, ...(staleSince ? { staleSince } : {}) };
+    },
+
+    async eventGroups({ params, query }, ctx) {
+      const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
+      const staleSince = cache.staleSince;
+      const f = resolveEventFilter(query, now(), flags);
+      const { limit, offset } = query;
+      let groups: readonly GroupRow[];
+      let total: number;
+      const found =
+        query.includeExpired && history.recording
+          ? await history.groups(cluster.clusterId, f, limit, offset)
+          : undefined;
+      if (found) {
+        groups = found.groups;
+        total = found.total;
+      } else {
+        const { snapshot } = cache.read();
+        const all = groupsOf(snapshot, filterKey(f), () => eventRows(snapshot, f));
+        groups = all.slice(offset, offset + limit);
+        total = all.length;
+      }
+      const data: EventGroup[] = groups.map(toEventGroup);
+      return { data, page: { total, limit, offset }, ...(staleSince ? { staleSince } : {}) };
+    },
+  };
+}
