@@ -21,6 +21,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
+    // The app icon (resources/icon.svg and icons/NxN.png) is copied into the build as the favicon.
+    publicDir: resolve(__dirname, 'resources'),
     plugins: [react()],
     build: {
       outDir: 'out/renderer',

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchAuthStore } from './auth-store';
 import { startBenchService } from './bench-service';
 import { benchListPods } from './list-pods';
 import { runOptionalLoadBench } from './load-optional';
@@ -21,7 +22,7 @@ import { mib, table, type Verdict, verdictTable } from './stats';
  * processes of their own.
  */
 
-const SECTIONS = ['memory', 'lists', 'renderer', 'load', 'logs'] as const;
+const SECTIONS = ['memory', 'lists', 'renderer', 'load', 'logs', 'auth'] as const;
 type Section = (typeof SECTIONS)[number];
 const USAGE = `usage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]`;
 
@@ -81,24 +82,34 @@ async function main() {
   // The machine is shared: the load average says how much of a figure is someone else's work.
   const loadAtStart = load1();
   try {
-    if (runs('memory') || runs('lists') || runs('renderer')) {
+    if (runs('memory') || runs('lists')) {
       const sim = await simulator(SCALE.pods, join(dir, 'sim.kubeconfig'));
       try {
         // Memory first, each point on a fresh service, before this run has loaded the machine.
         if (runs('memory')) await timed('memory', () => memory(sim, dir, verdicts));
         if (runs('lists'))
           await timed('lists and pages', () => listsAndPages(sim, join(dir, 'data-lists'), verdicts));
-        if (runs('renderer')) {
-          if (browserReason) skipped.push(`renderer table: ${browserReason}`);
-          else await timed('renderer table', () => benchRendererTable(sim, dir));
-        }
       } finally {
         await sim.stop();
       }
     }
+    if (runs('renderer')) {
+      if (browserReason) skipped.push(`renderer table: ${browserReason}`);
+      // A simulator of its own that ticks, so live updates arrive while the table scrolls.
+      else await timed('renderer table', () => benchRendererTable(dir, SCALE.pods, SCALE.events, verdicts));
+    }
     const load = runs('load') ? await timed('load', () => runOptionalLoadBench(quick)) : undefined;
     if (load && 'verdicts' in load) verdicts.push(...load.verdicts);
     else if (load) skipped.push(`load test: ${load.skipped}`);
+    if (runs('auth'))
+      await timed('auth store', () =>
+        benchAuthStore(
+          dir,
+          quick ? { sessions: 2_000, activity: 20_000 } : { sessions: 10_000, activity: 100_000 },
+          verdicts,
+          judge,
+        ),
+      );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,14 +11,16 @@ export interface SimulatorProcess extends NodeProcess {
 }
 
 /**
- * The scaled simulator in its own process (the built `out/service/simulator.js`, frozen: no
- * ticks), so neither its memory nor its CPU lands in the bench driver or in the measured service.
+ * The scaled simulator in its own process (the built `out/service/simulator.js`, frozen unless
+ * `tickMs` is given), so neither its memory nor its CPU lands in the bench driver or in the measured service.
  */
 export async function startSimulatorProcess(opts: {
   pods: number;
   events: number;
   kubeconfigPath: string;
   context: string;
+  /** Simulated life every this many milliseconds (crash loops, restarts); frozen without. */
+  tickMs?: number;
 }): Promise<SimulatorProcess> {
   const args = [
     '--pods',
@@ -26,7 +28,7 @@ export async function startSimulatorProcess(opts: {
     '--events',
     String(opts.events),
     '--tick',
-    'off',
+    opts.tickMs ? String(opts.tickMs) : 'off',
     '--kubeconfig',
     opts.kubeconfigPath,
     '--context',

@@ -1,12 +1,8 @@
-import type { RawInput } from '../src-shared/contract/define';
-import { type OperationName, type Operations, operationNames } from '../src-shared/contract/operations';
+import { type OperationName, operationNames } from '../src-shared/contract/operations';
+import type { Bridge } from '../src-shared/ipc/bridge';
 import type { IpcOutcome } from '../src-shared/ipc/channels';
 
 export type InvokeFn = (name: OperationName, input: unknown) => Promise<IpcOutcome<unknown>>;
-
-export type Bridge = {
-  [K in OperationName]: (input: RawInput<Operations[K]>) => Promise<IpcOutcome<unknown>>;
-};
 
 /**
  * One method per contract operation and nothing else: the page never sees ipcRenderer, only

@@ -1,4 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron';
+import type { DesktopBridge } from '../src-shared/ipc/bridge';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../src-shared/ipc/channels';
 import { IPC_LOG_STREAM } from '../src-shared/ipc/log-stream';
 import { buildBridge } from './bridge';
@@ -11,7 +12,9 @@ contextBridge.exposeInMainWorld(
 // Desktop-only: after this device was logged out, the user signs in again with one click.
 contextBridge.exposeInMainWorld(
   'skiffDesktop',
-  Object.freeze({ renewSession: () => ipcRenderer.invoke(IPC_RENEW_SESSION) as Promise<IpcOutcome<null>> }),
+  Object.freeze<DesktopBridge>({
+    renewSession: () => ipcRenderer.invoke(IPC_RENEW_SESSION) as Promise<IpcOutcome<null>>,
+  }),
 );
 // Log streams: a MessagePort per stream with credit-based flow control (see src-shared/ipc/log-stream.ts).
 contextBridge.exposeInMainWorld(

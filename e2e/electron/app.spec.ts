@@ -26,6 +26,17 @@ test.describe('desktop app', () => {
     });
     try {
       const page = await app.firstWindow();
+      // Served from the app's own scheme, not file:// (Electron security checklist, item 18).
+      await page.waitForLoadState('domcontentloaded');
+      expect(page.url()).toMatch(/^app:\/\/skiff\/index\.html/);
+      expect(await page.evaluate(() => window.location.origin)).toBe('app://skiff');
+      const icon = await page.evaluate(async () => {
+        const href = document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href ?? '';
+        const res = await fetch(href);
+        return { href, status: res.status, type: res.headers.get('content-type') };
+      });
+      expect(icon).toMatchObject({ status: 200, type: 'image/svg+xml' });
+      expect(icon.href).toMatch(/^app:\/\/skiff\//);
       // Security settings, observed from the page: no Node (nodeIntegration off, sandbox on), and
       // only the frozen bridge crosses the isolated world (contextIsolation on).
       const seen = await page.evaluate(() => {

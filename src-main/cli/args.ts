@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { type EventHistoryOptions, parseDuration } from '../service/history/index';
 
 export interface ServeOptions {
   host: string;
@@ -19,16 +20,28 @@ export interface ServeOptions {
   /** Absent unless given, so that lifetimes saved in Settings apply. */
   accessTokenMinutes?: number;
   refreshTokenDays?: number;
+  /** --record-events, --event-retention, --event-history-max. */
+  eventHistory: EventHistoryOptions;
+  /** --demo-event-ttl: the demo cluster deletes events this old, as an apiserver's --event-ttl does. */
+  demoEventTtlMs?: number;
+  /** Days the security activity log keeps an entry (default 90). */
+  activityRetentionDays: number;
+  /** Entries the activity log keeps at most, oldest pruned first (default 100,000). */
+  activityMaxEntries: number;
 }
 
 const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
        [--trust-proxy ADDR ...] [--allowed-host NAME[:PORT] ...] [--geoip-db PATH]
-       [--access-token-minutes 15-60] [--refresh-token-days 1-365]`;
+       [--access-token-minutes 15-60] [--refresh-token-days 1-365]
+       [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
+       [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]`;
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
 const timeoutSchema = z.coerce.number().positive().max(600);
 const accessMinutesSchema = z.coerce.number().int().min(15).max(60);
 const refreshDaysSchema = z.coerce.number().int().min(1).max(365);
+const activityDaysSchema = z.coerce.number().int().min(1).max(3650);
+const activityEntriesSchema = z.coerce.number().int().min(1000).max(10_000_000);
 
 export class UsageError extends Error {}
 
@@ -53,6 +66,17 @@ export function parseServeArgs(
   const refresh = refreshDaysSchema.optional().safeParse(values['refresh-token-days']);
   if (!refresh.success)
     throw new UsageError(`--refresh-token-days must be a whole number from 1 to 365\n${USAGE}`);
+  const activityDays = activityDaysSchema.safeParse(values['activity-retention'] ?? '90');
+  if (!activityDays.success)
+    throw new UsageError(`--activity-retention must be a whole number of days from 1 to 3650\n${USAGE}`);
+  const activityEntries = activityEntriesSchema.safeParse(values['activity-max-entries'] ?? '100000');
+  if (!activityEntries.success)
+    throw new UsageError(`--activity-max-entries must be a whole number from 1000 to 10000000\n${USAGE}`);
+  const eventHistory = parseEventHistoryArgs(values);
+  const ttlText = values['demo-event-ttl'];
+  const demoEventTtlMs = ttlText === undefined ? undefined : parseDuration(ttlText);
+  if (ttlText !== undefined && demoEventTtlMs === undefined)
+    throw new UsageError(`--demo-event-ttl must be a duration such as 30s, 15m, 1h\n${USAGE}`);
   const geoipDb = values['geoip-db'] ?? defaults.geoipDb;
   for (const proxy of values['trust-proxy'] ?? []) {
     const [addr, bits] = proxy.split('/') as [string, string | undefined];
@@ -77,6 +101,28 @@ export function parseServeArgs(
     ...(geoipDb ? { geoipDb } : {}),
     ...(access.data !== undefined ? { accessTokenMinutes: access.data } : {}),
     ...(refresh.data !== undefined ? { refreshTokenDays: refresh.data } : {}),
+    eventHistory,
+    ...(demoEventTtlMs !== undefined ? { demoEventTtlMs } : {}),
+    activityRetentionDays: activityDays.data,
+    activityMaxEntries: activityEntries.data,
+  };
+}
+
+function parseEventHistoryArgs(values: ReturnType<typeof parse>['values']): EventHistoryOptions {
+  const record = values['record-events'];
+  if (record !== undefined && record !== 'viewed' && record !== 'all' && record !== 'off')
+    throw new UsageError(`--record-events must be viewed, all or off\n${USAGE}`);
+  const retention = values['event-retention'];
+  const retentionMs = retention === undefined ? undefined : parseDuration(retention);
+  if (retention !== undefined && retentionMs === undefined)
+    throw new UsageError(`--event-retention must be a duration such as 7d, 12h, 30m\n${USAGE}`);
+  const max = values['event-history-max'];
+  if (max !== undefined && !(/^\d+$/.test(max) && Number(max) >= 1 && Number(max) <= 100_000_000))
+    throw new UsageError(`--event-history-max must be a whole number from 1 to 100000000\n${USAGE}`);
+  return {
+    ...(record !== undefined ? { record } : {}),
+    ...(retentionMs !== undefined ? { retentionMs } : {}),
+    ...(max !== undefined ? { maxPerCluster: Number(max) } : {}),
   };
 }
 
@@ -98,6 +144,12 @@ function parse(argv: readonly string[]) {
       'geoip-db': { type: 'string' },
       'access-token-minutes': { type: 'string' },
       'refresh-token-days': { type: 'string' },
+      'record-events': { type: 'string' },
+      'event-retention': { type: 'string' },
+      'event-history-max': { type: 'string' },
+      'demo-event-ttl': { type: 'string' },
+      'activity-retention': { type: 'string' },
+      'activity-max-entries': { type: 'string' },
     },
   });
 }

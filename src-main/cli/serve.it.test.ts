@@ -109,5 +109,8 @@ describe('npm run serve', () => {
   it('refuses bad arguments with a usage line and exit code 2', async () => {
     await expect(serve(['--port', 'abc'], {})).rejects.toThrow(/exited with 2.*--port must be/s);
     await expect(serve(['--bogus'], {})).rejects.toThrow(/exited with 2/);
+    await expect(serve(['--kubeconfig', join(dir, 'missing.yaml')], {})).rejects.toThrow(
+      /exited with 2.*--kubeconfig .*missing\.yaml: no such file/s,
+    );
   });
 });

@@ -4,14 +4,16 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuthStateError } from '../service/auth/state';
+import { KubeconfigError } from '../service/clusters/kubeconfig-file';
+import { loadClusterSources } from '../service/clusters/sources';
 import { createService } from '../service/index';
 import { createLogger } from '../service/logger';
 import { readStoredAppSettings } from '../service/settings/app-settings';
 import { confStore } from '../service/storage/conf-store';
+import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
 import { LOOPBACK_HOSTS, parseServeArgs, UsageError } from './args';
 import { defaultDataDir } from './data-dir';
-import { loadClusterSources } from './sources';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Built, this file is out/service/serve.js; from source (tests), src-main/cli/serve.ts.
@@ -26,6 +28,8 @@ async function main() {
   });
   if (opts.geoipDb && !existsSync(opts.geoipDb))
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
+  for (const p of opts.kubeconfig)
+    if (!existsSync(p)) throw new UsageError(`--kubeconfig ${p}: no such file`);
   const logger = createLogger();
   if (!LOOPBACK_HOSTS.has(opts.host)) {
     // Every request needs credentials, but tokens then cross the network in clear text unless a
@@ -41,6 +45,8 @@ async function main() {
     opts.kubeconfig,
     opts.demo,
     saved.kubeconfigPaths ?? [],
+    process.env,
+    opts.demoEventTtlMs !== undefined ? { eventTtlMs: opts.demoEventTtlMs } : {},
   );
   if (contexts.length === 0) logger.info('no kubeconfig found; serving the embedded demo cluster');
 
@@ -51,6 +57,7 @@ async function main() {
     contexts,
     ...(demo ? { demo } : {}),
     timeoutMs: opts.timeoutMs,
+    eventHistory: opts.eventHistory,
     logger,
     ...(staticDir ? { staticDir } : {}),
     auth: {
@@ -59,6 +66,8 @@ async function main() {
       ...(opts.geoipDb ? { geoipDb: opts.geoipDb } : {}),
       ...(opts.accessTokenMinutes !== undefined ? { accessTokenMinutes: opts.accessTokenMinutes } : {}),
       ...(opts.refreshTokenDays !== undefined ? { refreshTokenDays: opts.refreshTokenDays } : {}),
+      activityRetentionDays: opts.activityRetentionDays,
+      activityMaxEntries: opts.activityMaxEntries,
     },
   });
   if (service.auth.geoipFiles.length === 0) {
@@ -90,6 +99,8 @@ main().catch((err: unknown) => {
     err instanceof UsageError ||
     err instanceof WorkspaceConfigError ||
     err instanceof AuthStateError ||
+    err instanceof DatabaseVersionError ||
+    err instanceof KubeconfigError ||
     err instanceof RangeError
   ) {
     process.stderr.write(`skiff: ${err.message}\n`);

@@ -1,7 +1,7 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBridge } from '../../src-preload/bridge';
-import { ipcTransport, type SkiffBridge } from '../../src-renderer/api/ipc-transport';
+import { ipcTransport } from '../../src-renderer/api/ipc-transport';
 import type { SessionRecord } from '../../src-shared/contract/auth-models';
 import type { Reply } from '../../src-shared/contract/define';
 import { operationNames } from '../../src-shared/contract/operations';
@@ -11,9 +11,11 @@ import { createService, type Service } from '../service/index';
 import { silentLogger } from '../service/logger';
 import { memoryStore } from '../service/storage/store';
 import { type Simulator, startSimulator } from '../simulator/index';
+import { APP_INDEX_URL } from './app-protocol-path';
 import { DesktopSession } from './desktop-session';
 import type { DesktopState, DesktopStore } from './desktop-store';
 import { type IpcMainLike, registerIpcHandlers } from './ipc-handlers';
+import { isAppUrl } from './navigation-policy';
 import type { TokenVault } from './token-vault';
 
 type Listener = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
@@ -38,7 +40,7 @@ class FakeIpc implements IpcMainLike {
   }
 }
 
-const APP = 'file:///app/out/renderer/index.html';
+const APP = APP_INDEX_URL;
 const memoryVault: TokenVault = { kind: 'memory', backend: 'basic_text', seal: () => null, open: () => null };
 
 function memoryDesktopStore(): DesktopStore {
@@ -69,7 +71,7 @@ beforeAll(async () => {
     store: memoryStore(),
     logger: silentLogger(),
     adminPassword: 'ipc-test-password-1',
-    auth: { store: memoryStore(), activityStore: memoryStore(), passwordCost: 10, geoipDb: false },
+    auth: { passwordCost: 10, geoipDb: false },
   });
   await service.auth.ready;
   calls = [];
@@ -82,7 +84,7 @@ beforeAll(async () => {
   ipc = new FakeIpc();
   registerIpcHandlers(ipc, {
     invoke,
-    isTrustedSender: (event) => event.senderFrame?.url === APP,
+    isTrustedSender: (event) => isAppUrl(event.senderFrame?.url ?? '', APP),
     principal: () => desktop.principal(),
     renewSession: () => desktop.renew(),
   });
@@ -155,7 +157,7 @@ describe('staleness crosses IPC as it crosses HTTP', () => {
     const outcome = await bridge().listResources(podsInput);
     expect(outcome.ok).toBe(true);
     expect(outcome).not.toHaveProperty('staleSince');
-    const reply = await ipcTransport(bridge() as SkiffBridge).call('listResources', podsInput);
+    const reply = await ipcTransport(bridge()).call('listResources', podsInput);
     expect(reply).not.toHaveProperty('staleSince');
   });
 
@@ -168,7 +170,7 @@ describe('staleness crosses IPC as it crosses HTTP', () => {
       expect(outcome.ok && (outcome.data as unknown[]).length).toBe(3);
       // The renderer's IPC transport hands views the same shape the HTTP transport builds from
       // x-Stale-Since, x-Total, x-Limit and x-Offset.
-      const reply = await ipcTransport(bridge() as SkiffBridge).call('listResources', podsInput);
+      const reply = await ipcTransport(bridge()).call('listResources', podsInput);
       expect(reply).toMatchObject({ staleSince: since, page: { limit: 3, offset: 0 } });
       expect((reply.data as Array<{ resource: { kind: string } }>)[0]?.resource.kind).toBe('Pod');
       // Only the reply that was stale says so.

@@ -1,9 +1,12 @@
 // First: V8 must know it should keep the heap small before the other modules allocate.
 import '../service/heap-profile';
 import { app, ipcMain, safeStorage, session } from 'electron';
-import { loadClusterSources } from '../cli/sources';
+// The window icon; electron-vite resolves ?asset to a path that holds in dev and packaged builds.
+import icon from '../../resources/icons/512x512.png?asset';
+import { loadClusterSources } from '../service/clusters/sources';
 import { createService } from '../service/index';
 import { createLogger } from '../service/logger';
+import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { DesktopSession } from './desktop-session';
 import { openDesktopStore } from './desktop-store';
 import { registerIpcHandlers } from './ipc-handlers';
@@ -11,7 +14,7 @@ import { LocalApi } from './local-api';
 import { registerLogStreamIpc } from './log-stream-ipc';
 import { isAppUrl } from './navigation-policy';
 import { createTokenVault } from './token-vault';
-import { createMainWindow, rendererUrl } from './window';
+import { createMainWindow, RENDERER_ROOT, rendererUrl } from './window';
 
 /**
  * The thin Electron shell: it hosts the same service `serve` runs, opens one locked-down window,
@@ -19,9 +22,12 @@ import { createMainWindow, rendererUrl } from './window';
  */
 
 const logger = createLogger();
+// Scheme privileges can only be declared before the app is ready.
+registerAppScheme();
 
 async function start() {
   await app.whenReady();
+  serveAppScheme(RENDERER_ROOT);
   // Nothing in Skiff needs the camera, notifications or any other permission.
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
@@ -76,7 +82,7 @@ async function start() {
     principal: () => desktop.principal(),
   });
 
-  createMainWindow(store);
+  createMainWindow(store, { appUrl, icon });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => {
     void localApi?.stop();

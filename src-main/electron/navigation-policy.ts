@@ -2,13 +2,23 @@
  * Where the window may go. Pure functions, so the rules are tested in Node without Electron.
  */
 
-/** The app's own origin: the dev server in development, the packaged index.html otherwise. */
+/**
+ * The app's own origin: the dev server in development, app://skiff/ otherwise. Node's URL gives
+ * every scheme it does not know the opaque origin "null", the same for app: as for evil:, so a
+ * custom scheme is compared by scheme and host rather than by `origin`.
+ */
 export function isAppUrl(url: string, appUrl: string): boolean {
   try {
     const target = new URL(url);
     const app = new URL(appUrl);
-    if (app.protocol === 'file:') return target.protocol === 'file:' && target.pathname === app.pathname;
-    return target.origin === app.origin;
+    if (app.protocol === 'http:' || app.protocol === 'https:') return target.origin === app.origin;
+    return (
+      app.host !== '' && // a file: URL names no origin, so it cannot be the app's
+      target.protocol === app.protocol &&
+      target.host === app.host &&
+      target.username === '' &&
+      target.password === ''
+    );
   } catch {
     return false;
   }

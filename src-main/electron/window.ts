@@ -1,29 +1,29 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BrowserWindow, shell } from 'electron';
+import { APP_INDEX_URL } from './app-protocol-path';
 import type { DesktopStore } from './desktop-store';
 import { isAllowedExternal, isAppUrl } from './navigation-policy';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The renderer's address: the dev server under `electron-vite dev`, the built file otherwise. */
+/** The built renderer's folder, which the app:// scheme serves and nothing outside it. */
+export const RENDERER_ROOT = join(here, '../renderer');
+
+/** The renderer's address: the dev server under `electron-vite dev`, app://skiff/ otherwise. */
 export function rendererUrl(): string {
-  return process.env.ELECTRON_RENDERER_URL ?? `file://${join(here, '../renderer/index.html')}`;
+  return process.env.ELECTRON_RENDERER_URL ?? APP_INDEX_URL;
 }
 
-export const WEB_PREFERENCES = {
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  experimentalFeatures: false,
-  spellcheck: false,
-} as const;
+export interface MainWindowOptions {
+  /** The page to load; see rendererUrl(). */
+  appUrl: string;
+  /** The window and taskbar icon (a PNG from resources/icons). */
+  icon: string;
+}
 
 /** One locked-down window; its size and position persist across runs. */
-export function createMainWindow(store: DesktopStore): BrowserWindow {
+export function createMainWindow(store: DesktopStore, options: MainWindowOptions): BrowserWindow {
   const saved = store.read().window;
   const win = new BrowserWindow({
     width: saved.width,
@@ -33,12 +33,26 @@ export function createMainWindow(store: DesktopStore): BrowserWindow {
     minHeight: 500,
     show: false,
     title: 'Skiff',
-    webPreferences: { ...WEB_PREFERENCES, preload: join(here, '../preload/index.cjs') },
+    icon: options.icon,
+    // Written out here, where the window is made, so a reviewer or a scanner sees each one.
+    webPreferences: {
+      preload: join(here, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
   });
   if (saved.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());
 
-  const app = rendererUrl();
+  const app = options.appUrl;
   win.webContents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url, app)) event.preventDefault();
   });

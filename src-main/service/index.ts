@@ -1,11 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { MonitoringFlags } from '../../src-shared/contract/models';
 import { type AuthOptions, type AuthService, createAuth } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
 import { sealable } from './auth/sealed-store';
 import type { WatchOptions } from './clusters/cluster';
 import type { ContextSource } from './clusters/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
+import { EventHistory, type EventHistoryOptions } from './history/index';
 import { createHttpServer, type HttpServerOptions } from './http/http-server';
 import { createHttpApp } from './http/server';
 import { createStaticHandler } from './http/static';
@@ -14,6 +16,7 @@ import { createLogger, type Logger } from './logger';
 import { createHandlers, SERVICE_VERSION } from './operations';
 import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './settings/app-settings';
 import { confStore } from './storage/conf-store';
+import type { AppDatabase } from './storage/database';
 import { type KeyValueStore, memoryStore } from './storage/store';
 
 export interface ServiceConfig {
@@ -43,6 +46,8 @@ export interface ServiceConfig {
   appHost?: AppHost;
   /** Timeouts and connection bounds for slow clients; the defaults suit production. */
   http?: HttpServerOptions;
+  /** When events are recorded into the event history and how long they are kept (history/options.ts). */
+  eventHistory?: EventHistoryOptions;
 }
 
 export interface Service {
@@ -79,8 +84,22 @@ export function createService(config: ServiceConfig): Service {
     config.store ?? (config.dataDir ? confStore(config.dataDir, 'skiff') : memoryStore()),
     logger,
   );
-  const registry = new ClusterRegistry({
+  // The history writes into the database authentication opens (one file, one connection).
+  let attachDatabase: (db: Promise<AppDatabase>) => void = () => {};
+  const database = new Promise<AppDatabase>((resolve) => {
+    attachDatabase = resolve;
+  });
+  database.catch(() => {});
+  const history: EventHistory = new EventHistory({
+    db: database,
+    ...(config.eventHistory ? { options: config.eventHistory } : {}),
+    flags: (clusterId): MonitoringFlags => registry.monitoring(clusterId),
+    logger,
+    ...(config.now ? { now: config.now } : {}),
+  });
+  const registry: ClusterRegistry = new ClusterRegistry({
     contexts: config.contexts,
+    eventRecording: history,
     ...(config.demo ? { demo: config.demo } : {}),
     store,
     logger,
@@ -106,13 +125,15 @@ export function createService(config: ServiceConfig): Service {
     logger,
     appVersion: SERVICE_VERSION,
   });
+  attachDatabase(auth.core().then((core) => core.db));
+  history.startAll(registry.allClusters());
   let webUrl: string | null = null;
   const settings: AppSettingsDeps = {
     store,
     host: () => config.appHost ?? webHost(webUrl),
     active: { kubeconfigPaths: config.kubeconfigPaths ?? [], accessTokenMinutes, refreshTokenDays },
   };
-  const invoke = createInvoker(createHandlers(registry, auth, settings));
+  const invoke = createInvoker(createHandlers(registry, auth, settings, history, config.now));
   const listener = createHttpApp({
     invoke,
     authenticate: auth.authenticate,
@@ -156,6 +177,8 @@ export function createService(config: ServiceConfig): Service {
         ),
       );
       await registry.close();
+      // What the event caches saw last is written before the database closes with auth.
+      await history.close();
       // Drains the writes that outlive their request (a failed login's log entry), then seals.
       await auth.close();
       store.seal();

@@ -4,11 +4,22 @@
  * the incremented count, and lastState.terminated always describes instance restartCount-1.
  */
 
-import type { LogLine, RunRef } from './logs';
+import type { LogLine, LogStore, RunRef } from './logs';
 import { containerIdFor } from './random';
-import type { SimStore } from './store';
 import { rfc3339 } from './time';
 import type { ContainerStatus, KubeObject, Pod } from './types';
+
+/**
+ * The part of the store the lifecycle reads and writes. SimStore satisfies it and calls in here;
+ * naming only this much keeps the two modules from importing each other.
+ */
+export interface PodStore {
+  readonly logs: LogStore;
+  now(): number;
+  get<T extends KubeObject = KubeObject>(resource: string, namespace: string, name: string): T | undefined;
+  peek(resource: string, namespace: string, name: string): KubeObject | undefined;
+  upsert(input: KubeObject): KubeObject;
+}
 
 export interface LogLineResult {
   ts: string;
@@ -30,7 +41,7 @@ export function instanceContainerId(pod: Pick<Pod, 'metadata'>, container: strin
   );
 }
 
-function loadPod(store: SimStore, namespace: string, name: string): Pod {
+function loadPod(store: PodStore, namespace: string, name: string): Pod {
   const pod = store.get<Pod>('pods', namespace, name);
   if (!pod) throw new Error(`pods "${name}" not found in namespace ${namespace}`);
   return pod;
@@ -89,7 +100,7 @@ function at(ts: string | undefined): number {
 }
 
 export function appendLogLine(
-  store: SimStore,
+  store: PodStore,
   namespace: string,
   podName: string,
   container: string,
@@ -107,7 +118,7 @@ export function appendLogLine(
   return { ts: new Date(line.ts).toISOString(), line: text };
 }
 
-function endRun(store: SimStore, pod: Pod, status: ContainerStatus, exitCode: number, now: number): void {
+function endRun(store: PodStore, pod: Pod, status: ContainerStatus, exitCode: number, now: number): void {
   if (!status.containerID) return;
   const run = store.logs.peek(
     pod.metadata.namespace ?? '',
@@ -127,7 +138,7 @@ function willRestart(pod: Pod, exitCode: number): boolean {
 }
 
 export function terminateContainer(
-  store: SimStore,
+  store: PodStore,
   namespace: string,
   podName: string,
   container: string,
@@ -169,7 +180,7 @@ export function terminateContainer(
 }
 
 export function startContainer(
-  store: SimStore,
+  store: PodStore,
   namespace: string,
   podName: string,
   container: string,
@@ -189,7 +200,7 @@ export function startContainer(
 }
 
 export function restartContainer(
-  store: SimStore,
+  store: PodStore,
   namespace: string,
   podName: string,
   container: string,

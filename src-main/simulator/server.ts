@@ -1,9 +1,8 @@
 /**
  * HTTP routing for the Kubernetes REST paths the simulator serves, plus the fault knobs
  * (latency, hang, 401, metrics down). Every error leaves as a metav1.Status except where the
- * real component answers differently (the aggregator's plain-text 503 for metrics). A little over
- * 300 lines: the path grammar and the per-kind dispatch read best as one table of routes (the
- * house issue moves the metrics routes out).
+ * real component answers differently. Logs (log-http.ts) and metrics.k8s.io (metrics-http.ts)
+ * are answered beside this file.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,7 +10,14 @@ import type { SimAuth } from './auth';
 import { apiGroupList, apiVersions, resourceList, versionInfo } from './discovery';
 import { getObject, type ListOrder, listObjects } from './list';
 import { parseBool, serveLog } from './log-http';
-import { type MetricsResult, type MetricsSource, NODE_METRICS, POD_METRICS } from './metrics';
+import type { MetricsSource } from './metrics';
+import {
+  METRICS_GROUP,
+  type MetricsFaults,
+  type MetricsPath,
+  metricsUnavailable,
+  serveMetrics,
+} from './metrics-http';
 import { type ResourceDef, resourceInGroup } from './resources';
 import { buildFilter } from './selectors';
 import {
@@ -28,11 +34,7 @@ import {
 import type { SimStore } from './store';
 import { serveWatch } from './watch';
 
-export interface Faults {
-  /** metrics.k8s.io answers 503 as when metrics-server is unavailable. */
-  metricsDown: boolean;
-  /** metrics.k8s.io is not registered at all: 404 and absent from discovery. */
-  metricsMissing: boolean;
+export interface Faults extends MetricsFaults {
   /** Added before every response. */
   latencyMs: number;
   /** Accept requests and never answer. */
@@ -51,14 +53,9 @@ export interface ServerDeps {
   listOrder?: ListOrder;
 }
 
-interface ResourcePath {
+/** A parsed /api/… or /apis/… path; the metrics routes read the same parts. */
+interface ResourcePath extends MetricsPath {
   group: string;
-  version: string;
-  watchPath: boolean;
-  namespace: string | undefined;
-  resource: string;
-  name: string | undefined;
-  subresource: string | undefined;
 }
 
 const PUBLIC_PATHS = new Set(['/version', '/healthz', '/livez', '/readyz']);
@@ -120,30 +117,12 @@ export class Router {
     if (segs[0] === 'apis') {
       if (segs.length === 1) return sendJson(res, 200, apiGroupList(metricsServed));
       const group = segs[1] as string;
-      if (group === POD_METRICS.group && this.metricsUnavailable(res)) return SENT;
+      if (group === METRICS_GROUP && metricsUnavailable(res, this.deps.faults)) return SENT;
       if (segs.length === 2) return sendStatus(res, pathNotFound());
       if (segs.length === 3) return this.sendDiscovery(res, group, segs[2] as string);
       return this.resource(req, res, parseResourcePath(group, segs[2] as string, segs.slice(3)), q);
     }
     return sendStatus(res, pathNotFound());
-  }
-
-  private metricsUnavailable(res: ServerResponse): boolean {
-    const { faults } = this.deps;
-    if (faults.metricsMissing) {
-      sendStatus(res, pathNotFound());
-      return true;
-    }
-    if (faults.metricsDown) {
-      // kube-aggregator answers with http.Error, i.e. plain text, not a Status.
-      res.writeHead(503, {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      res.end('service unavailable\n');
-      return true;
-    }
-    return false;
   }
 
   private sendDiscovery(res: ServerResponse, group: string, version: string): Sent {
@@ -159,7 +138,7 @@ export class Router {
     q: URLSearchParams,
   ): Sent {
     if (!p) return sendStatus(res, pathNotFound());
-    if (p.group === POD_METRICS.group) return this.metrics(req, res, p, q);
+    if (p.group === METRICS_GROUP) return serveMetrics(req, res, p, q, this.deps.metrics);
     const def = resourceInGroup(p.group, p.version, p.resource);
     if (!def) return sendStatus(res, pathNotFound());
     if (
@@ -230,32 +209,6 @@ export class Router {
       return got.ok ? sendRaw(res, 200, got.json) : sendStatus(res, got.status);
     }
     return sendStatus(res, pathNotFound());
-  }
-
-  private metrics(req: IncomingMessage, res: ServerResponse, p: ResourcePath, q: URLSearchParams): Sent {
-    const isPods = p.resource === 'pods';
-    if (
-      p.version !== POD_METRICS.version ||
-      (!isPods && p.resource !== 'nodes') ||
-      p.subresource !== undefined
-    ) {
-      return sendStatus(res, pathNotFound());
-    }
-    if ((!isPods && p.namespace !== undefined) || p.watchPath) return sendStatus(res, pathNotFound());
-    const def = isPods ? POD_METRICS : NODE_METRICS;
-    if (req.method !== 'GET') return sendStatus(res, methodNotAllowed(req.method ?? '', def));
-    if (parseBool(q.get('watch'))) return sendStatus(res, methodNotAllowed('WATCH', def));
-    const filter = buildFilter(def, q.get('labelSelector'), q.get('fieldSelector'));
-    if (!filter.ok) return sendStatus(res, badRequest(filter.message));
-    const m = this.deps.metrics;
-    let result: MetricsResult;
-    if (isPods) {
-      result =
-        p.name !== undefined ? m.getPod(p.namespace ?? '', p.name) : m.listPods(p.namespace, filter.filter);
-    } else {
-      result = p.name !== undefined ? m.getNode(p.name) : m.listNodes(filter.filter);
-    }
-    return result.ok ? sendJson(res, 200, result.body) : sendStatus(res, result.status);
   }
 
   private unreachableNodes(): Set<string> {

@@ -114,6 +114,8 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
       );
     }
     const total = res.headers.get('x-total');
+    // Rows of an includeExpired page the cluster no longer has ("3,57-99"); the events view parses it.
+    const expiredRows = res.headers.get('x-expired-rows');
     const page =
       total === null
         ? undefined
@@ -121,6 +123,7 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
             total: Number(total),
             limit: Number(res.headers.get('x-limit')),
             offset: Number(res.headers.get('x-offset')),
+            ...(expiredRows ? { expiredRows } : {}),
           };
     const staleSince = staleSinceOf(res);
     const reply = {

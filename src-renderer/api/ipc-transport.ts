@@ -1,18 +1,14 @@
 import type { RawInput, Reply } from '../../src-shared/contract/define';
 import type { OperationName, Operations } from '../../src-shared/contract/operations';
+import type { Bridge, DesktopBridge } from '../../src-shared/ipc/bridge';
 import type { IpcOutcome } from '../../src-shared/ipc/channels';
 import { ApiError, type Transport } from './client';
 
-/** The shape the preload exposes as window.skiff; one method per contract operation. */
-export type SkiffBridge = {
-  [K in OperationName]: (input: RawInput<Operations[K]>) => Promise<IpcOutcome<unknown>>;
-};
-
 declare global {
   interface Window {
-    skiff?: SkiffBridge;
-    /** Desktop only: sign this device in again after its session was logged out. */
-    skiffDesktop?: { renewSession(): Promise<IpcOutcome<null>> };
+    /** Present in the desktop app only: the preload's bridge to the main process. */
+    skiff?: Bridge;
+    skiffDesktop?: DesktopBridge;
   }
 }
 
@@ -22,7 +18,7 @@ function aborted(): Error {
   return err;
 }
 
-export function ipcTransport(bridge: SkiffBridge): Transport {
+export function ipcTransport(bridge: Bridge): Transport {
   return {
     async call(name, input, options): Promise<Reply<unknown>> {
       const method = bridge[name] as (i: RawInput<Operations[OperationName]>) => Promise<IpcOutcome<unknown>>;

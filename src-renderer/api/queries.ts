@@ -1,4 +1,5 @@
 import type { EventRecord, ResourceWrapper } from '../../src-shared/contract/models';
+import type { OperationName } from '../../src-shared/contract/operations';
 import { MAX_PAGE_LIMIT } from '../../src-shared/contract/params';
 import { RESOURCE_KINDS, type ResourceType } from '../../src-shared/kube/kinds';
 import type { ApiClient } from './client';
@@ -35,6 +36,27 @@ export function oldestStaleSince(replies: ReadonlyArray<{ staleSince?: string }>
   return oldest;
 }
 
+/** The namespaced and the cluster-wide form of each resource operation. */
+const OPERATIONS = {
+  list: { namespaced: 'listNamespacedResources', clusterWide: 'listResources' },
+  get: { namespaced: 'getNamespacedResource', clusterWide: 'getResource' },
+} as const;
+
+/**
+ * Which operation reaches `kind` and with what path parameters: the namespaced one for a namespaced
+ * kind in a chosen namespace, the cluster-wide one for cluster-scoped kinds and for all namespaces.
+ */
+function resourceOperation<N extends OperationName, C extends OperationName>(
+  { namespaced, clusterWide }: { namespaced: N; clusterWide: C },
+  scope: Scope,
+  kind: ResourceType,
+  namespace: string | null | undefined,
+): { name: N | C; params: Scope & { resourceType: ResourceType; namespace?: string } } {
+  return namespace && RESOURCE_KINDS[kind].namespaced
+    ? { name: namespaced, params: { ...scope, namespace, resourceType: kind } }
+    : { name: clusterWide, params: { ...scope, resourceType: kind } };
+}
+
 function listPage(
   client: ApiClient,
   scope: Scope,
@@ -50,15 +72,8 @@ function listPage(
     offset: String(offset),
     ...(labelSelector.trim() ? { labelSelector } : {}),
   };
-  const options = signal ? { signal } : {};
-  if (namespace && RESOURCE_KINDS[kind].namespaced) {
-    return client.call(
-      'listNamespacedResources',
-      { params: { ...scope, namespace, resourceType: kind }, query },
-      options,
-    );
-  }
-  return client.call('listResources', { params: { ...scope, resourceType: kind }, query }, options);
+  const { name, params } = resourceOperation(OPERATIONS.list, scope, kind, namespace);
+  return client.call(name, { params, query }, signal ? { signal } : {});
 }
 
 /**
@@ -137,19 +152,11 @@ export async function getOne(
   namespace: string | undefined,
   signal?: AbortSignal,
 ): Promise<ResourceWrapper> {
-  const options = signal ? { signal } : {};
-  if (namespace && RESOURCE_KINDS[kind].namespaced) {
-    const r = await client.call(
-      'getNamespacedResource',
-      { params: { ...scope, namespace, resourceType: kind, resourceName: name } },
-      options,
-    );
-    return r.data;
-  }
+  const { name: operation, params } = resourceOperation(OPERATIONS.get, scope, kind, namespace);
   const r = await client.call(
-    'getResource',
-    { params: { ...scope, resourceType: kind, resourceName: name } },
-    options,
+    operation,
+    { params: { ...params, resourceName: name } },
+    signal ? { signal } : {},
   );
   return r.data;
 }

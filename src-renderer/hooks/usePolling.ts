@@ -81,7 +81,8 @@ export function usePolling<T>(
       if (disposed) return;
       controller = new AbortController();
       const started = performance.now();
-      setSlot((prev) => ({ ...prev, fetching: true }));
+      // The same object when nothing changes, so React skips the render.
+      setSlot((prev) => (prev.fetching ? prev : { ...prev, fetching: true }));
       try {
         const data = await fetcherRef.current(controller.signal);
         if (disposed) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ownerOf, selectorText } from './owner';
+import { ownerOf } from './owner';
 
 describe('ownerOf', () => {
   it('reads the deployment behind a ReplicaSet via pod-template-hash', () => {
@@ -25,19 +25,5 @@ describe('ownerOf', () => {
       metadata: { name: 'x', ownerReferences: [{ kind: 'Rollout', name: 'r', uid: 'u' }] },
     });
     expect(r).toMatchObject({ ok: false, reason: expect.stringContaining('Rollout') });
-  });
-});
-
-describe('selectorText', () => {
-  it('writes matchLabels and matchExpressions in selector syntax', () => {
-    expect(
-      selectorText({
-        matchLabels: { app: 'web' },
-        matchExpressions: [
-          { key: 'tier', operator: 'In', values: ['a', 'b'] },
-          { key: 'canary', operator: 'DoesNotExist' },
-        ],
-      }),
-    ).toBe('app=web,tier in (a,b),!canary');
   });
 });

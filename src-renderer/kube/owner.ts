@@ -1,6 +1,5 @@
 import type { KubeObject } from '../../src-shared/contract/models';
 import type { ResourceType } from '../../src-shared/kube/kinds';
-import type { LabelSelector } from './types';
 
 export type OwnerResult =
   | { ok: true; kind: ResourceType; name: string; namespace?: string; via?: string }
@@ -38,18 +37,4 @@ export function ownerOf(obj: KubeObject): OwnerResult {
     return { ok: true, kind: 'deployment', name, ...ns, via: `ReplicaSet ${ref.name}` };
   }
   return { ok: false, reason: `The owner is a ${ref.kind} (${ref.name}), a kind Skiff does not browse.` };
-}
-
-/** A label selector as the text the selector box takes; matchExpressions included. */
-export function selectorText(sel: LabelSelector | undefined): string {
-  if (!sel) return '';
-  const parts = Object.entries(sel.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of sel.matchExpressions ?? []) {
-    const values = (e.values ?? []).join(',');
-    if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-  }
-  return parts.join(',');
 }

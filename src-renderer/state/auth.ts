@@ -6,11 +6,10 @@ import { api, getConnection, onSessionEnded } from './connection';
  * - checking: finding out whether this service wants a login at all.
  * - signed-out: the browser shows the login page.
  * - signed-in: the browser holds tokens (in memory only).
- * - open: the service answered without credentials (a build without accounts); no login page.
  * - desktop: Electron; the main process owns the session.
  * - device-logged-out: Electron, after this device's session was ended; one click signs it in again.
  */
-export type AuthPhase = 'checking' | 'signed-out' | 'signed-in' | 'open' | 'desktop' | 'device-logged-out';
+export type AuthPhase = 'checking' | 'signed-out' | 'signed-in' | 'desktop' | 'device-logged-out';
 
 interface AuthState {
   phase: AuthPhase;
@@ -61,15 +60,15 @@ export const useAuth = create<AuthState>()((set, get) => ({
       return;
     }
     try {
-      // Asking for something harmless without a token tells whether this service wants one.
-      await api().call('listWorkspaces', { params: {}, query: { limit: '1' } });
-      set({ phase: 'open' });
+      // The probe answers 200 with or without a session, so a first visit logs no error.
+      const probe = (await api().call('currentSession', { params: {} })).data;
+      if (probe.authenticated) {
+        set({ phase: 'signed-in', username: probe.account.username, sessionId: probe.sessionId });
+      } else {
+        set({ phase: 'signed-out', notice: null });
+      }
     } catch (err) {
-      const unauthorized = err instanceof ApiError && err.problem.status === 401;
-      set({
-        phase: 'signed-out',
-        notice: unauthorized ? null : `The service did not answer: ${message(err)}`,
-      });
+      set({ phase: 'signed-out', notice: `The service did not answer: ${message(err)}` });
     }
   },
 

@@ -127,15 +127,34 @@ export type ActivityType =
   | 'session_expired'
   | 'password_changed'
   | 'api_key_created'
+  | 'api_key_used'
   | 'api_key_revoked';
+
+export const ACTIVITY_TYPES: readonly ActivityType[] = [
+  'login',
+  'login_failed',
+  'refresh',
+  'logout',
+  'refresh_token_reused',
+  'session_expired',
+  'password_changed',
+  'api_key_created',
+  'api_key_used',
+  'api_key_revoked',
+];
 
 export interface ActivityEntry {
   activityId: string;
   type: ActivityType;
   /** ISO 8601 UTC. */
   at: string;
+  /** The account the entry is about, and its name (null once the account is gone). */
+  accountId: string;
+  username: string | null;
   sessionId: string | null;
   apiKeyId: string | null;
+  /** Who did it, when not the session itself: another session of the account, or an administrator. */
+  by: { accountId: string; username: string | null; sessionId: string | null } | null;
   /** The device the event came from, when one did. */
   client: ClientDescription | null;
   detail: string | null;
@@ -146,3 +165,19 @@ export interface WhoAmI {
   sessionId: string | null;
   apiKeyId: string | null;
 }
+
+/**
+ * GET /v1/session: whether the request's credentials name a live session (or API key), answered
+ * without an error either way, so a page can ask before its login.
+ */
+export type CurrentSession =
+  | { authenticated: false }
+  | {
+      authenticated: true;
+      account: Account;
+      /** The login session the access token belongs to; null when an API key called. */
+      sessionId: string | null;
+      apiKeyId: string | null;
+      /** When the session (idle limit) or the API key ends unless used or refreshed; ISO 8601 UTC. */
+      expiresAt: string;
+    };

@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import type {
-  Account,
-  ActivityEntry,
-  ApiKeyRecord,
-  CreatedApiKey,
-  LoginResult,
-  SessionRecord,
-  TokenPair,
-  WhoAmI,
+import {
+  ACTIVITY_TYPES,
+  type Account,
+  type ActivityEntry,
+  type ActivityType,
+  type ApiKeyRecord,
+  type CreatedApiKey,
+  type CurrentSession,
+  type LoginResult,
+  type SessionRecord,
+  type TokenPair,
+  type WhoAmI,
 } from './auth-models';
-import { defineOperation, returns } from './define';
+import { defineOperation, returns, type StreamBody } from './define';
 import { booleanParam, idParam, pageQuery } from './params';
 
 /** Authentication operations: login, refresh, sessions, activity, API keys and accounts. */
@@ -42,6 +45,53 @@ const bodyObject = <T extends z.core.$ZodLooseShape>(shape: T, example: string) 
   z.strictObject(shape, {
     error: (issue) => (issue.input === undefined ? `a JSON body ${example} is required` : undefined),
   });
+
+/** An RFC 3339 time with a zone, as epoch ms. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+const instantParam = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): number | undefined => {
+      if (raw === undefined || raw === '') return undefined;
+      const ms = RFC3339.test(raw) ? Date.parse(raw) : Number.NaN;
+      if (Number.isFinite(ms)) return ms;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be an RFC 3339 time with a zone, e.g. 2026-03-01T09:00:00Z`,
+      });
+      return z.NEVER;
+    });
+
+/** `type=login,logout`: kinds of activity, any of which an entry may have. */
+const activityTypesParam = z
+  .string()
+  .optional()
+  .transform((raw, ctx): ActivityType[] | undefined => {
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const types = [...new Set(raw.split(',').map((t) => t.trim()))];
+    const unknown = types.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
+    if (unknown.length === 0) return types as ActivityType[];
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown activity type "${unknown[0]}"; accepted values: ${ACTIVITY_TYPES.join(', ')}`,
+    });
+    return z.NEVER;
+  });
+
+/**
+ * The activity log's filters. `accountId` omitted: the caller's own account; an administrator may
+ * name any account, or `all`.
+ */
+export const activityFilterQuery = {
+  accountId: z.string().min(1).max(200).optional(),
+  sessionId: z.string().max(200).optional(),
+  type: activityTypesParam,
+  since: instantParam('since'),
+  until: instantParam('until'),
+};
+
+export const ACTIVITY_EXPORT_TYPES = ['text/csv', 'application/json'] as const;
 
 export const authOperations = {
   login: defineOperation({
@@ -85,6 +135,19 @@ export const authOperations = {
     paginated: false,
   }),
 
+  currentSession: defineOperation({
+    method: 'GET',
+    path: '/v1/session',
+    summary:
+      'Whether the credentials sent (if any) name a live session or API key, and whose; 200 either way.',
+    auth: 'optional',
+    params: none,
+    query: none,
+    body: noBody,
+    result: returns<CurrentSession>(),
+    paginated: false,
+  }),
+
   listSessions: defineOperation({
     method: 'GET',
     path: '/v1/auth/sessions',
@@ -112,13 +175,29 @@ export const authOperations = {
   listActivity: defineOperation({
     method: 'GET',
     path: '/v1/auth/activity',
-    summary: "The caller's account activity (logins, refreshes, logouts...), newest first.",
+    summary:
+      'The security activity log (logins, refreshes, logouts, API keys...), newest first; filters accountId, type, since, until, sessionId.',
     auth: 'session',
     params: none,
-    query: z.strictObject({ sessionId: z.string().max(200).optional(), ...pageQuery }),
+    query: z.strictObject({ ...activityFilterQuery, ...pageQuery }),
     body: noBody,
     result: returns<ActivityEntry[]>(),
     paginated: true,
+  }),
+
+  exportActivity: defineOperation({
+    method: 'GET',
+    path: '/v1/auth/activity/export',
+    summary:
+      'Every activity entry the filters select, newest first, as text/csv (default) or application/json; format=csv|json overrides Accept.',
+    auth: 'session',
+    params: none,
+    query: z.strictObject({ ...activityFilterQuery, format: z.enum(['csv', 'json']).optional() }),
+    body: noBody,
+    result: returns<StreamBody>(),
+    paginated: false,
+    streaming: true,
+    produces: ACTIVITY_EXPORT_TYPES,
   }),
 
   changePassword: defineOperation({

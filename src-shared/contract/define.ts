@@ -8,8 +8,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - public: no credentials (health, login, refresh).
  * - session: a Bearer access token only; API keys are refused (the spec's rule for session management).
  * - credential: a Bearer access token or an API key.
+ * - optional: credentials are read when sent; none, or ones that do not authenticate, call as
+ *   nobody instead of failing (the session probe, which must not answer an error before a login).
  */
-export type AuthRequirement = 'public' | 'session' | 'credential';
+export type AuthRequirement = 'public' | 'session' | 'credential' | 'optional';
 
 /** Carries the result type of an operation without a runtime value. */
 export interface Returns<T> {

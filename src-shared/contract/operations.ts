@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authOperations } from './auth-operations';
 import { defineOperation, returns } from './define';
+import { eventHistoryOperations } from './event-history-operations';
 import { eventsQuery } from './events-query';
 import { guidanceOperations } from './guidance-operations';
 import { logOperations } from './log-operations';
@@ -156,6 +157,7 @@ export const operations = {
     paginated: true,
   }),
 
+  ...eventHistoryOperations,
   ...authOperations,
   ...logOperations,
   ...settingsOperations,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RESOURCE_KINDS, RESOURCE_TYPES, resolveResourceType } from './kinds';
+import { NAMESPACED_TYPES, RESOURCE_KINDS, RESOURCE_TYPES, resolveResourceType } from './kinds';
 import { isDns1035Label, isDnsLabel, isDnsSubdomain, validateResourceName } from './names';
 
 describe('resource kinds table', () => {
@@ -42,6 +42,26 @@ describe('resource kinds table', () => {
       apiPath: '/apis/batch/v1',
       kind: 'CronJob',
     });
+  });
+  it('names each kind the way people read it', () => {
+    expect(RESOURCE_KINDS.statefulset.label).toEqual({ singular: 'StatefulSet', plural: 'StatefulSets' });
+    expect(RESOURCE_KINDS.cronjob.label).toEqual({ singular: 'CronJob', plural: 'CronJobs' });
+    for (const t of RESOURCE_TYPES) {
+      const { kind, label } = RESOURCE_KINDS[t];
+      expect(label.singular).toBe(kind);
+      expect(label.plural.toLowerCase()).toBe(RESOURCE_KINDS[t].plural);
+    }
+  });
+  it('lists the namespaced kinds in tree order, without nodes and namespaces', () => {
+    expect(NAMESPACED_TYPES).toEqual([
+      'deployment',
+      'statefulset',
+      'daemonset',
+      'job',
+      'cronjob',
+      'pod',
+      'service',
+    ]);
   });
 });
 

@@ -1,123 +1,76 @@
 /**
- * The resource kinds Skiff knows, with everything needed to build API paths and to
- * turn what a user typed (`Pod`, `pods`, `po`) into one canonical type.
+ * The resource kinds Skiff knows, one row each: everything needed to build API paths, to turn
+ * what a user typed (`Pod`, `pods`, `po`) into one canonical type, and to name the kind on screen.
+ * Adding a kind starts here; the compiler then asks for its folder in the renderer's registry.
  */
-
-export const RESOURCE_TYPES = [
-  'node',
-  'namespace',
-  'deployment',
-  'statefulset',
-  'daemonset',
-  'job',
-  'cronjob',
-  'pod',
-  'service',
-] as const;
-
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
-
-export type ResourceKindInfo = {
-  /** Upper-case singular, used as the wire/enum value, e.g. 'POD'. */
-  type: Uppercase<ResourceType>;
-  singular: ResourceType;
-  plural: string;
-  kind: string;
-  group: '' | 'apps' | 'batch';
-  version: string;
-  apiPath: '/api/v1' | '/apis/apps/v1' | '/apis/batch/v1';
-  namespaced: boolean;
-  /** kubectl short names; accepted only as a "did you mean" hint. */
-  shortNames: readonly string[];
-};
 
 const CORE = { group: '', version: 'v1', apiPath: '/api/v1' } as const;
 const APPS = { group: 'apps', version: 'v1', apiPath: '/apis/apps/v1' } as const;
 const BATCH = { group: 'batch', version: 'v1', apiPath: '/apis/batch/v1' } as const;
 
-export const RESOURCE_KINDS: Readonly<Record<ResourceType, ResourceKindInfo>> = {
-  node: {
-    type: 'NODE',
-    singular: 'node',
-    plural: 'nodes',
-    kind: 'Node',
-    ...CORE,
-    namespaced: false,
-    shortNames: ['no'],
-  },
-  namespace: {
-    type: 'NAMESPACE',
-    singular: 'namespace',
-    plural: 'namespaces',
-    kind: 'Namespace',
-    ...CORE,
-    namespaced: false,
-    shortNames: ['ns'],
-  },
-  deployment: {
-    type: 'DEPLOYMENT',
-    singular: 'deployment',
-    plural: 'deployments',
-    kind: 'Deployment',
-    ...APPS,
-    namespaced: true,
-    shortNames: ['deploy'],
-  },
-  statefulset: {
-    type: 'STATEFULSET',
-    singular: 'statefulset',
-    plural: 'statefulsets',
-    kind: 'StatefulSet',
-    ...APPS,
-    namespaced: true,
-    shortNames: ['sts'],
-  },
-  daemonset: {
-    type: 'DAEMONSET',
-    singular: 'daemonset',
-    plural: 'daemonsets',
-    kind: 'DaemonSet',
-    ...APPS,
-    namespaced: true,
-    shortNames: ['ds'],
-  },
-  job: {
-    type: 'JOB',
-    singular: 'job',
-    plural: 'jobs',
-    kind: 'Job',
-    ...BATCH,
-    namespaced: true,
-    shortNames: [],
-  },
-  cronjob: {
-    type: 'CRONJOB',
-    singular: 'cronjob',
-    plural: 'cronjobs',
-    kind: 'CronJob',
-    ...BATCH,
-    namespaced: true,
-    shortNames: ['cj'],
-  },
-  pod: {
-    type: 'POD',
-    singular: 'pod',
-    plural: 'pods',
-    kind: 'Pod',
-    ...CORE,
-    namespaced: true,
-    shortNames: ['po'],
-  },
-  service: {
-    type: 'SERVICE',
-    singular: 'service',
-    plural: 'services',
-    kind: 'Service',
-    ...CORE,
-    namespaced: true,
-    shortNames: ['svc'],
-  },
+type ApiGroup = typeof CORE | typeof APPS | typeof BATCH;
+
+interface KindRow {
+  singular: string;
+  plural: string;
+  kind: string;
+  group: ApiGroup['group'];
+  version: string;
+  apiPath: ApiGroup['apiPath'];
+  /** What people read: the tree, list headings and counters say "StatefulSets", not "statefulsets". */
+  label: { singular: string; plural: string };
+  namespaced: boolean;
+  /** kubectl short names; accepted only as a "did you mean" hint. */
+  shortNames: readonly string[];
+}
+
+/** In the order the tree shows a namespace's kinds, cluster-scoped kinds first. */
+const KIND_TABLE = [
+  row('node', 'Node', CORE, false, ['no']),
+  row('namespace', 'Namespace', CORE, false, ['ns']),
+  row('deployment', 'Deployment', APPS, true, ['deploy']),
+  row('statefulset', 'StatefulSet', APPS, true, ['sts']),
+  row('daemonset', 'DaemonSet', APPS, true, ['ds']),
+  row('job', 'Job', BATCH, true, []),
+  row('cronjob', 'CronJob', BATCH, true, ['cj']),
+  row('pod', 'Pod', CORE, true, ['po']),
+  row('service', 'Service', CORE, true, ['svc']),
+] as const;
+
+/**
+ * One row. The plural adds an "s" (true of every kind so far); a kind such as Ingress or
+ * NetworkPolicy would pass its plural and label in explicitly.
+ */
+function row<const S extends string>(
+  singular: S,
+  kind: string,
+  api: ApiGroup,
+  namespaced: boolean,
+  shortNames: readonly string[],
+  plural = `${singular}s`,
+  label = { singular: kind, plural: `${kind}s` },
+): KindRow & { singular: S } {
+  return { singular, plural, kind, label, ...api, namespaced, shortNames };
+}
+
+export type ResourceType = (typeof KIND_TABLE)[number]['singular'];
+
+export const RESOURCE_TYPES: readonly ResourceType[] = KIND_TABLE.map((r) => r.singular);
+
+export type ResourceKindInfo = Omit<KindRow, 'singular'> & {
+  /** Upper-case singular, used as the wire/enum value, e.g. 'POD'. */
+  type: Uppercase<ResourceType>;
+  singular: ResourceType;
 };
+
+export const RESOURCE_KINDS: Readonly<Record<ResourceType, ResourceKindInfo>> = Object.fromEntries(
+  KIND_TABLE.map((r) => [r.singular, { ...r, type: r.singular.toUpperCase() as Uppercase<ResourceType> }]),
+) as Record<ResourceType, ResourceKindInfo>;
+
+/** The kinds that live in a namespace, in table order: what the tree lists under each namespace. */
+export const NAMESPACED_TYPES: readonly ResourceType[] = RESOURCE_TYPES.filter(
+  (t) => RESOURCE_KINDS[t].namespaced,
+);
 
 export type ResolveResourceTypeResult =
   | { ok: true; info: ResourceKindInfo }

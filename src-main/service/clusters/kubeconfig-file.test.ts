@@ -64,10 +64,10 @@ describe('reading a kubeconfig as kubectl does', () => {
   });
 
   it('resolves an exec command with a path separator, and leaves a bare command to the PATH', () => {
-    expect((doc.users.find((u) => u.name === 'plugin')?.exec as { command: string }).command).toBe(
+    expect((doc.users.find((u) => u.name === 'plugin')!.exec as { command: string }).command).toBe(
       '/home/me/.kube/bin/get-token',
     );
-    expect((doc.users.find((u) => u.name === 'on-path')?.exec as { command: string }).command).toBe('aws');
+    expect((doc.users.find((u) => u.name === 'on-path')!.exec as { command: string }).command).toBe('aws');
   });
 
   it('drops the trailing slash of a server and reads the TLS options', () => {

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
+import { type LabelSelector, selectorText } from '../../../src-shared/kube/selector-text';
 import { ProblemError } from '../errors';
 import { ContainerLog, type ContainerLogDeps, type ContainerLogOptions } from './container-log';
 import { type LogEvent, markerEvent, sleep } from './events';
@@ -33,25 +34,6 @@ export interface LogSession {
   events: AsyncGenerator<LogEvent[], void, undefined>;
 }
 
-interface LabelSelectorLike {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
-
-/** A workload's spec.selector as label-selector text; empty when it selects nothing we can name. */
-export function selectorText(selector: LabelSelectorLike | undefined): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(selector?.matchLabels ?? {})) parts.push(`${k}=${v}`);
-  for (const e of selector?.matchExpressions ?? []) {
-    const values = (e.values ?? []).join(',');
-    if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${values})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-  }
-  return parts.join(',');
-}
-
 async function podsOf(deps: LogSessionDeps, req: LogRequest, signal: AbortSignal): Promise<PodLike[]> {
   if (req.kind.singular === 'pod') {
     const pod = await deps.getPod(req.namespace, req.name, signal);
@@ -63,7 +45,7 @@ async function podsOf(deps: LogSessionDeps, req: LogRequest, signal: AbortSignal
     return [pod];
   }
   const workload = await deps.getWorkload(req.kind, req.namespace, req.name, signal);
-  const selector = selectorText((workload as { spec?: { selector?: LabelSelectorLike } }).spec?.selector);
+  const selector = selectorText((workload as { spec?: { selector?: LabelSelector } }).spec?.selector);
   if (selector === '') return [];
   const pods = await deps.listPods(req.namespace, selector, signal);
   return pods.sort((a, b) =>

@@ -1,13 +1,17 @@
 import type { AuthService } from '../auth/index';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
+import type { EventHistory } from '../history/index';
 import type { AppSettingsDeps } from '../settings/app-settings';
 import { authHandlers } from './auth';
+import { authActivityHandlers } from './auth-activity';
 import { authAdminHandlers } from './auth-admin';
+import { eventHistoryHandlers } from './event-history';
 import { eventHandlers } from './events';
 import { guidanceHandlers } from './guidance';
 import { logHandlers } from './logs';
 import { resourceHandlers } from './resources';
+import { sessionHandlers } from './session';
 import { settingsHandlers } from './settings';
 import { workspaceHandlers } from './workspaces';
 
@@ -17,14 +21,19 @@ export function createHandlers(
   registry: ClusterRegistry,
   auth: AuthService,
   settings: AppSettingsDeps,
+  history: EventHistory,
+  now: () => number = Date.now,
 ): OperationHandlers {
   return {
     ...authHandlers(auth),
+    ...authActivityHandlers(auth),
     ...authAdminHandlers(auth),
+    ...sessionHandlers(auth),
     health: async () => ({ data: { status: 'ok', version: SERVICE_VERSION } }),
     ...workspaceHandlers(registry),
     ...resourceHandlers(registry),
-    ...eventHandlers(registry),
+    ...eventHandlers(registry, history, now),
+    ...eventHistoryHandlers(registry, history, now),
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),

@@ -1,5 +1,6 @@
 import { useAuth } from '../../state/auth';
 import { Logo } from '../common/Logo';
+import './login.css';
 
 /** Desktop only: this device's session was ended (from here or elsewhere); nothing works until it is renewed. */
 export function DeviceLoggedOut() {

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useAuth } from '../../state/auth';
 import { Logo } from '../common/Logo';
+import './login.css';
 
 /** Browser only. The tokens it obtains live in memory: closing or reloading the tab asks again. */
 export function LoginPage() {

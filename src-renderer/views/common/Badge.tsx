@@ -1,4 +1,4 @@
-import type { Tone } from '../../kube/pod-status';
+import type { Tone } from '../../kube/meta';
 
 export function Badge({ tone, children, title }: { tone: Tone; children: string; title?: string }) {
   return (

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef } from 'react';
+import './dialog.css';
 
 /**
  * A modal built on <dialog>: the browser traps focus, closes on Escape and marks the rest of the

@@ -20,12 +20,36 @@ export function Section({
   const focus = useRoute((s) => s.focus);
   const [flash, setFlash] = useState(false);
   useEffect(() => {
-    if (focus?.section !== id || !ref.current) return;
-    ref.current.scrollIntoView({ block: 'start', behavior: 'smooth' });
-    ref.current.focus({ preventScroll: true });
+    const section = ref.current;
+    if (focus?.section !== id || !section) return;
+    section.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    section.focus({ preventScroll: true });
     setFlash(true);
-    const t = setTimeout(() => setFlash(false), 1600);
-    return () => clearTimeout(t);
+    // Parts above the section still loading (an explanation's events, a pod's metrics) would
+    // push it out of view again; until the flash ends, or the reader scrolls, it is held in place.
+    const pane = section.parentElement;
+    let held = true;
+    const release = () => {
+      held = false;
+    };
+    const hold = new ResizeObserver(() => {
+      if (held) section.scrollIntoView({ block: 'start' });
+    });
+    if (pane) for (const child of Array.from(pane.children)) if (child !== section) hold.observe(child);
+    pane?.addEventListener('wheel', release, { passive: true, once: true });
+    pane?.addEventListener('touchstart', release, { passive: true, once: true });
+    pane?.addEventListener('keydown', release, { once: true });
+    const t = setTimeout(() => {
+      setFlash(false);
+      hold.disconnect();
+    }, 1600);
+    return () => {
+      clearTimeout(t);
+      hold.disconnect();
+      pane?.removeEventListener('wheel', release);
+      pane?.removeEventListener('touchstart', release);
+      pane?.removeEventListener('keydown', release);
+    };
   }, [focus, id]);
   const headingId = `section-${id}`;
   return (

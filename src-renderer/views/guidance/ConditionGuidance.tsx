@@ -1,6 +1,6 @@
 import { findGuidance, type GuidanceSubject, type PlaceholderValues } from '../../../src-shared/guidance';
 import { age } from '../../kube/format';
-import type { Condition } from '../../kube/types';
+import type { Condition } from '../../kube/meta';
 import { ConditionBadge } from '../common/Badge';
 import { GuidanceCard } from './GuidanceCard';
 

@@ -6,6 +6,7 @@ import {
   type PlaceholderValues,
 } from '../../../src-shared/guidance';
 import { useGuidanceActions } from './actions';
+import './guidance.css';
 
 export function ActionButton({ action, container }: { action: GuidanceAction; container?: string }) {
   const target = useGuidanceActions();

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { explainPod, type PodFinding, type PodLike } from '../../../src-shared/guidance';
-import type { Pod } from '../../kube/types';
+import type { Pod } from '../resources/pod/types';
 import { ExitCodeNote } from './ExitCodeNote';
 import { GuidanceCard } from './GuidanceCard';
 import { SchedulingBreakdown } from './SchedulingBreakdown';
@@ -63,10 +63,22 @@ function Finding({ f, pod, first }: { f: PodFinding; pod: Pod; first: boolean })
 }
 
 /**
- * "Why is this pod unhealthy?": the knowledge base's findings for the pod, the worst first.
- * A healthy pod gets one line, with the phase explanation folded away.
+ * Findings that only say the pod is not there yet (not ready, no sandbox, still Pending): true
+ * but not why. When one of these leads, the pod's warning events say more (a volume that will
+ * not mount keeps PodReadyToStartContainers False), so the events lead instead.
  */
-export function PodExplanation({ pod, children }: { pod: Pod; children?: ReactNode }) {
+function saysOnlyNotYet(f: PodFinding): boolean {
+  if (f.source === 'phase') return true;
+  return f.source === 'condition' && f.reason !== 'PodScheduled' && f.reason !== 'DisruptionTarget';
+}
+
+/**
+ * "Why is this pod unhealthy?": the knowledge base's findings for the pod, the worst first.
+ * A healthy pod gets one line, with the phase explanation folded away. `warnings` renders what
+ * the cluster reported about the pod; `lead` says whether it comes first, with its first
+ * explanation open.
+ */
+export function PodExplanation({ pod, warnings }: { pod: Pod; warnings?: (lead: boolean) => ReactNode }) {
   const findings = explainPod(pod as PodLike);
   const problems = findings
     .filter((f) => f.severity !== 'info')
@@ -82,18 +94,25 @@ export function PodExplanation({ pod, children }: { pod: Pod; children?: ReactNo
         {phase?.guidance && (
           <GuidanceCard entry={phase.guidance} values={{ pod: pod.metadata.name }} open={false} />
         )}
-        {children}
+        {warnings?.(false)}
       </div>
     );
   }
+  const eventsLead = saysOnlyNotYet(problems[0]!);
   return (
     <div className="diagnosis" data-testid="pod-explanation">
+      {eventsLead && warnings?.(true)}
       <ul className="findings">
         {problems.map((f, i) => (
-          <Finding key={`${f.source}-${f.container ?? ''}-${f.reason}`} f={f} pod={pod} first={i === 0} />
+          <Finding
+            key={`${f.source}-${f.container ?? ''}-${f.reason}`}
+            f={f}
+            pod={pod}
+            first={i === 0 && !eventsLead}
+          />
         ))}
       </ul>
-      {children}
+      {!eventsLead && warnings?.(false)}
     </div>
   );
 }

@@ -28,6 +28,7 @@ export function RecentWarnings({
   name,
   namespace,
   skipScheduling,
+  lead = false,
 }: {
   scope: Scope;
   kind: ResourceType;
@@ -35,6 +36,8 @@ export function RecentWarnings({
   namespace: string | undefined;
   /** The status already showed the scheduler's verdict; do not show it twice. */
   skipScheduling?: boolean;
+  /** The events explain the object better than its status: the newest explained one opens. */
+  lead?: boolean;
 }) {
   const warnings = usePolling(
     `${scope.clusterId}/warnings/${kind}/${namespace ?? ''}/${name}`,
@@ -59,6 +62,7 @@ export function RecentWarnings({
   );
   const latest = latestPerReason(warnings.data ?? []);
   if (latest.length === 0) return null;
+  const opened = lead ? latest.find((e) => guidanceForReason(e.reason, 'event-reason'))?.reason : undefined;
   return (
     <div className="recent-warnings" data-testid="recent-warnings">
       <p className="guidance-label">What the cluster reported</p>
@@ -85,7 +89,7 @@ export function RecentWarnings({
                     ...(namespace ? { namespace } : {}),
                     ...(kind === 'pod' ? { pod: name } : {}),
                   }}
-                  open={false}
+                  open={e.reason === opened}
                 />
               )}
             </li>

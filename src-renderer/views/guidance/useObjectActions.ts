@@ -2,9 +2,11 @@ import { useMemo } from 'react';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { GuidanceAction } from '../../../src-shared/guidance';
 import type { ResourceType } from '../../../src-shared/kube/kinds';
-import { ownerOf, selectorText } from '../../kube/owner';
-import { type Pod, view, type Workload } from '../../kube/types';
+import { selectorText } from '../../../src-shared/kube/selector-text';
+import { view, type Workload } from '../../kube/meta';
+import { ownerOf } from '../../kube/owner';
 import { useRoute } from '../../state/route';
+import type { Pod } from '../resources/pod/types';
 import { type ActionTarget, sectionForField } from './actions';
 
 const SECTION: Partial<Record<GuidanceAction['kind'], string>> = {

@@ -1,6 +1,6 @@
 import type { BufferApi, BufferMethod, BufferRequest, BufferResponse } from './buffer-protocol';
 import { LogBuffer } from './log-buffer';
-// Vite's ?worker form, which electron-vite supports for file:// pages: a classic worker when built.
+// Vite's ?worker form: built, a classic same-origin worker script, which loads under app://skiff/ and http alike.
 import LogWorker from './worker?worker';
 
 type Async<T> = { [K in keyof T]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<R> : never };

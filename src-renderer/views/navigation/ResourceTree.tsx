@@ -5,6 +5,7 @@ import { useRoute } from '../../state/route';
 import { useTree } from '../../state/tree';
 import { KIND_LABELS, NAMESPACED_KINDS } from './kinds';
 import { useTreeData } from './useTreeData';
+import './tree.css';
 
 interface Item {
   id: string;

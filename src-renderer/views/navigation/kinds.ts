@@ -1,24 +1,14 @@
-import type { ResourceType } from '../../../src-shared/kube/kinds';
+import {
+  NAMESPACED_TYPES,
+  RESOURCE_KINDS,
+  RESOURCE_TYPES,
+  type ResourceType,
+} from '../../../src-shared/kube/kinds';
 
-/** The kinds under a namespace in the tree, in the order people look for them. */
-export const NAMESPACED_KINDS: readonly ResourceType[] = [
-  'deployment',
-  'statefulset',
-  'daemonset',
-  'job',
-  'cronjob',
-  'pod',
-  'service',
-];
+/** The kinds under a namespace in the tree; their order is the kinds table's. */
+export const NAMESPACED_KINDS: readonly ResourceType[] = NAMESPACED_TYPES;
 
-export const KIND_LABELS: Record<ResourceType, string> = {
-  node: 'Nodes',
-  namespace: 'Namespaces',
-  deployment: 'Deployments',
-  statefulset: 'StatefulSets',
-  daemonset: 'DaemonSets',
-  job: 'Jobs',
-  cronjob: 'CronJobs',
-  pod: 'Pods',
-  service: 'Services',
-};
+/** The tree's and the list heading's name for each kind ("StatefulSets"), from the kinds table. */
+export const KIND_LABELS: Readonly<Record<ResourceType, string>> = Object.fromEntries(
+  RESOURCE_TYPES.map((t) => [t, RESOURCE_KINDS[t].label.plural]),
+) as Record<ResourceType, string>;

@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { RESOURCE_KINDS, type ResourceType } from '../../../src-shared/kube/kinds';
 import { listAll, type Scope } from '../../api/queries';
 import { useDebounced } from '../../hooks/useDebounced';
@@ -11,11 +11,31 @@ import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
 import { StaleBanner } from '../common/StaleBanner';
 import { KIND_LABELS } from '../navigation/kinds';
 import { ageColumn, type KindColumn, nameColumn, namespaceColumn, type Row } from './columns';
+import { fitColumns, NARROW_NAME_WIDTH } from './fitColumns';
 import { kindView } from './registry';
 import { checkSelector, SelectorBox } from './SelectorBox';
 import { sortRows, VirtualTable } from './VirtualTable';
 
 const rowKey = (r: Row) => `${r.resource.metadata.namespace ?? ''}/${r.resource.metadata.name}`;
+
+/**
+ * The room the list's table has, in rem (quarter steps), less its border and a scrollbar's width;
+ * Infinity until measured. Follows the window and the detail pane's handle.
+ */
+function useRoomRem(ref: RefObject<HTMLElement | null>): number {
+  const [room, setRoom] = useState(Number.POSITIVE_INFINITY);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+      setRoom(Math.floor(((el.clientWidth - 2) / rem - 1) * 4) / 4);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return room;
+}
 
 /** One kind's list: filters, a live virtualized table, and what is shown vs. what exists. */
 export function ResourceList({
@@ -33,6 +53,8 @@ export function ResourceList({
   const selected = useRoute((s) => s.selected);
   const select = useRoute((s) => s.select);
   const filterId = useId();
+  const listRef = useRef<HTMLElement>(null);
+  const room = useRoomRem(listRef);
 
   const typed = settings.selectorText;
   const settled = useDebounced(typed, 300);
@@ -45,7 +67,7 @@ export function ResourceList({
     keepPrevious: true,
   });
 
-  const columns: KindColumn[] = useMemo(
+  const allColumns: KindColumn[] = useMemo(
     () => [
       nameColumn,
       ...(info.namespaced && !ns ? [namespaceColumn] : []),
@@ -53,6 +75,20 @@ export function ResourceList({
       ageColumn,
     ],
     [kind, info.namespaced, ns],
+  );
+  // Beside the detail pane, the columns that do not fit go (name and status stay), rather than
+  // the table scrolling sideways with the status out of sight.
+  const fitted = fitColumns(allColumns, room);
+  const fittedKey = fitted.map((c) => `${c.id}:${c.width}`).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one array per set of columns, so the table does not redo its rows on every pixel of a resize
+  const columns: KindColumn[] = useMemo(
+    () =>
+      fitted.map((c) =>
+        c.id === 'name' && c.width === NARROW_NAME_WIDTH
+          ? { ...c, title: (r: Row) => r.resource.metadata.name }
+          : c,
+      ),
+    [fittedKey, allColumns],
   );
   const filter = settings.nameFilter.trim().toLowerCase();
   const rows = useMemo(() => {
@@ -62,17 +98,18 @@ export function ResourceList({
       : items;
     return sortRows(
       filtered,
-      columns.find((c) => c.id === settings.sort.column) ?? nameColumn,
+      // A column hidden for want of room still sorts.
+      allColumns.find((c) => c.id === settings.sort.column) ?? nameColumn,
       settings.sort.direction,
     );
-  }, [list.data, filter, columns, settings.sort]);
+  }, [list.data, filter, allColumns, settings.sort]);
 
   const selectedKey =
     selected && selected.kind === kind ? `${selected.namespace ?? ''}/${selected.name}` : null;
   const label = `${KIND_LABELS[kind]}${ns ? ` in ${ns}` : info.namespaced ? ' in all namespaces' : ''}`;
 
   return (
-    <section className="list" aria-label={label} data-testid="resource-list" data-kind={kind}>
+    <section ref={listRef} className="list" aria-label={label} data-testid="resource-list" data-kind={kind}>
       <header className="list-head">
         <h2>{label}</h2>
         <p className="list-count" aria-live="polite">

@@ -1,16 +1,24 @@
+import { type CSSProperties, useRef } from 'react';
 import { useRoute } from '../../state/route';
 import { DetailPane } from './detail/DetailPane';
+import { PaneResizer } from './PaneResizer';
+import { usePaneWidth } from './paneWidth';
 import { ResourceList } from './ResourceList';
+import './resources.css';
 
-/** The list on the left, the selected object on the right. */
+/** The list on the left, the selected object on the right, and a handle between them to resize the pane. */
 export function ResourcesArea({ workspaceId, clusterId }: { workspaceId: string; clusterId: string }) {
   const kind = useRoute((s) => s.kind);
   const namespace = useRoute((s) => s.namespace);
   const selected = useRoute((s) => s.selected);
+  const paneWidth = usePaneWidth((s) => s.width);
+  const area = useRef<HTMLDivElement>(null);
   const scope = { workspaceId, clusterId };
+  const style = paneWidth === null ? undefined : ({ '--pane-width': `${paneWidth}px` } as CSSProperties);
   return (
-    <div className={`resources ${selected ? 'with-detail' : ''}`}>
+    <div ref={area} className={`resources ${selected ? 'with-detail' : ''}`} style={style}>
       <ResourceList scope={scope} kind={kind} namespace={namespace} />
+      {selected && <PaneResizer area={area} />}
       {selected && (
         <DetailPane
           key={`${clusterId}/${selected.kind}/${selected.namespace ?? ''}/${selected.name}`}

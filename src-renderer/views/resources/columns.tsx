@@ -1,6 +1,6 @@
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import { age, time } from '../../kube/format';
-import type { Tone } from '../../kube/pod-status';
+import type { Tone } from '../../kube/meta';
 import { Badge } from '../common/Badge';
 import type { Column } from './VirtualTable';
 

@@ -3,24 +3,24 @@ import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { ResourceType } from '../../../src-shared/kube/kinds';
 import type { Scope } from '../../api/queries';
 import type { KindColumn, Row } from './columns';
+import { cronjobColumns } from './cronjob/columns';
 import { CronJobDetails } from './cronjob/Details';
-import { cronjobColumns } from './cronjob/List';
+import { daemonsetColumns } from './daemonset/columns';
 import { DaemonSetDetails } from './daemonset/Details';
-import { daemonsetColumns } from './daemonset/List';
+import { deploymentColumns } from './deployment/columns';
 import { DeploymentDetails } from './deployment/Details';
-import { deploymentColumns } from './deployment/List';
+import { jobColumns } from './job/columns';
 import { JobDetails } from './job/Details';
-import { jobColumns } from './job/List';
+import { namespaceColumns } from './namespace/columns';
 import { NamespaceDetails } from './namespace/Details';
-import { namespaceColumns } from './namespace/List';
+import { nodeColumns } from './node/columns';
 import { NodeDetails } from './node/Details';
-import { nodeColumns } from './node/List';
+import { podColumns, podRowClass } from './pod/columns';
 import { PodDetails } from './pod/Details';
-import { podColumns, podRowClass } from './pod/List';
+import { serviceColumns } from './service/columns';
 import { ServiceDetails } from './service/Details';
-import { serviceColumns } from './service/List';
+import { statefulsetColumns } from './statefulset/columns';
 import { StatefulSetDetails } from './statefulset/Details';
-import { statefulsetColumns } from './statefulset/List';
 
 export type DetailsComponent = ComponentType<{ wrapper: ResourceWrapper; scope: Scope }>;
 
@@ -30,7 +30,10 @@ interface KindView {
   rowClass?: (r: Row) => string | undefined;
 }
 
-/** Each kind's {List, Details} pair, Headlamp-style: one folder per kind, wired here once. */
+/**
+ * Each kind's folder (types, status, columns, Details), Headlamp-style, wired here once. Typed by
+ * the kinds table, so a kind added there does not compile until its folder has a line here.
+ */
 const KINDS: Record<ResourceType, KindView> = {
   node: { columns: nodeColumns, Details: NodeDetails },
   namespace: { columns: namespaceColumns, Details: NamespaceDetails },

@@ -4,8 +4,8 @@ import { usePolling } from '../../hooks/usePolling';
 import { age, timestamp } from '../../kube/format';
 import { useClusters } from '../../state/clusters';
 import { api } from '../../state/connection';
+import { type AdminColumn, AdminTable } from '../common/AdminTable';
 import { Badge } from '../common/Badge';
-import { ConfirmDialog } from '../common/Dialog';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
 
 function CreatedKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
@@ -41,6 +41,22 @@ function CreatedKey({ created, onDone }: { created: CreatedApiKey; onDone: () =>
   );
 }
 
+const COLUMNS: ReadonlyArray<AdminColumn<ApiKeyRecord>> = [
+  { header: 'Name', cell: (k) => k.name },
+  {
+    header: 'Key',
+    cell: (k) => <code>{k.hint}…</code>,
+  },
+  { header: 'Workspaces', cell: (k) => (k.workspaces ? k.workspaces.join(', ') : 'all of yours') },
+  { header: 'Created', cell: (k) => timestamp(k.createdAt), title: (k) => k.createdAt },
+  { header: 'Expires', cell: (k) => timestamp(k.expiresAt), title: (k) => k.expiresAt },
+  { header: 'Last used', cell: (k) => (k.lastUsedAt ? `${age(k.lastUsedAt)} ago` : 'never') },
+  {
+    header: 'Status',
+    cell: (k) => <Badge tone={k.status === 'active' ? 'ok' : 'neutral'}>{k.status}</Badge>,
+  },
+];
+
 /** API keys for scripts: created (shown once), listed by their hint, revoked after a confirmation. */
 export function ApiKeysPanel() {
   const workspaces = useClusters((s) => s.workspaces);
@@ -56,7 +72,6 @@ export function ApiKeysPanel() {
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKeyRecord | null>(null);
   const ids = { name: useId(), days: useId(), ws: useId() };
 
   const create = async (e: FormEvent) => {
@@ -82,18 +97,13 @@ export function ApiKeysPanel() {
     }
   };
 
-  const revoke = async () => {
-    if (!revoking) return;
-    setBusy(true);
+  // A refused revocation is reported beside the form, like a refused creation.
+  const revoke = async (k: ApiKeyRecord) => {
     try {
-      await api().call('revokeApiKey', { params: { apiKeyId: revoking.apiKeyId } });
-      setRevoking(null);
+      await api().call('revokeApiKey', { params: { apiKeyId: k.apiKeyId } });
       keys.reload();
     } catch (err) {
       setError(problemText(err));
-      setRevoking(null);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -154,59 +164,26 @@ export function ApiKeysPanel() {
       {!keys.data && keys.loading && <Loading label="Loading API keys…" />}
       {keys.data && keys.data.length === 0 && <Empty>No API keys yet.</Empty>}
       {keys.data && keys.data.length > 0 && (
-        <table className="table" aria-label="API keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Workspaces</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.apiKeyId} data-api-key={k.name}>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.hint}…</code>
-                </td>
-                <td>{k.workspaces ? k.workspaces.join(', ') : 'all of yours'}</td>
-                <td title={k.createdAt}>{timestamp(k.createdAt)}</td>
-                <td title={k.expiresAt}>{timestamp(k.expiresAt)}</td>
-                <td>{k.lastUsedAt ? `${age(k.lastUsedAt)} ago` : 'never'}</td>
-                <td>
-                  <Badge tone={k.status === 'active' ? 'ok' : 'neutral'}>{k.status}</Badge>
-                </td>
-                <td>
-                  {k.status === 'active' && (
-                    <button type="button" className="danger" onClick={() => setRevoking(k)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <AdminTable
+          label="API keys"
+          columns={COLUMNS}
+          rows={keys.data}
+          rowKey={(k) => k.apiKeyId}
+          rowAttributes={(k) => ({ 'data-api-key': k.name })}
+          action={{
+            label: 'Revoke',
+            available: (k) => k.status === 'active',
+            title: 'Revoke this API key?',
+            confirmLabel: 'Revoke key',
+            body: (k) => (
+              <p>
+                Scripts using “{k.name}” ({k.hint}…) stop working at once. This cannot be undone.
+              </p>
+            ),
+            run: revoke,
+          }}
+        />
       )}
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this API key?"
-        confirmLabel="Revoke key"
-        busy={busy}
-        onConfirm={() => void revoke()}
-        onCancel={() => setRevoking(null)}
-      >
-        <p>
-          Scripts using “{revoking?.name}” ({revoking?.hint}…) stop working at once. This cannot be undone.
-        </p>
-      </ConfirmDialog>
     </section>
   );
 }

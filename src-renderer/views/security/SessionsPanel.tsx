@@ -4,9 +4,9 @@ import { usePolling } from '../../hooks/usePolling';
 import { age, timestamp } from '../../kube/format';
 import { useAuth } from '../../state/auth';
 import { api } from '../../state/connection';
+import { type AdminColumn, AdminTable } from '../common/AdminTable';
 import { Badge } from '../common/Badge';
-import { ConfirmDialog } from '../common/Dialog';
-import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
+import { Empty, Loading, ProblemNotice } from '../common/Problem';
 
 const nv = (x: { name: string | null; version: string | null }) =>
   x.name ? `${x.name}${x.version ? ` ${x.version}` : ''}` : 'unknown';
@@ -37,9 +37,6 @@ export function SessionsPanel() {
   // The desktop app's own session belongs to its main process; ending it here would strand the window.
   const canEndOwn = useAuth((s) => s.phase === 'signed-in');
   const [ended, setEnded] = useState<ReadonlySet<string>>(new Set());
-  const [confirming, setConfirming] = useState<SessionRecord | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
   const toggleId = useId();
   const sessions = usePolling(
     `sessions/${includeExpired}`,
@@ -59,23 +56,47 @@ export function SessionsPanel() {
     .map((s) => (ended.has(s.sessionId) ? { ...s, status: 'logged_out' as const, current: s.current } : s))
     .filter((s) => includeExpired || s.status === 'active');
 
-  const confirm = async () => {
-    if (!confirming) return;
-    setBusy(true);
-    setActionError(null);
-    const target = confirming;
-    try {
-      await api().call('logoutSession', { params: { sessionId: target.sessionId } });
-      setEnded((prev) => new Set(prev).add(target.sessionId));
-      setConfirming(null);
-      if (target.current || target.sessionId === ownSession) await logoutSelf();
-      else sessions.reload();
-    } catch (err) {
-      setActionError(problemText(err));
-    } finally {
-      setBusy(false);
-    }
+  const isMine = (s: SessionRecord) => s.current || s.sessionId === ownSession;
+  // A refusal stays in the dialog (AdminTable shows it), so the person can retry.
+  const logoutDevice = async (target: SessionRecord) => {
+    await api().call('logoutSession', { params: { sessionId: target.sessionId } });
+    setEnded((prev) => new Set(prev).add(target.sessionId));
+    if (isMine(target)) await logoutSelf();
+    else sessions.reload();
   };
+  const columns: ReadonlyArray<AdminColumn<SessionRecord>> = [
+    {
+      header: 'Device',
+      cell: (s) => (
+        <>
+          {deviceText(s)}
+          {isMine(s) && (
+            <>
+              {' '}
+              <Badge tone="ok">This device</Badge>
+            </>
+          )}
+        </>
+      ),
+    },
+    { header: 'Browser', cell: (s) => nv(s.browser) },
+    { header: 'Operating system', cell: (s) => nv(s.os) },
+    {
+      header: 'Location',
+      cell: locationText,
+      title: (s) => (s.location.network ? `network ${s.location.network}` : undefined),
+    },
+    { header: 'First login', cell: (s) => timestamp(s.firstLoginAt), title: (s) => s.firstLoginAt },
+    { header: 'Last seen', cell: (s) => `${age(s.lastSeenAt)} ago`, title: (s) => s.lastSeenAt },
+    {
+      header: 'Status',
+      cell: (s) => (
+        <Badge tone={s.status === 'active' ? 'ok' : 'neutral'}>
+          {s.status === 'logged_out' ? 'logged out' : s.status}
+        </Badge>
+      ),
+    },
+  ];
 
   return (
     <section className="panel" aria-labelledby="sessions-title" data-testid="sessions-panel">
@@ -97,59 +118,33 @@ export function SessionsPanel() {
       {!sessions.data && sessions.loading && <Loading label="Loading sessions…" />}
       {sessions.data && shown.length === 0 && <Empty>No sessions.</Empty>}
       {shown.length > 0 && (
-        <table className="table sessions" aria-label="Login sessions">
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Browser</th>
-              <th scope="col">Operating system</th>
-              <th scope="col">Location</th>
-              <th scope="col">First login</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((s) => {
-              const mine = s.current || s.sessionId === ownSession;
-              return (
-                <tr key={s.sessionId} data-session={s.sessionId} className={mine ? 'this-device' : ''}>
-                  <td>
-                    {deviceText(s)}
-                    {mine && (
-                      <>
-                        {' '}
-                        <Badge tone="ok">This device</Badge>
-                      </>
-                    )}
-                  </td>
-                  <td>{nv(s.browser)}</td>
-                  <td>{nv(s.os)}</td>
-                  <td title={s.location.network ? `network ${s.location.network}` : undefined}>
-                    {locationText(s)}
-                  </td>
-                  <td title={s.firstLoginAt}>{timestamp(s.firstLoginAt)}</td>
-                  <td title={s.lastSeenAt}>{age(s.lastSeenAt)} ago</td>
-                  <td>
-                    <Badge tone={s.status === 'active' ? 'ok' : 'neutral'}>
-                      {s.status === 'logged_out' ? 'logged out' : s.status}
-                    </Badge>
-                  </td>
-                  <td>
-                    {s.status === 'active' && (!mine || canEndOwn) && (
-                      <button type="button" className="danger" onClick={() => setConfirming(s)}>
-                        Logout Device
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <AdminTable
+          label="Login sessions"
+          className="sessions"
+          columns={columns}
+          rows={shown}
+          rowKey={(s) => s.sessionId}
+          rowAttributes={(s) => ({ 'data-session': s.sessionId, className: isMine(s) ? 'this-device' : '' })}
+          action={{
+            label: 'Logout Device',
+            available: (s) => s.status === 'active' && (!isMine(s) || canEndOwn),
+            title: 'Log out this device?',
+            confirmLabel: 'Log out device',
+            body: (s) => (
+              <>
+                <p>
+                  {deviceText(s)} · {nv(s.browser)} · {nv(s.os)} · {locationText(s)}
+                </p>
+                <p>
+                  {isMine(s)
+                    ? 'This is the device you are using: you will be logged out here.'
+                    : 'Its access ends at once; it will have to log in again.'}
+                </p>
+              </>
+            ),
+            run: logoutDevice,
+          }}
+        />
       )}
       {/* DB-IP Lite's licence (CC BY 4.0) asks for this credit wherever its locations are shown. */}
       <p className="field-hint">
@@ -158,36 +153,6 @@ export function SessionsPanel() {
           IP Geolocation by DB-IP
         </a>
       </p>
-      <ConfirmDialog
-        open={confirming !== null}
-        title="Log out this device?"
-        confirmLabel="Log out device"
-        busy={busy}
-        onConfirm={() => void confirm()}
-        onCancel={() => {
-          setConfirming(null);
-          setActionError(null);
-        }}
-      >
-        {confirming && (
-          <>
-            <p>
-              {deviceText(confirming)} · {nv(confirming.browser)} · {nv(confirming.os)} ·{' '}
-              {locationText(confirming)}
-            </p>
-            <p>
-              {confirming.current || confirming.sessionId === ownSession
-                ? 'This is the device you are using: you will be logged out here.'
-                : 'Its access ends at once; it will have to log in again.'}
-            </p>
-            {actionError && (
-              <p className="field-error" role="alert">
-                {actionError}
-              </p>
-            )}
-          </>
-        )}
-      </ConfirmDialog>
     </section>
   );
 }

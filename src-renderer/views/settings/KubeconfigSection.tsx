@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useAppSettings } from '../../state/app-settings';
+import { AdminTable } from '../common/AdminTable';
 import { useAllClusters } from './useAllClusters';
 
 /** Kubeconfig files the service reads at start, and the contexts it actually loaded from them. */
@@ -72,26 +73,16 @@ export function KubeconfigSection() {
         </p>
       )}
       <h3 className="subhead">Contexts loaded now</h3>
-      <table className="table" aria-label="Loaded contexts">
-        <thead>
-          <tr>
-            <th scope="col">Context</th>
-            <th scope="col">Cluster id</th>
-            <th scope="col">Server</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(contexts.data ?? []).map((c) => (
-            <tr key={c.clusterId}>
-              <td>{c.context}</td>
-              <td>
-                <code>{c.clusterId}</code>
-              </td>
-              <td>{c.server}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AdminTable
+        label="Loaded contexts"
+        rows={contexts.data ?? []}
+        rowKey={(c) => c.clusterId}
+        columns={[
+          { header: 'Context', cell: (c) => c.context },
+          { header: 'Cluster id', cell: (c) => <code>{c.clusterId}</code> },
+          { header: 'Server', cell: (c) => c.server },
+        ]}
+      />
     </section>
   );
 }

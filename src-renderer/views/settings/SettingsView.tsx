@@ -6,6 +6,7 @@ import { KubeconfigSection } from './KubeconfigSection';
 import { MonitoringSection } from './MonitoringSection';
 import { ServiceSection } from './ServiceSection';
 import { WorkspacesSection } from './WorkspacesSection';
+import './settings.css';
 
 function AppearanceSection() {
   const theme = useTheme();

@@ -4,7 +4,7 @@ import { usePolling } from '../../hooks/usePolling';
 import { useClusters } from '../../state/clusters';
 import { api } from '../../state/connection';
 import { useRoute } from '../../state/route';
-import { ConfirmDialog } from '../common/Dialog';
+import { AdminTable } from '../common/AdminTable';
 import { problemText } from '../common/Problem';
 import { useAllClusters } from './useAllClusters';
 
@@ -48,7 +48,6 @@ export function WorkspacesSection() {
   const [name, setName] = useState('');
   const [id, setId] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<Workspace | null>(null);
   // Checkboxes move at once; the answer (or the next read) then confirms or corrects them.
   const [assigned, setAssigned] = useState<ReadonlyMap<string, string[]>>(new Map());
   const membersOf = (workspaceId: string) =>
@@ -94,10 +93,8 @@ export function WorkspacesSection() {
     // On failure the checkbox returns to what the service holds; on success the next read agrees.
     if (!ok) setAssigned((prev) => new Map([...prev].filter(([id]) => id !== w.workspaceId)));
   };
-  const remove = async () => {
-    if (!removing) return;
-    const target = removing;
-    setRemoving(null);
+  // A refusal is reported below the table, like every other change here.
+  const remove = async (target: Workspace) => {
     const ok = await run(() =>
       api().call('deleteWorkspace', { params: { workspaceId: target.workspaceId } }),
     );
@@ -107,65 +104,64 @@ export function WorkspacesSection() {
   return (
     <section className="panel" aria-labelledby="ws-title" data-testid="workspace-settings">
       <h2 id="ws-title">Workspaces</h2>
-      <table className="table" aria-label="Workspaces">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Id</th>
-            <th scope="col">Clusters</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {workspaces.map((w) => (
-            <tr key={w.workspaceId} data-workspace={w.workspaceId}>
-              <td>
-                <input
-                  aria-label={`Name of workspace ${w.workspaceId}`}
-                  defaultValue={w.name}
-                  key={w.name}
-                  onBlur={(e) => rename(w, e.target.value.trim())}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter') rename(w, e.currentTarget.value.trim());
-                  }}
-                />
-              </td>
-              <td>
-                <code>{w.workspaceId}</code>
-              </td>
-              <td>
-                {w.workspaceId === 'default' ? (
-                  <span className="muted">every cluster</span>
-                ) : (
-                  <fieldset className="plain-fieldset inline-checks">
-                    <legend className="sr-only">Clusters of {w.name}</legend>
-                    {(all.data ?? []).map((c) => (
-                      <label key={c.clusterId}>
-                        <input
-                          type="checkbox"
-                          checked={membersOf(w.workspaceId).includes(c.clusterId)}
-                          onChange={(e) => void assign(w, c.clusterId, e.target.checked)}
-                        />{' '}
-                        {c.name}
-                      </label>
-                    ))}
-                    {all.data?.length === 0 && <span className="muted">no clusters loaded</span>}
-                  </fieldset>
-                )}
-              </td>
-              <td>
-                {w.workspaceId !== 'default' && (
-                  <button type="button" className="danger" onClick={() => setRemoving(w)}>
-                    Remove
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AdminTable
+        label="Workspaces"
+        rows={workspaces}
+        rowKey={(w) => w.workspaceId}
+        rowAttributes={(w) => ({ 'data-workspace': w.workspaceId })}
+        columns={[
+          {
+            header: 'Name',
+            cell: (w) => (
+              <input
+                aria-label={`Name of workspace ${w.workspaceId}`}
+                defaultValue={w.name}
+                key={w.name}
+                onBlur={(e) => rename(w, e.target.value.trim())}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') rename(w, e.currentTarget.value.trim());
+                }}
+              />
+            ),
+          },
+          { header: 'Id', cell: (w) => <code>{w.workspaceId}</code> },
+          {
+            header: 'Clusters',
+            cell: (w) =>
+              w.workspaceId === 'default' ? (
+                <span className="muted">every cluster</span>
+              ) : (
+                <fieldset className="plain-fieldset inline-checks">
+                  <legend className="sr-only">Clusters of {w.name}</legend>
+                  {(all.data ?? []).map((c) => (
+                    <label key={c.clusterId}>
+                      <input
+                        type="checkbox"
+                        checked={membersOf(w.workspaceId).includes(c.clusterId)}
+                        onChange={(e) => void assign(w, c.clusterId, e.target.checked)}
+                      />{' '}
+                      {c.name}
+                    </label>
+                  ))}
+                  {all.data?.length === 0 && <span className="muted">no clusters loaded</span>}
+                </fieldset>
+              ),
+          },
+        ]}
+        action={{
+          label: 'Remove',
+          available: (w) => w.workspaceId !== 'default',
+          title: 'Remove this workspace?',
+          confirmLabel: 'Remove workspace',
+          body: (w) => (
+            <p>
+              “{w.name}” goes away; its clusters stay available in the default workspace, and API keys limited
+              to it stop matching it.
+            </p>
+          ),
+          run: remove,
+        }}
+      />
       <form className="row form-row" onSubmit={create} aria-label="Create a workspace">
         <div className="field">
           <label htmlFor={ids.name}>New workspace name</label>
@@ -196,18 +192,6 @@ export function WorkspacesSection() {
           {error}
         </p>
       )}
-      <ConfirmDialog
-        open={removing !== null}
-        title="Remove this workspace?"
-        confirmLabel="Remove workspace"
-        onConfirm={() => void remove()}
-        onCancel={() => setRemoving(null)}
-      >
-        <p>
-          “{removing?.name}” goes away; its clusters stay available in the default workspace, and API keys
-          limited to it stop matching it.
-        </p>
-      </ConfirmDialog>
     </section>
   );
 }

@@ -1,3 +1,5 @@
+// First, so that the frame's rules come before those of the views inside it, as in the one stylesheet they came from.
+import './layout.css';
 import { useEffect } from 'react';
 import { useClusters, useCurrentCluster } from '../../state/clusters';
 import { useRoute } from '../../state/route';

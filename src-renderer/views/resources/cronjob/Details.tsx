@@ -1,17 +1,18 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
 import type { Scope } from '../../../api/queries';
 import { age, timestamp } from '../../../kube/format';
-import { view, type Workload } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { useRoute } from '../../../state/route';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { Metadata } from '../detail/Metadata';
 import { PodTemplateSection } from '../detail/PodTemplate';
+import type { CronJob } from './types';
 
 export function CronJobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
-  const c = view<Workload>(wrapper.resource);
+  const c = view<CronJob>(wrapper.resource);
   const select = useRoute((s) => s.select);
-  const active = Array.isArray(c.status?.active) ? c.status.active : [];
+  const active = c.status?.active ?? [];
   const ns = c.metadata.namespace;
   return (
     <>

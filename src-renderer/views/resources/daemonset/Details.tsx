@@ -1,35 +1,32 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
+import { selectorText } from '../../../../src-shared/kube/selector-text';
 import type { Scope } from '../../../api/queries';
-import { selectorText } from '../../../kube/owner';
-import { view, type Workload } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { Metadata } from '../detail/Metadata';
 import { PodTemplateSection } from '../detail/PodTemplate';
-import { Counters, PodsButton } from '../detail/Workload';
+import { ReplicaCounters } from '../detail/ReplicaCounters';
+import type { DaemonSet } from './types';
 
 export function DaemonSetDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
-  const w = view<Workload>(wrapper.resource);
+  const w = view<DaemonSet>(wrapper.resource);
   const s = w.status ?? {};
-  const desired = s.desiredNumberScheduled ?? 0;
   return (
     <>
-      <Section
-        id="replicas"
+      <ReplicaCounters
+        wrapper={wrapper}
+        selector={w.spec?.selector}
         title="Pods per node"
-        actions={<PodsButton wrapper={wrapper} selector={w.spec?.selector} />}
-      >
-        <Counters
-          items={[
-            ['desired', desired],
-            ['current', s.currentNumberScheduled],
-            ['ready', s.numberReady, (s.numberReady ?? 0) < desired ? 'warn' : 'ok'],
-            ['up-to-date', s.updatedNumberScheduled],
-            ['available', s.numberAvailable, (s.numberAvailable ?? 0) < desired ? 'warn' : 'ok'],
-            ['misscheduled', s.numberMisscheduled, (s.numberMisscheduled ?? 0) > 0 ? 'warn' : 'ok'],
-          ]}
-        />
-      </Section>
+        desired={s.desiredNumberScheduled ?? 0}
+        counts={[
+          ['current', s.currentNumberScheduled],
+          ['ready', s.numberReady, 'short'],
+          ['up-to-date', s.updatedNumberScheduled],
+          ['available', s.numberAvailable, 'short'],
+          ['misscheduled', s.numberMisscheduled, 'over'],
+        ]}
+      />
       <Section id="strategy" title="Update strategy">
         <KeyValue
           pairs={[

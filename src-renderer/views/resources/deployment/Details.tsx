@@ -1,39 +1,35 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
+import { selectorText } from '../../../../src-shared/kube/selector-text';
 import type { Scope } from '../../../api/queries';
-import { selectorText } from '../../../kube/owner';
-import { view, type Workload } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { RecentWarnings } from '../../guidance/RecentWarnings';
 import { Metadata } from '../detail/Metadata';
 import { PodTemplateSection } from '../detail/PodTemplate';
-import { Counters, PodsButton } from '../detail/Workload';
+import { ReplicaCounters } from '../detail/ReplicaCounters';
+import type { Deployment } from './types';
 
 export function DeploymentDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope: Scope }) {
-  const d = view<Workload>(wrapper.resource);
+  const d = view<Deployment>(wrapper.resource);
   const s = d.status ?? {};
-  const desired = d.spec?.replicas ?? 1;
   const unavailable = s.unavailableReplicas ?? Math.max(0, (s.replicas ?? 0) - (s.availableReplicas ?? 0));
   const ru = d.spec?.strategy?.rollingUpdate;
   return (
     <>
-      <Section
-        id="replicas"
-        title="Replicas"
-        actions={<PodsButton wrapper={wrapper} selector={d.spec?.selector} />}
-      >
-        <Counters
-          items={[
-            ['desired', desired],
-            ['current', s.replicas],
-            ['up-to-date', s.updatedReplicas],
-            ['ready', s.readyReplicas, (s.readyReplicas ?? 0) < desired ? 'warn' : 'ok'],
-            ['available', s.availableReplicas, (s.availableReplicas ?? 0) < desired ? 'warn' : 'ok'],
-            ['unavailable', unavailable, unavailable > 0 ? 'warn' : 'ok'],
-          ]}
-        />
-      </Section>
+      <ReplicaCounters
+        wrapper={wrapper}
+        selector={d.spec?.selector}
+        desired={d.spec?.replicas ?? 1}
+        counts={[
+          ['current', s.replicas],
+          ['up-to-date', s.updatedReplicas],
+          ['ready', s.readyReplicas, 'short'],
+          ['available', s.availableReplicas, 'short'],
+          ['unavailable', unavailable, 'over'],
+        ]}
+      />
       <Section id="strategy" title="Strategy">
         <KeyValue
           pairs={[

@@ -1,9 +1,9 @@
 import { explainExitCode } from '../../../../src-shared/guidance';
 import { age, formatQuantity } from '../../../kube/format';
-import { stateName } from '../../../kube/pod-status';
-import type { Container, ContainerState, ContainerStatus, Probe } from '../../../kube/types';
 import { Badge } from '../../common/Badge';
 import { KeyValue } from '../../common/KeyValue';
+import { stateName } from '../pod/status';
+import type { Container, ContainerState, ContainerStatus, Probe } from '../pod/types';
 
 export function probeText(p: Probe | undefined): string | null {
   if (!p) return null;

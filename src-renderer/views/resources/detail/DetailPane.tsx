@@ -13,6 +13,7 @@ import { detailsFor } from '../registry';
 import { hasLogs, LogsTab } from './LogsTab';
 import { ObjectEvents } from './ObjectEvents';
 import { YamlView } from './YamlView';
+import './detail.css';
 
 /** The right-hand pane: one object, refreshed every few seconds, as overview, events, YAML and (pods, workloads) logs. */
 export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRef }) {

@@ -1,9 +1,10 @@
 import type { KubeObject } from '../../../../src-shared/contract/models';
 import type { ResourceType } from '../../../../src-shared/kube/kinds';
 import type { Scope } from '../../../api/queries';
-import { type Pod, view } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { useRoute } from '../../../state/route';
 import { LogViewer } from '../../logs';
+import type { Pod } from '../pod/types';
 
 /** Kinds whose pods' logs can be shown merged in time order, each line tagged with its pod. */
 export const WORKLOAD_LOG_KINDS = ['deployment', 'statefulset', 'daemonset', 'job'] as const;

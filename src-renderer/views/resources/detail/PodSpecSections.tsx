@@ -1,7 +1,7 @@
 import { formatQuantity } from '../../../kube/format';
-import type { PodSpec } from '../../../kube/types';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
+import type { PodSpec } from '../pod/types';
 import { probeText } from './Containers';
 
 /** Probes of every container in one place (a "Probes" guidance button lands here). */

@@ -1,6 +1,6 @@
-import type { PodTemplate as Template } from '../../../kube/types';
 import { Labels } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
+import type { PodTemplate as Template } from '../pod/types';
 import { ContainerCard } from './Containers';
 
 /** The pod template of a workload: what each new pod will look like. */

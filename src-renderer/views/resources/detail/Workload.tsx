@@ -1,6 +1,6 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
-import { selectorText } from '../../../kube/owner';
-import type { LabelSelector } from '../../../kube/types';
+import { selectorText } from '../../../../src-shared/kube/selector-text';
+import type { LabelSelector } from '../../../kube/meta';
 import { useRoute } from '../../../state/route';
 
 /** Opens the pod list filtered by the workload's selector, so "its pods" is one click. */

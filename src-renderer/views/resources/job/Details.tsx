@@ -1,7 +1,7 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
 import type { Scope } from '../../../api/queries';
 import { age, timestamp } from '../../../kube/format';
-import { view, type Workload } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { Badge } from '../../common/Badge';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
@@ -9,13 +9,13 @@ import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { Metadata } from '../detail/Metadata';
 import { PodTemplateSection } from '../detail/PodTemplate';
 import { Counters, PodsButton } from '../detail/Workload';
-import { jobDuration, jobStatus } from './List';
+import { jobDuration, jobStatus, jobTone } from './status';
+import type { Job } from './types';
 
 export function JobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
-  const j = view<Workload>(wrapper.resource);
+  const j = view<Job>(wrapper.resource);
   const s = j.status ?? {};
   const status = jobStatus(j);
-  const active = typeof s.active === 'number' ? s.active : 0;
   return (
     <>
       <Section
@@ -24,15 +24,13 @@ export function JobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope
         actions={<PodsButton wrapper={wrapper} selector={j.spec?.selector} />}
       >
         <p>
-          <Badge tone={status === 'Complete' ? 'ok' : status === 'Failed' ? 'bad' : 'neutral'}>
-            {status}
-          </Badge>
+          <Badge tone={jobTone(status)}>{status}</Badge>
         </p>
         <Counters
           items={[
             ['completions wanted', j.spec?.completions ?? 1],
             ['succeeded', s.succeeded, 'ok'],
-            ['active', active],
+            ['active', s.active ?? 0],
             ['failed', s.failed, (s.failed ?? 0) > 0 ? 'warn' : 'ok'],
           ]}
         />

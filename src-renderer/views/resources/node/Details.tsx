@@ -2,8 +2,7 @@ import type { ResourceWrapper } from '../../../../src-shared/contract/models';
 import { listAll, type Scope } from '../../../api/queries';
 import { usePolling } from '../../../hooks/usePolling';
 import { formatQuantity, parseQuantity, percent } from '../../../kube/format';
-import { podStatus, statusTone } from '../../../kube/pod-status';
-import { type Node, type Pod, view } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { api } from '../../../state/connection';
 import { useRoute } from '../../../state/route';
 import { Badge } from '../../common/Badge';
@@ -12,6 +11,9 @@ import { Loading, ProblemNotice } from '../../common/Problem';
 import { Section } from '../../common/Section';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { Metadata } from '../detail/Metadata';
+import { podStatus, statusTone } from '../pod/status';
+import type { Pod } from '../pod/types';
+import type { Node } from './types';
 
 function podRequests(pods: Pod[], res: string, which: 'requests' | 'limits'): number {
   let total = 0;

@@ -1,8 +1,7 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
 import type { Scope } from '../../../api/queries';
 import { age, formatBytes, formatCpu, parseQuantity, percent, timestamp } from '../../../kube/format';
-import { podStatus, restarts, statusTone } from '../../../kube/pod-status';
-import { type Container, type Pod, view } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { useRoute } from '../../../state/route';
 import { Badge } from '../../common/Badge';
 import { KeyValue } from '../../common/KeyValue';
@@ -19,6 +18,8 @@ import {
   SchedulingSection,
   VolumesSection,
 } from '../detail/PodSpecSections';
+import { podStatus, restarts, statusTone } from './status';
+import type { Container, Pod } from './types';
 
 function sum(
   containers: Container[] | undefined,
@@ -105,17 +106,21 @@ export function PodDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope
   return (
     <>
       <Section id="diagnosis" title="Explanation">
-        <PodExplanation pod={pod}>
-          <RecentWarnings
-            scope={scope}
-            kind="pod"
-            name={pod.metadata.name}
-            namespace={pod.metadata.namespace}
-            skipScheduling={pod.status?.conditions?.some(
-              (c) => c.type === 'PodScheduled' && c.status === 'False',
-            )}
-          />
-        </PodExplanation>
+        <PodExplanation
+          pod={pod}
+          warnings={(lead) => (
+            <RecentWarnings
+              scope={scope}
+              kind="pod"
+              name={pod.metadata.name}
+              namespace={pod.metadata.namespace}
+              lead={lead}
+              skipScheduling={pod.status?.conditions?.some(
+                (c) => c.type === 'PodScheduled' && c.status === 'False',
+              )}
+            />
+          )}
+        />
       </Section>
       <Section id="status" title="Status">
         <KeyValue

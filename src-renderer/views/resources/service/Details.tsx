@@ -1,11 +1,12 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
 import type { Scope } from '../../../api/queries';
-import { type Service, view } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { useRoute } from '../../../state/route';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { Metadata } from '../detail/Metadata';
-import { externalIp } from './List';
+import { externalIp } from './status';
+import type { Service } from './types';
 
 export function ServiceDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
   const svc = view<Service>(wrapper.resource);

@@ -1,34 +1,30 @@
 import type { ResourceWrapper } from '../../../../src-shared/contract/models';
+import { selectorText } from '../../../../src-shared/kube/selector-text';
 import type { Scope } from '../../../api/queries';
-import { selectorText } from '../../../kube/owner';
-import { view, type Workload } from '../../../kube/types';
+import { view } from '../../../kube/meta';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { Metadata } from '../detail/Metadata';
 import { PodTemplateSection } from '../detail/PodTemplate';
-import { Counters, PodsButton } from '../detail/Workload';
+import { ReplicaCounters } from '../detail/ReplicaCounters';
+import type { StatefulSet } from './types';
 
 export function StatefulSetDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
-  const w = view<Workload>(wrapper.resource);
+  const w = view<StatefulSet>(wrapper.resource);
   const s = w.status ?? {};
-  const desired = w.spec?.replicas ?? 1;
   return (
     <>
-      <Section
-        id="replicas"
-        title="Replicas"
-        actions={<PodsButton wrapper={wrapper} selector={w.spec?.selector} />}
-      >
-        <Counters
-          items={[
-            ['desired', desired],
-            ['current', s.currentReplicas ?? s.replicas],
-            ['updated', s.updatedReplicas],
-            ['ready', s.readyReplicas, (s.readyReplicas ?? 0) < desired ? 'warn' : 'ok'],
-          ]}
-        />
-      </Section>
+      <ReplicaCounters
+        wrapper={wrapper}
+        selector={w.spec?.selector}
+        desired={w.spec?.replicas ?? 1}
+        counts={[
+          ['current', s.currentReplicas ?? s.replicas],
+          ['updated', s.updatedReplicas],
+          ['ready', s.readyReplicas, 'short'],
+        ]}
+      />
       <Section id="strategy" title="Update strategy">
         <KeyValue
           pairs={[

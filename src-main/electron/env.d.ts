@@ -1,0 +1,2 @@
+// electron-vite's module types for the main process: `*?asset` imports are file paths.
+/// <reference types="electron-vite/node" />

@@ -1,0 +1,31 @@
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/index';
+import { type ContextSource, contextsFromYaml, loadContexts, resolveKubeconfigPaths } from './kubeconfig';
+
+export interface ClusterSources {
+  /** The kubeconfig files read, in order. */
+  paths: string[];
+  contexts: ContextSource[];
+  demo?: ContextSource;
+  simulator?: Simulator;
+}
+
+/**
+ * Kubeconfig contexts from the usual places, plus the embedded demo cluster when asked for or when
+ * there is nothing else to show. The one way both entry points (`serve` and the desktop shell)
+ * find their clusters; checking that files named on a command line exist is the command line's job.
+ */
+export async function loadClusterSources(
+  kubeconfig: readonly string[],
+  wantDemo: boolean,
+  storedPaths: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  /** Options of the demo cluster, such as a short event TTL. */
+  demoOptions: Pick<SimulatorOptions, 'eventTtlMs'> = {},
+): Promise<ClusterSources> {
+  const paths = resolveKubeconfigPaths(kubeconfig, env, storedPaths);
+  const contexts = loadContexts(paths);
+  if (!wantDemo && contexts.length > 0) return { paths, contexts };
+  const simulator = await startSimulator({ tickMs: 2_000, ...demoOptions });
+  const demo = contextsFromYaml(simulator.kubeconfigYaml('demo'))[0]!;
+  return { paths, contexts, demo, simulator };
+}

@@ -1,0 +1,6 @@
+import type { Condition, Meta } from '../../../kube/meta';
+
+export interface Namespace {
+  metadata: Meta;
+  status?: { phase?: string; conditions?: Condition[] };
+}
