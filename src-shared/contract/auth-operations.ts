@@ -1,3 +1,8 @@
+/**
+ * The authentication operations of the contract. It runs past 300 lines because each operation
+ * is one declarative entry (path, schemas, auth level, result) and they belong together: the
+ * session, token, API key, account and activity operations share their parameters.
+ */
 import { z } from 'zod';
 import {
   ACTIVITY_TYPES,

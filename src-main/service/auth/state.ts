@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTIVITY_TYPES } from '../../../src-shared/contract/auth-models';
 import type { KeyValueStore } from '../storage/store';
 
 /**
@@ -78,18 +79,7 @@ export type StoredApiKey = z.infer<typeof apiKeySchema>;
 
 export const activitySchema = z.object({
   activityId: z.string(),
-  type: z.enum([
-    'login',
-    'login_failed',
-    'refresh',
-    'logout',
-    'refresh_token_reused',
-    'session_expired',
-    'password_changed',
-    'api_key_created',
-    'api_key_used',
-    'api_key_revoked',
-  ]),
+  type: z.enum(ACTIVITY_TYPES),
   at: z.number(),
   accountId: z.string(),
   sessionId: z.string().nullable(),

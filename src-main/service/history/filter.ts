@@ -1,20 +1,8 @@
 import type { EventEntry } from '../clusters/entries';
+import type { EventFilter } from '../clusters/list-queries';
 
-/** The event list's filters, resolved: instants in epoch ms, the kind lower-cased, the flags applied. */
-export interface HistoryFilter {
-  type?: 'NORMAL' | 'WARNING';
-  reason?: string;
-  namespace?: string;
-  /** Lower-cased. */
-  kind?: string;
-  name?: string;
-  /** Events whose lastTimestamp is at or after it. */
-  sinceMs?: number;
-  /** Events whose lastTimestamp is at or before it. */
-  untilMs?: number;
-  resourceEvents: boolean;
-  systemEvents: boolean;
-}
+/** The event list's filters, resolved: the same filter the live list answers. */
+export type HistoryFilter = EventFilter;
 
 /** A recorded event as stored: the live entry's fields, plus when the cluster dropped it. */
 export interface HistoryRow extends EventEntry {

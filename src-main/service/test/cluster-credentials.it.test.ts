@@ -1,3 +1,8 @@
+/**
+ * Credentials and TLS as real clusters use them, over HTTPS against the simulator. It runs past
+ * 300 lines because each kubeconfig form (CA, client certificate, token, tokenFile,
+ * auth-provider, exec plugin) has its own cases and they share one stack helper.
+ */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

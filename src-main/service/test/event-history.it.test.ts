@@ -1,3 +1,8 @@
+/**
+ * The event history over real HTTP: recording, expiry, restart, includeExpired paging,
+ * X-Expired-Rows, filters, the timeline and groups, and bad input. It runs past 300 lines
+ * because these rules share one recorded cluster, set up once.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import type { EventRecord } from '../../../src-shared/contract/models';

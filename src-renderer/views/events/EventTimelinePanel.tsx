@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { Scope } from '../../api/queries';
 import { usePolling } from '../../hooks/usePolling';
 import { api } from '../../state/connection';
-import { Loading, ProblemNotice } from '../common/Problem';
+import { isClusterDown, Loading, ProblemNotice } from '../common/Problem';
 import type { TimeRange } from './history-range';
 import { RangeControls } from './RangeControls';
 import { TimelineChart } from './TimelineChart';
@@ -45,7 +45,13 @@ export function EventTimelinePanel({
     <section className="event-history" aria-label="Event timeline">
       <RangeControls range={range} onChange={onRange} />
       {series && <TimelineChart series={series} onSelect={onRange} />}
-      {!series && timeline.error && <ProblemNotice error={timeline.error} what="the event timeline" />}
+      {/* A cluster that is down is already said once, by the events table below. */}
+      {!series && timeline.error && isClusterDown(timeline.error) && (
+        <p className="muted">No timeline while the cluster is unreachable.</p>
+      )}
+      {!series && timeline.error && !isClusterDown(timeline.error) && (
+        <ProblemNotice error={timeline.error} what="the event timeline" />
+      )}
       {!series && !timeline.error && <Loading label="Loading the timeline…" />}
     </section>
   );
