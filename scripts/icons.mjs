@@ -1,7 +1,7 @@
 // Renders resources/icon.svg to the PNG sizes a Linux desktop asks for (hicolor theme sizes),
 // in the same headless Chromium the web e2e use, so the PNGs are drawn by a real SVG renderer
 // rather than approximated. Run after changing the SVG, and commit the PNGs:
-//   node_modules/.bin/node scripts/icons.mjs
+//   npm run icons
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
