@@ -128,6 +128,16 @@ export class ResourceCache<E extends Keyed> {
     return this.staleSinceMs === null ? undefined : new Date(this.staleSinceMs).toISOString();
   }
 
+  /**
+   * Never synced in this run, and the last attempt failed: the failure as the API's problem. A
+   * reader that has another source (the event history) answers from it at once rather than wait
+   * for one more attempt; the informer keeps retrying with its backoff meanwhile.
+   */
+  get neverSyncedCause(): unknown {
+    if (this.synced || this.lastError === null || this.informer === null) return undefined;
+    return toProblem(this.lastError, this.opts.path);
+  }
+
   /** The failure that made the cache stale, as the API's problem (for the cluster's status). */
   get staleCause(): ProblemError | undefined {
     if (this.staleSinceMs === null) return undefined;

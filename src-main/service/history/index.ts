@@ -116,6 +116,12 @@ export class EventHistory implements EventRecording {
     return timeline;
   }
 
+  /** When this cluster's history was last written, or undefined when nothing of it was ever recorded. */
+  async lastRecorded(clusterId: string): Promise<number | undefined> {
+    const store = await this.ready();
+    return store?.lastRecorded(clusterId);
+  }
+
   /** Writes what is pending and stops recording; the database is closed by its owner afterwards. */
   async close(): Promise<void> {
     await this.recorder?.close();

@@ -242,6 +242,16 @@ export class HistoryStore {
       .map((r) => r.cluster_id);
   }
 
+  /** When anything of this cluster was last written, epoch ms; undefined for a cluster never recorded. */
+  lastRecorded(clusterId: string): number | undefined {
+    return (
+      this.db.get<{ at: number | null }>(
+        'SELECT max(recorded_at) AS at FROM event_history WHERE cluster_id = :cluster',
+        { cluster: clusterId },
+      )?.at ?? undefined
+    );
+  }
+
   total(clusterId: string): number {
     return (
       this.db.get<{ n: number }>('SELECT count(*) AS n FROM event_history WHERE cluster_id = :cluster', {

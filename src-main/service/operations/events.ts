@@ -5,6 +5,7 @@ import { eventRecord } from '../clusters/entries';
 import { eventRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { CallContext, OperationHandlers } from '../context';
+import { ProblemError } from '../errors';
 import { formatRanges, type HistoryFilter, type HistoryRow } from '../history/filter';
 import type { EventHistory } from '../history/index';
 import { serialisedPage } from '../pagination';
@@ -87,6 +88,47 @@ function historyPage(
   };
 }
 
+const CLUSTER_DOWN = new Set([
+  'cluster_unreachable',
+  'cluster_timeout',
+  'cluster_unauthorized',
+  'cluster_error',
+]);
+
+/**
+ * A cluster that cannot be reached now, not even from a cache of this run, still has its
+ * recorded history: with includeExpired=true that is answered, marked stale as of the last
+ * recording, rather than a 502. Undefined when the cluster answers (or has no history), so the
+ * caller reads it as usual.
+ */
+async function recordedWhileUnreachable(
+  registry: ClusterRegistry,
+  history: EventHistory,
+  params: { workspaceId: string; clusterId: string },
+  query: EventQuery & { limit: number; offset: number },
+  ctx: CallContext,
+  now: () => number,
+): Promise<Reply<EventRecord[]> | undefined> {
+  const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+  const cache = cluster.events();
+  try {
+    // Known down already: no request waits for one more failed attempt.
+    const down = cache.neverSyncedCause;
+    if (down) throw down;
+    await cache.acquire(ctx.signal);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ProblemError) || !CLUSTER_DOWN.has(err.code)) throw err;
+    const recordedAt = await history.lastRecorded(cluster.clusterId);
+    if (recordedAt === undefined) throw err;
+    const f = resolveEventFilter(query, now(), registry.monitoring(cluster.clusterId));
+    const found = await history.page(cluster.clusterId, f, query.limit, query.offset);
+    if (!found) throw err;
+    const staleSince = new Date(recordedAt).toISOString();
+    return historyPage(found.rows, found.total, query, params.workspaceId, staleSince);
+  }
+}
+
 export function eventHandlers(
   registry: ClusterRegistry,
   history: EventHistory,
@@ -94,6 +136,10 @@ export function eventHandlers(
 ): Pick<OperationHandlers, 'listEvents'> {
   return {
     async listEvents({ params, query }, ctx) {
+      if (query.includeExpired && history.recording) {
+        const offline = await recordedWhileUnreachable(registry, history, params, query, ctx, now);
+        if (offline) return offline;
+      }
       const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
       if (query.includeExpired && history.recording) {
         const f = resolveEventFilter(query, now(), flags);

@@ -3,6 +3,9 @@
  * X-Expired-Rows, filters, the timeline and groups, and bad input. It runs past 300 lines
  * because these rules share one recorded cluster, set up once.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import type { EventRecord } from '../../../src-shared/contract/models';
@@ -331,8 +334,11 @@ describe('event history: monitoring flags', () => {
 });
 
 describe('event history: restart', () => {
+  /** The history as the first service answered it, for the services started after it. */
+  let first: Awaited<ReturnType<typeof walk>>;
+
   it('lists the expired events after the service restarts on the same data dir', async () => {
-    const first = await walk(events('includeExpired=true&limit=1000'));
+    first = await walk(events('includeExpired=true&limit=1000'));
     await stack.service.close();
     const service: Service = createService({
       contexts: loadContexts([stack.kubeconfigPath]),
@@ -359,6 +365,58 @@ describe('event history: restart', () => {
       expect([...again.expired].sort()).toEqual([...first.expired].sort());
       const live = await walk(events('limit=100'), get);
       expect(live.rows.length).toBe(first.rows.length - first.expired.size);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('answers includeExpired=true from the history when the cluster cannot be reached, marked stale', async () => {
+    expect(first.expired.size).toBeGreaterThan(20);
+    const kubeconfig = join(stack.dataDir, 'unreachable.kubeconfig');
+    // A port that was just freed refuses at once: the cluster is gone from the start of this run.
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const { port } = gone.address() as AddressInfo;
+    await new Promise((resolve) => gone.close(resolve));
+    await writeFile(
+      kubeconfig,
+      (await readFile(stack.kubeconfigPath, 'utf8')).replace(
+        JSON.stringify(stack.sim.url),
+        JSON.stringify(`http://127.0.0.1:${port}`),
+      ),
+    );
+    const service: Service = createService({
+      contexts: loadContexts([kubeconfig]),
+      dataDir: stack.dataDir,
+      logger: silentLogger(),
+      adminPassword: TEST_ADMIN_PASSWORD,
+      eventHistory: HISTORY,
+    });
+    try {
+      const { url } = await service.listen(0, '127.0.0.1');
+      const session: LoggedIn = await login(url, 'admin', TEST_ADMIN_PASSWORD);
+      const get = async (p: string) => {
+        const res = await fetch(url + p, { headers: session.headers });
+        return {
+          status: res.status,
+          headers: res.headers,
+          body: (await res.json()) as EventRecord[],
+          contentType: '',
+        };
+      };
+      const live = await get(events());
+      expect(live.status).toBe(502);
+      const page = await get(events('includeExpired=true&limit=5'));
+      expect(page.status).toBe(200);
+      const stale = page.headers.get('x-stale-since');
+      expect(stale).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(Date.parse(stale!)).toBeLessThanOrEqual(Date.now());
+      const offline = await walk(events('includeExpired=true&limit=7'), get);
+      expect(offline.rows).toEqual(first.rows);
+      expect([...offline.expired].sort()).toEqual([...first.expired].sort());
+      const warnings = await get(events('includeExpired=true&type=WARNING&limit=1000'));
+      expect(warnings.body.length).toBeGreaterThan(0);
+      expect(warnings.body.every((e) => e.type === 'WARNING')).toBe(true);
     } finally {
       await service.close();
     }
