@@ -333,6 +333,29 @@ describe('event history: monitoring flags', () => {
   }
 });
 
+/** A new service on the stack's data dir, reading `kubeconfig`, logged in as the admin. */
+async function restarted(kubeconfig: string) {
+  const service: Service = createService({
+    contexts: loadContexts([kubeconfig]),
+    dataDir: stack.dataDir,
+    logger: silentLogger(),
+    adminPassword: TEST_ADMIN_PASSWORD,
+    eventHistory: HISTORY,
+  });
+  const { url } = await service.listen(0, '127.0.0.1');
+  const session: LoggedIn = await login(url, 'admin', TEST_ADMIN_PASSWORD);
+  const get = async (p: string) => {
+    const res = await fetch(url + p, { headers: session.headers });
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: (await res.json()) as EventRecord[],
+      contentType: '',
+    };
+  };
+  return { service, get };
+}
+
 describe('event history: restart', () => {
   /** The history as the first service answered it, for the services started after it. */
   let first: Awaited<ReturnType<typeof walk>>;
@@ -340,25 +363,8 @@ describe('event history: restart', () => {
   it('lists the expired events after the service restarts on the same data dir', async () => {
     first = await walk(events('includeExpired=true&limit=1000'));
     await stack.service.close();
-    const service: Service = createService({
-      contexts: loadContexts([stack.kubeconfigPath]),
-      dataDir: stack.dataDir,
-      logger: silentLogger(),
-      adminPassword: TEST_ADMIN_PASSWORD,
-      eventHistory: HISTORY,
-    });
+    const { service, get } = await restarted(stack.kubeconfigPath);
     try {
-      const { url } = await service.listen(0, '127.0.0.1');
-      const session: LoggedIn = await login(url, 'admin', TEST_ADMIN_PASSWORD);
-      const get = async (p: string) => {
-        const res = await fetch(url + p, { headers: session.headers });
-        return {
-          status: res.status,
-          headers: res.headers,
-          body: (await res.json()) as EventRecord[],
-          contentType: '',
-        };
-      };
       const again = await walk(events('includeExpired=true&limit=9'), get);
       expect(first.expired.size).toBeGreaterThan(20);
       expect(again.rows).toEqual(first.rows);
@@ -385,25 +391,8 @@ describe('event history: restart', () => {
         JSON.stringify(`http://127.0.0.1:${port}`),
       ),
     );
-    const service: Service = createService({
-      contexts: loadContexts([kubeconfig]),
-      dataDir: stack.dataDir,
-      logger: silentLogger(),
-      adminPassword: TEST_ADMIN_PASSWORD,
-      eventHistory: HISTORY,
-    });
+    const { service, get } = await restarted(kubeconfig);
     try {
-      const { url } = await service.listen(0, '127.0.0.1');
-      const session: LoggedIn = await login(url, 'admin', TEST_ADMIN_PASSWORD);
-      const get = async (p: string) => {
-        const res = await fetch(url + p, { headers: session.headers });
-        return {
-          status: res.status,
-          headers: res.headers,
-          body: (await res.json()) as EventRecord[],
-          contentType: '',
-        };
-      };
       const live = await get(events());
       expect(live.status).toBe(502);
       const page = await get(events('includeExpired=true&limit=5'));
