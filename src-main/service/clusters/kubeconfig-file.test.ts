@@ -98,6 +98,16 @@ describe('reading a kubeconfig as kubectl does', () => {
     expect(doc.currentContext).toBe('b');
   });
 
+  it('keeps an absolute exec command, and an exec stanza that is not a mapping, as written', () => {
+    const d = parseKubeconfig(
+      'users: [{name: a, user: {exec: {command: /usr/bin/aws}}}, {name: b, user: {exec: ./not-a-mapping}}]',
+      '/k/config',
+    );
+    expect((d.users[0]!.exec as { command: string }).command).toBe('/usr/bin/aws');
+    // Left for exec-plugin.ts to refuse by name when the context is used.
+    expect(d.users[1]!.exec).toBe('./not-a-mapping');
+  });
+
   it("accepts client-node's token-file spelling too", () => {
     const d = parseKubeconfig('users: [{name: u, user: {token-file: t}}]', '/k/config');
     expect(d.users[0]?.tokenFile).toBe('/k/t');
@@ -134,6 +144,7 @@ describe('a kubeconfig that cannot be used names the file and the entry', () => 
       /contexts\[0\]\.context\.cluster/,
     ],
     ['a list that is not a list', 'users: {name: u}', /^kubeconfig \/k\/config: users: /],
+    ['a document that is not a mapping', '- just\n- a list', /^kubeconfig \/k\/config: document: /],
   ];
   for (const [what, source, message] of cases) {
     it(what, () => {
