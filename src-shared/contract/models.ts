@@ -5,7 +5,8 @@ export interface Workspace {
   name: string;
 }
 
-export type ClusterStatus = 'connected' | 'unreachable' | 'unauthorized';
+/** `snapshot`: a read-only cluster opened from a `.skiff` file; it never connects anywhere. */
+export type ClusterStatus = 'connected' | 'unreachable' | 'unauthorized' | 'snapshot';
 
 export interface MonitoringFlags {
   resourceEventsEnabled: boolean;
@@ -25,6 +26,8 @@ export interface Cluster {
    * 3339 time its data was last known to match the cluster. Absent while everything is live.
    */
   lastSyncedAt?: string;
+  /** Snapshots only: the RFC 3339 time the snapshot was taken. */
+  takenAt?: string;
   monitoring: { clusterAgent: { monitoring: MonitoringFlags } };
 }
 

@@ -18,6 +18,7 @@ import {
   snapshotParam,
 } from './params';
 import { settingsOperations } from './settings-operations';
+import { snapshotOperations } from './snapshot-operations';
 
 /**
  * Every operation of the service, described once. The HTTP router, the IPC handlers, the preload
@@ -162,6 +163,7 @@ export const operations = {
   ...logOperations,
   ...settingsOperations,
   ...guidanceOperations,
+  ...snapshotOperations,
 } as const;
 
 export type Operations = typeof operations;

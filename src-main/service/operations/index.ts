@@ -13,6 +13,7 @@ import { logHandlers } from './logs';
 import { resourceHandlers } from './resources';
 import { sessionHandlers } from './session';
 import { settingsHandlers } from './settings';
+import { snapshotHandlers } from './snapshots';
 import { workspaceHandlers } from './workspaces';
 
 export const SERVICE_VERSION = '0.1.0';
@@ -37,5 +38,6 @@ export function createHandlers(
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),
+    ...snapshotHandlers(),
   };
 }

@@ -9,6 +9,7 @@ const STATUS_TEXT: Record<ClusterStatus, string> = {
   connected: 'connected',
   unreachable: 'unreachable',
   unauthorized: 'credentials refused',
+  snapshot: 'snapshot',
 };
 
 export function ClusterStatusBadge({ status }: { status: ClusterStatus }) {

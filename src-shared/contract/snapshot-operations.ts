@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { defineOperation, returns, type StreamBody } from './define';
+import type { Cluster } from './models';
+import { idParam } from './params';
+import type { SnapshotJob } from './snapshot-models';
+
+/**
+ * Cluster snapshots (issue 10 §2): take one from a connected cluster as a background job, download
+ * its `.skiff` file, and open a `.skiff` file as a read-only cluster. The file format is in
+ * docs/snapshot-format.md.
+ */
+
+export const SNAPSHOT_MEDIA_TYPE = 'application/vnd.skiff.snapshot+sqlite';
+export const DEFAULT_SNAPSHOT_LOG_LINES = 1_000;
+export const MAX_SNAPSHOT_LOG_LINES = 10_000;
+
+const snapshotId = { snapshotId: idParam('snapshotId') };
+
+export const snapshotOperations = {
+  createSnapshot: defineOperation({
+    method: 'POST',
+    path: '/v1/workspaces/:workspaceId/clusters/:clusterId/snapshots',
+    summary:
+      'Start capturing the cluster into a snapshot file; answers 202 with the job and a Location to poll.',
+    auth: 'credential',
+    params: z.strictObject({ workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') }),
+    query: z.strictObject({}),
+    // An empty body takes every default.
+    body: z
+      .strictObject({
+        /** Lines kept of each container's log (and of its previous run's). */
+        logLines: z.number().int().min(0).max(MAX_SNAPSHOT_LOG_LINES).default(DEFAULT_SNAPSHOT_LOG_LINES),
+        /** Whose logs: every pod's, only the pods that are failing, or none. */
+        logs: z.enum(['all', 'failing', 'none']).default('all'),
+      })
+      .optional(),
+    result: returns<SnapshotJob>(),
+    paginated: false,
+    successStatus: 202,
+  }),
+
+  getSnapshot: defineOperation({
+    method: 'GET',
+    path: '/v1/snapshots/:snapshotId',
+    summary: 'A capture job: its status, progress, final size and the parts it could not take.',
+    auth: 'credential',
+    params: z.strictObject(snapshotId),
+    query: z.strictObject({}),
+    body: z.undefined(),
+    result: returns<SnapshotJob>(),
+    paginated: false,
+  }),
+
+  downloadSnapshot: defineOperation({
+    method: 'GET',
+    path: '/v1/snapshots/:snapshotId/file',
+    summary: 'The `.skiff` file of a finished capture job.',
+    auth: 'credential',
+    params: z.strictObject(snapshotId),
+    query: z.strictObject({}),
+    body: z.undefined(),
+    result: returns<StreamBody>(),
+    paginated: false,
+    streaming: true,
+    produces: [SNAPSHOT_MEDIA_TYPE],
+  }),
+
+  openSnapshot: defineOperation({
+    method: 'POST',
+    path: '/v1/snapshots',
+    summary:
+      'Open a `.skiff` file sent as the body (administrators): it becomes a read-only cluster in the default workspace.',
+    auth: 'session',
+    params: z.strictObject({}),
+    query: z.strictObject({}),
+    // The raw file; the HTTP edge streams it to disk and hands the operation its path.
+    body: z.undefined(),
+    result: returns<Cluster>(),
+    paginated: false,
+    successStatus: 201,
+  }),
+} as const;
