@@ -17,7 +17,9 @@ import {
   resourceEntry,
 } from './entries';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
+import { DEFAULT_FEED_CAPACITY, EventFeed, bothObservers } from './event-feed';
 import type { ContextSource } from './kubeconfig';
+import { PodUsageCache } from './pod-usage';
 import { type CacheObserver, ResourceCache } from './resource-cache';
 import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
 
@@ -25,6 +27,8 @@ import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
 export interface WatchOptions extends Partial<BackoffOptions> {
   snapshotIdleMs?: number;
   snapshotsKept?: number;
+  /** Event changes kept for the event watch's Last-Event-ID resume (event-feed.ts). */
+  feedCapacity?: number;
 }
 
 /** How the event history hooks into a cluster's event cache (service/history/). */
@@ -53,9 +57,12 @@ export class ClusterConnection {
   readonly client: KubeClient;
   private readonly caches = new Map<string, ResourceCache<ResourceEntry>>();
   private eventCache: ResourceCache<EventEntry> | null = null;
+  /** Changes of the event cache, numbered, for the event watch; outlives a stopped cache. */
+  readonly eventFeed: EventFeed;
   private statusCache: { at: number; value: Promise<{ status: ClusterStatus; version?: string }> } | null =
     null;
   private readonly backoff: BackoffOptions;
+  private readonly usage: PodUsageCache;
   private readonly pins: Omit<PinOptions, 'now'>;
 
   constructor(
@@ -65,6 +72,7 @@ export class ClusterConnection {
   ) {
     this.client = new KubeClient(source.config, source.server);
     const w = opts.watch ?? {};
+    this.eventFeed = new EventFeed({ capacity: w.feedCapacity ?? DEFAULT_FEED_CAPACITY });
     this.backoff = {
       baseMs: w.baseMs ?? DEFAULT_BACKOFF.baseMs,
       capMs: w.capMs ?? DEFAULT_BACKOFF.capMs,
@@ -74,6 +82,11 @@ export class ClusterConnection {
       idleMs: w.snapshotIdleMs ?? DEFAULT_PIN_OPTIONS.idleMs,
       max: w.snapshotsKept ?? DEFAULT_PIN_OPTIONS.max,
     };
+    this.usage = new PodUsageCache(
+      (namespace) => this.namespaceUsage(namespace),
+      undefined,
+      opts.now ?? Date.now,
+    );
   }
 
   get context(): string {
@@ -109,7 +122,8 @@ export class ClusterConnection {
   events(): ResourceCache<EventEntry> {
     if (this.eventCache) return this.eventCache;
     const collection = new Collection(compareEventEntries, EVENT_INDEXES);
-    const observer = this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
+    const recording = this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
+    const observer = bothObservers(recording, this.eventFeed.observer());
     this.eventCache = new ResourceCache<EventEntry>({
       client: this.client,
       path: '/api/v1/events',
@@ -123,7 +137,7 @@ export class ClusterConnection {
       pins: this.pins,
       listChunk: 100,
       ...(this.opts.now ? { now: this.opts.now } : {}),
-      ...(observer ? { observer } : {}),
+      observer,
     });
     return this.eventCache;
   }
@@ -142,7 +156,18 @@ export class ClusterConnection {
     return found;
   }
 
-  /** A single object, read fresh from the apiserver so a detail view is never stale. */
+  /**
+   * A single object as JSON text from its kind's watch cache while that cache is live: what a list
+   * shows, at no cost to the cluster. Undefined when the cache cannot vouch for it; the caller then
+   * asks the apiserver (getObject), so a detail view is never served stale data.
+   */
+  cachedObject(type: ResourceType, name: string, namespace: string | undefined): string | undefined {
+    const kind = RESOURCE_KINDS[type];
+    const key = `${kind.namespaced ? (namespace ?? '') : ''}/${name}`;
+    return this.caches.get(type)?.liveEntry(key)?.json;
+  }
+
+  /** A single object, read from the apiserver. */
   async getObject(type: ResourceType, name: string, namespace: string | undefined, signal: AbortSignal) {
     const kind = RESOURCE_KINDS[type];
     const ns = kind.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
@@ -155,18 +180,27 @@ export class ClusterConnection {
     }
   }
 
-  /** Current usage from metrics.k8s.io, or undefined when that API is absent or slow. */
-  async podUsage(namespace: string, name: string, signal: AbortSignal): Promise<ResourceUsage | undefined> {
-    const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
-    try {
-      const m = await this.client.getJson<{
+  /**
+   * A pod's usage from metrics.k8s.io, at most 10 s old (PodUsageCache); undefined when that API
+   * is absent or slow, or the pod is too new to have figures.
+   */
+  podUsage(namespace: string, name: string): Promise<ResourceUsage | undefined> {
+    return this.usage.get(namespace, name);
+  }
+
+  private async namespaceUsage(namespace: string): Promise<ReadonlyMap<string, ResourceUsage>> {
+    const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`;
+    const list = await this.client.getJson<{
+      items?: Array<{
+        metadata?: { name?: string };
         containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
-      }>(path, { signal, timeoutMs: Math.min(this.opts.timeoutMs, 3_000) });
-      return sumUsage(m.containers ?? []);
-    } catch {
-      // Metrics are an optional add-on to a cluster; their absence is normal, not an error.
-      return undefined;
+      }>;
+    }>(path, { timeoutMs: Math.min(this.opts.timeoutMs, 3_000) });
+    const byName = new Map<string, ResourceUsage>();
+    for (const item of list.items ?? []) {
+      if (item.metadata?.name) byName.set(item.metadata.name, sumUsage(item.containers ?? []));
     }
+    return byName;
   }
 
   status(): Promise<{ status: ClusterStatus; version?: string }> {

@@ -13,8 +13,9 @@ import { type PinOptions, SnapshotPins } from './snapshot-pins';
  * this). `listed` follows each completed list with every entry the cache then holds.
  */
 export interface CacheObserver<E> {
-  upserted(entry: E): void;
-  removed(key: string): void;
+  /** `previous` is the entry the key held before, if any (the event watch tells ADDED from MODIFIED). */
+  upserted(entry: E, previous?: E): void;
+  removed(key: string, previous?: E): void;
   listed(entries: readonly E[]): void;
   stopped(): void;
 }
@@ -123,6 +124,17 @@ export class ResourceCache<E extends Keyed> {
     return staleSince ? { ...read, staleSince } : read;
   }
 
+  /**
+   * The entry under `key` while this cache is live (listed, and its watch unbroken), so a single
+   * read is as fresh as a list; undefined when the cache cannot vouch for it: not started, not
+   * synced, stale, or no such entry yet (a watch a few milliseconds behind a create).
+   */
+  liveEntry(key: string): E | undefined {
+    if (this.informer === null || !this.synced || this.staleSinceMs !== null) return undefined;
+    this.lastUsed = Date.now();
+    return this.opts.collection.get(key);
+  }
+
   /** RFC 3339 time the data was last known good, while the watch is broken; else undefined. */
   get staleSince(): string | undefined {
     return this.staleSinceMs === null ? undefined : new Date(this.staleSinceMs).toISOString();
@@ -210,8 +222,14 @@ export class ResourceCache<E extends Keyed> {
     const collection = this.opts.collection;
     const observer = this.opts.observer;
     const upsert = (entry: E) => {
+      const previous = collection.get(entry.key);
       collection.upsert(entry);
-      observer?.upserted(entry);
+      observer?.upserted(entry, previous);
+    };
+    const remove = (key: string) => {
+      const previous = collection.get(key);
+      collection.delete(key);
+      observer?.removed(key, previous);
     };
     return {
       beginList: () => {
@@ -230,8 +248,7 @@ export class ResourceCache<E extends Keyed> {
         if (staged) {
           for (const key of [...collection.keys()]) {
             if (staged.has(key)) continue;
-            collection.delete(key);
-            observer?.removed(key);
+            remove(key);
           }
           for (const entry of staged.values()) {
             const old = collection.get(entry.key);
@@ -248,9 +265,7 @@ export class ResourceCache<E extends Keyed> {
         if (entry) upsert(entry);
       },
       remove: (obj) => {
-        const key = this.keyOf(obj);
-        collection.delete(key);
-        observer?.removed(key);
+        remove(this.keyOf(obj));
       },
     };
   }

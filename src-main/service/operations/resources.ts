@@ -1,5 +1,5 @@
 import type { Reply } from '../../../src-shared/contract/define';
-import type { ResourceWrapper } from '../../../src-shared/contract/models';
+import type { ResourceUsage, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import type { Selector } from '../../../src-shared/kube/selector';
 import type { ClusterConnection } from '../clusters/cluster';
@@ -72,18 +72,39 @@ async function getOne(
   namespace: string | undefined,
   workspaceId: string,
   ctx: CallContext,
-): Promise<{ data: ResourceWrapper }> {
+): Promise<Reply<ResourceWrapper>> {
   if (kind.namespaced && namespace === undefined) {
     namespace = await locateNamespace(cluster, kind, name, ctx);
   }
-  const isPod = kind.singular === 'pod';
-  const [raw, usage] = await Promise.all([
+  const usage =
+    kind.singular === 'pod' && namespace ? cluster.podUsage(namespace, name) : Promise.resolve(undefined);
+  const cached = cluster.cachedObject(kind.singular, name, namespace);
+  if (cached !== undefined) return wrapperJson(cluster.clusterId, workspaceId, cached, await usage);
+  const [raw, found] = await Promise.all([
     cluster.getObject(kind.singular, name, namespace, ctx.signal),
-    isPod && namespace ? cluster.podUsage(namespace, name, ctx.signal) : Promise.resolve(undefined),
+    usage,
   ]);
   const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
   const resource = cleanObject(raw, apiVersion, kind.kind);
-  return { data: { clusterId: cluster.clusterId, workspaceId, resource, ...(usage ? { usage } : {}) } };
+  return {
+    data: { clusterId: cluster.clusterId, workspaceId, resource, ...(found ? { usage: found } : {}) },
+  };
+}
+
+/** A wrapper around an object already held as JSON text: sent as is, parsed only for IPC. */
+function wrapperJson(
+  clusterId: string,
+  workspaceId: string,
+  resourceJson: string,
+  usage: ResourceUsage | undefined,
+): Reply<ResourceWrapper> {
+  const json = `{"clusterId":${JSON.stringify(clusterId)},"workspaceId":${JSON.stringify(workspaceId)},"resource":${resourceJson}${usage ? `,"usage":${JSON.stringify(usage)}` : ''}}`;
+  return {
+    get data() {
+      return JSON.parse(json) as ResourceWrapper;
+    },
+    json,
+  };
 }
 
 export function resourceHandlers(

@@ -184,7 +184,12 @@ describe('token files and auth providers', () => {
     });
     await expectListAndGet(stack);
     stack.sim.auth.tokens.delete(DEFAULT_TOKEN);
-    expectProblem(await stack.get(podPath(stack)), 502, 'cluster_unauthorized');
+    // A kind with no watch running, so the read has to reach the apiserver with the token.
+    expectProblem(
+      await stack.get(`${stack.cluster}/kubernetes-proxy/namespace/kube-system`),
+      502,
+      'cluster_unauthorized',
+    );
   });
 });
 

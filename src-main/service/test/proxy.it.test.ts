@@ -3,6 +3,7 @@ import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import { DEFAULT_TOKEN } from '../../simulator/index';
+import { eventually } from './eventually';
 import { collectAll, type Stack, startStack } from './harness';
 
 let stack: Stack;
@@ -126,24 +127,76 @@ describe('single resources (2 and 4)', () => {
     expect(res.body.resource).toEqual(raw);
   });
 
-  it('adds usage from metrics.k8s.io to a running pod, and leaves it out when metrics are down', async () => {
+  /** Running pods from two namespaces, so one namespace's usage can be read before the other's. */
+  async function runningPodsInTwoNamespaces(): Promise<[ResourceWrapper, ResourceWrapper]> {
     const pods = await collectAll<ResourceWrapper>(stack, `${proxy()}/pod?limit=1000`);
-    const running = pods.find(
+    const running = pods.filter(
       (p) => (p.resource.status as { phase?: string } | undefined)?.phase === 'Running',
+    );
+    // Namespaces from the end of the list: the earlier tests read usage in none of them.
+    const last = running.at(-1)!;
+    const other = running.findLast(
+      (p) => p.resource.metadata.namespace !== last.resource.metadata.namespace,
     )!;
-    const { namespace, name } = running.resource.metadata;
-    const path = `${proxy()}/namespaces/${namespace}/pod/${name}`;
-    const withMetrics = await stack.get<ResourceWrapper>(path);
+    return [last, other];
+  }
+  const podPath = (p: ResourceWrapper) =>
+    `${proxy()}/namespaces/${p.resource.metadata.namespace}/pod/${p.resource.metadata.name}`;
+
+  it('adds usage from metrics.k8s.io to a running pod, and leaves it out when metrics are down', async () => {
+    const [first, second] = await runningPodsInTwoNamespaces();
+    const withMetrics = await stack.get<ResourceWrapper>(podPath(first));
     expect(withMetrics.body.usage?.cpu).toMatch(/^\d+m$/);
     expect(withMetrics.body.usage?.memory).toMatch(/^\d+Mi$/);
     stack.sim.faults.metricsDown = true;
     try {
-      const without = await stack.get<ResourceWrapper>(path);
+      const without = await stack.get<ResourceWrapper>(podPath(second));
       expect(without.status).toBe(200);
       expect(without.body).not.toHaveProperty('usage');
     } finally {
       stack.sim.faults.metricsDown = false;
     }
+  });
+
+  it('reads usage once per namespace per 10 s: a second read of the namespace needs no metrics API', async () => {
+    const [first] = await runningPodsInTwoNamespaces();
+    const before = (await stack.get<ResourceWrapper>(podPath(first))).body.usage;
+    stack.sim.faults.metricsDown = true;
+    try {
+      const again = await stack.get<ResourceWrapper>(podPath(first));
+      expect(again.body.usage).toEqual(before);
+    } finally {
+      stack.sim.faults.metricsDown = false;
+    }
+  });
+
+  it('answers a single object from the live watch cache: it needs no new request to the cluster', async () => {
+    const [pod] = await runningPodsInTwoNamespaces();
+    await stack.get(podPath(pod)); // the namespace's usage, read now so it is cached too
+    stack.sim.faults.hang = true;
+    try {
+      const res = await stack.get<ResourceWrapper>(podPath(pod));
+      expect(res.status).toBe(200);
+      expect(res.body.resource.metadata.name).toBe(pod.resource.metadata.name);
+      expect(res.body.resource.metadata.uid).toBe(pod.resource.metadata.uid);
+      expect(res.body.usage?.cpu).toMatch(/^\d+m$/);
+    } finally {
+      stack.sim.faults.hang = false;
+    }
+  });
+
+  it('answers a single object with the change the watch has delivered', async () => {
+    const [pod] = await runningPodsInTwoNamespaces();
+    const { namespace, name } = pod.resource.metadata;
+    const current = stack.sim.store.peek('pods', namespace!, name)!;
+    stack.sim.store.upsert({
+      ...current,
+      metadata: { ...current.metadata, labels: { ...current.metadata.labels, 'skiff-test': 'changed' } },
+    });
+    await eventually(async () => {
+      const res = await stack.get<ResourceWrapper>(podPath(pod));
+      expect(res.body.resource.metadata.labels?.['skiff-test']).toBe('changed');
+    });
   });
 
   it('gets cluster-scoped objects on endpoint 2', async () => {
