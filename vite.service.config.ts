@@ -1,5 +1,23 @@
 import { resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin, runnerImport } from 'vite';
+
+/**
+ * Writes the OpenAPI document into the build (out/service/openapi.json): generated from the
+ * contract at build time, so the running service serves a file and carries no generator.
+ */
+function openApiDocument(): Plugin {
+  return {
+    name: 'skiff-openapi-document',
+    apply: 'build',
+    async generateBundle() {
+      const { module } = await runnerImport<typeof import('./src-main/service/openapi/document')>(
+        resolve(import.meta.dirname, 'src-main/service/openapi/document.ts'),
+      );
+      const source = `${JSON.stringify(module.buildOpenApiDocument(), null, 2)}\n`;
+      this.emitFile({ type: 'asset', fileName: 'openapi.json', source });
+    },
+  };
+}
 
 /**
  * The headless service and the simulator's CLI as plain ES modules for Node 24, so `serve`,
@@ -7,6 +25,7 @@ import { defineConfig } from 'vite';
  * per service. Dependencies stay external (an SSR build), loaded from node_modules as usual.
  */
 export default defineConfig({
+  plugins: [openApiDocument()],
   build: {
     ssr: true,
     target: 'node24',
@@ -17,6 +36,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         serve: resolve(import.meta.dirname, 'src-main/cli/serve.ts'),
+        snapshot: resolve(import.meta.dirname, 'src-main/cli/snapshot.ts'),
         simulator: resolve(import.meta.dirname, 'src-main/simulator/cli.ts'),
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },

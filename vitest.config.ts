@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Builds the service once and gives the run its own temp dir, failing the run when a test file
+    // leaves anything in it (vitest.global-setup.ts).
     globalSetup: ['./vitest.global-setup.ts'],
+    setupFiles: ['./vitest.tmpdir-per-file.ts'],
   },
 });

@@ -12,6 +12,8 @@ import { type MemoryPoint, measureMemory } from './memory';
 import { benchPages } from './pages';
 import { benchRendererTable } from './renderer-table';
 import { type SimulatorProcess, startSimulatorProcess } from './simulator-process';
+import { benchSnapshot } from './snapshot';
+import { benchSnapshotOpen } from './snapshot-open';
 import { mib, table, type Verdict, verdictTable } from './stats';
 
 /**
@@ -22,7 +24,7 @@ import { mib, table, type Verdict, verdictTable } from './stats';
  * processes of their own.
  */
 
-const SECTIONS = ['memory', 'lists', 'renderer', 'load', 'logs', 'auth'] as const;
+const SECTIONS = ['memory', 'lists', 'renderer', 'load', 'logs', 'auth', 'snapshot'] as const;
 type Section = (typeof SECTIONS)[number];
 const USAGE = `usage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]`;
 
@@ -82,17 +84,23 @@ async function main() {
   // The machine is shared: the load average says how much of a figure is someone else's work.
   const loadAtStart = load1();
   try {
-    if (runs('memory') || runs('lists')) {
+    if (runs('memory') || runs('lists') || runs('snapshot')) {
       const sim = await simulator(SCALE.pods, join(dir, 'sim.kubeconfig'));
       try {
         // Memory first, each point on a fresh service, before this run has loaded the machine.
         if (runs('memory')) await timed('memory', () => memory(sim, dir, verdicts));
         if (runs('lists'))
           await timed('lists and pages', () => listsAndPages(sim, join(dir, 'data-lists'), verdicts));
+        if (runs('snapshot'))
+          await timed('snapshot', () => snapshot(sim, join(dir, 'data-snapshot'), verdicts));
       } finally {
         await sim.stop();
       }
     }
+    if (runs('snapshot'))
+      await timed('snapshot open', () =>
+        benchSnapshotOpen(join(dir, 'snapshot-open'), SCALE, verdicts, judge),
+      );
     if (runs('renderer')) {
       if (browserReason) skipped.push(`renderer table: ${browserReason}`);
       // A simulator of its own that ticks, so live updates arrive while the table scrolls.
@@ -128,6 +136,17 @@ async function main() {
   console.log(
     `\n${verdict}; bench took ${took} s (${timings.join(', ')}); load average ${loadAtStart} at the start, ${load1()} at the end, on ${cpus().length} cores`,
   );
+}
+
+/** A capture of the whole simulator through the API (issue 10 §2); shown, with no target to judge. */
+async function snapshot(sim: SimulatorProcess, dataDir: string, verdicts: Verdict[]) {
+  const f = await benchSnapshot(sim, dataDir, CLUSTER);
+  verdicts.push({
+    figure: `snapshot of ${n(f.pods)} pods + ${n(f.events)} events (failing pods' logs), warm`,
+    measured: `${(f.warmMs / 1000).toFixed(1)} s, ${mib(f.sizeBytes / 2 ** 20)}`,
+    target: '—',
+    pass: undefined,
+  });
 }
 
 async function simulator(pods: number, kubeconfigPath: string) {

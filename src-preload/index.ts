@@ -1,9 +1,11 @@
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { DesktopBridge } from '../src-shared/ipc/bridge';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../src-shared/ipc/channels';
+import { IPC_EVENT_STREAM } from '../src-shared/ipc/event-stream';
 import { IPC_LOG_STREAM } from '../src-shared/ipc/log-stream';
 import { buildBridge } from './bridge';
 import { buildLogStreamBridge } from './log-stream';
+import { buildSnapshotFilesBridge } from './snapshot-files';
 
 contextBridge.exposeInMainWorld(
   'skiff',
@@ -20,4 +22,17 @@ contextBridge.exposeInMainWorld(
 contextBridge.exposeInMainWorld(
   'skiffLogs',
   buildLogStreamBridge((request, port) => ipcRenderer.postMessage(IPC_LOG_STREAM, request, [port])),
+);
+// The event watch: the same port protocol on its own channel (src-shared/ipc/event-stream.ts).
+contextBridge.exposeInMainWorld(
+  'skiffEvents',
+  buildLogStreamBridge((request, port) => ipcRenderer.postMessage(IPC_EVENT_STREAM, request, [port])),
+);
+// Snapshot files: main's own save and open dialogs, and files dropped onto the window (by path).
+contextBridge.exposeInMainWorld(
+  'skiffSnapshots',
+  buildSnapshotFilesBridge(
+    (channel, ...args) => ipcRenderer.invoke(channel, ...args),
+    (file) => webUtils.getPathForFile(file),
+  ),
 );

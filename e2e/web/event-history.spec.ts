@@ -162,6 +162,8 @@ test.describe('event history', () => {
     });
     const recorded = [make(1), make(2), make(3)];
     await page.route('**/kubernetes-events?*', async (route) => {
+      // No live watch here: the view falls back to the list, answered below.
+      if (new URL(route.request().url()).searchParams.get('watch') === 'true') return route.abort();
       const expired = new URL(route.request().url()).searchParams.get('includeExpired') === 'true';
       const rows = expired ? recorded : [recorded[1]];
       await route.fulfill({

@@ -74,6 +74,8 @@ test.describe('events view', () => {
     let events = Array.from({ length: 250 }, (_, i) => make(i));
     await page.route('**/kubernetes-events?*', async (route) => {
       const url = new URL(route.request().url());
+      // The live watch is cut off: the view falls back to polling the list, answered here.
+      if (url.searchParams.get('watch') === 'true') return route.abort('connectionrefused');
       const limit = Number(url.searchParams.get('limit') ?? 20);
       const offset = Number(url.searchParams.get('offset') ?? 0);
       await route.fulfill({
@@ -81,6 +83,8 @@ test.describe('events view', () => {
         headers: { 'x-total': String(events.length), 'x-limit': String(limit), 'x-offset': String(offset) },
       });
     });
+    // A filter restarts the watch, now refused, so the list is polled (and answered above).
+    await page.getByLabel('Namespace').fill('default');
     const count = page.locator('.list-count');
     // The first answer may still be the demo cluster's; the next refresh is the 250.
     await expect(count).toHaveText(/^\d+ of 250 events$/, { timeout: 10_000 });
@@ -98,5 +102,30 @@ test.describe('events view', () => {
     // A new event arrives: the next refresh shows it on top without a reload.
     events = [make(-1, 'Killing'), ...events];
     await expect(page.locator('tbody tr.event-row').first()).toContainText('Killing', { timeout: 10_000 });
+  });
+
+  test('follows the event watch: changes appear live, and the list is not polled meanwhile', async ({
+    page,
+  }) => {
+    const table = page.getByRole('table', { name: 'Cluster events' });
+    await expect(page.locator('.list-updated')).toHaveText('live');
+    // From here on, count what the view asks for: the list (not its timeline or groups) and the watch.
+    const lists: string[] = [];
+    const watches: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (!url.pathname.endsWith('/kubernetes-events')) return;
+      (url.searchParams.get('watch') === 'true' ? watches : lists).push(url.search);
+    });
+    // The demo cluster repeats events every few seconds (count + 1, lastTimestamp now): the one
+    // that repeated moves to the top with its new count, which only the watch can have told.
+    // The "last seen" cell's title is the absolute lastTimestamp: it changes only with the data.
+    const lastSeen = table.locator('tbody tr.event-row').first().locator('td[title]').nth(1);
+    const before = await lastSeen.getAttribute('title');
+    await expect(async () => expect(await lastSeen.getAttribute('title')).not.toBe(before)).toPass({
+      timeout: 30_000,
+    });
+    expect(lists).toEqual([]);
+    expect(watches).toEqual([]);
   });
 });

@@ -28,13 +28,23 @@ export interface ServeOptions {
   activityRetentionDays: number;
   /** Entries the activity log keeps at most, oldest pruned first (default 100,000). */
   activityMaxEntries: number;
+  /** --max-event-watches: concurrent event watches per session or API key (default 8). */
+  maxEventWatches: number;
+  /** --snapshot: `.skiff` files opened as read-only clusters at start. */
+  snapshots: string[];
+  /** --snapshot-max-size: the largest file POST /v1/snapshots accepts, in bytes. */
+  snapshotMaxBytes?: number;
+  /** --snapshot-kubeconfig: where to write a kubeconfig that reaches the open snapshots (kubectl). */
+  snapshotKubeconfig?: string;
 }
 
 const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
        [--trust-proxy ADDR ...] [--allowed-host NAME[:PORT] ...] [--geoip-db PATH]
        [--access-token-minutes 15-60] [--refresh-token-days 1-365]
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
-       [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]`;
+       [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
+       [--max-event-watches N (1-100, default 8)]
+       [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE]`;
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
 const timeoutSchema = z.coerce.number().positive().max(600);
@@ -44,6 +54,16 @@ const activityDaysSchema = z.coerce.number().int().min(1).max(3650);
 const activityEntriesSchema = z.coerce.number().int().min(1000).max(10_000_000);
 
 export class UsageError extends Error {}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+
+/** `4GiB`, `512MiB`, `1048576`: a size in bytes; undefined when it is none. */
+export function parseSize(text: string): number | undefined {
+  const m = /^(\d+)\s*(B|KiB|MiB|GiB)?$/.exec(text.trim());
+  if (!m) return undefined;
+  const bytes = Number(m[1]) * SIZE_UNITS[m[2] ?? '']!;
+  return bytes >= 1 && Number.isSafeInteger(bytes) ? bytes : undefined;
+}
 
 export function parseServeArgs(
   argv: readonly string[],
@@ -73,10 +93,22 @@ export function parseServeArgs(
   if (!activityEntries.success)
     throw new UsageError(`--activity-max-entries must be a whole number from 1000 to 10000000\n${USAGE}`);
   const eventHistory = parseEventHistoryArgs(values);
+  const watches = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .safeParse(values['max-event-watches'] ?? '8');
+  if (!watches.success)
+    throw new UsageError(`--max-event-watches must be a whole number from 1 to 100\n${USAGE}`);
   const ttlText = values['demo-event-ttl'];
   const demoEventTtlMs = ttlText === undefined ? undefined : parseDuration(ttlText);
   if (ttlText !== undefined && demoEventTtlMs === undefined)
     throw new UsageError(`--demo-event-ttl must be a duration such as 30s, 15m, 1h\n${USAGE}`);
+  const sizeText = values['snapshot-max-size'];
+  const snapshotMaxBytes = sizeText === undefined ? undefined : parseSize(sizeText);
+  if (sizeText !== undefined && snapshotMaxBytes === undefined)
+    throw new UsageError(`--snapshot-max-size must be a size such as 4GiB, 512MiB or 1048576\n${USAGE}`);
   const geoipDb = values['geoip-db'] ?? defaults.geoipDb;
   for (const proxy of values['trust-proxy'] ?? []) {
     const [addr, bits] = proxy.split('/') as [string, string | undefined];
@@ -105,6 +137,10 @@ export function parseServeArgs(
     ...(demoEventTtlMs !== undefined ? { demoEventTtlMs } : {}),
     activityRetentionDays: activityDays.data,
     activityMaxEntries: activityEntries.data,
+    maxEventWatches: watches.data,
+    snapshots: values.snapshot ?? [],
+    ...(snapshotMaxBytes !== undefined ? { snapshotMaxBytes } : {}),
+    ...(values['snapshot-kubeconfig'] ? { snapshotKubeconfig: values['snapshot-kubeconfig'] } : {}),
   };
 }
 
@@ -150,6 +186,10 @@ function parse(argv: readonly string[]) {
       'demo-event-ttl': { type: 'string' },
       'activity-retention': { type: 'string' },
       'activity-max-entries': { type: 'string' },
+      'max-event-watches': { type: 'string' },
+      snapshot: { type: 'string', multiple: true },
+      'snapshot-max-size': { type: 'string' },
+      'snapshot-kubeconfig': { type: 'string' },
     },
   });
 }

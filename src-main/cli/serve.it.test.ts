@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceArgs } from '../../scripts/serve.mjs';
+import type { Cluster } from '../../src-shared/contract/models';
+import { checkedBody } from '../service/test/contract-check';
 import { login, TEST_ADMIN_PASSWORD } from '../service/test/login';
 import { type Simulator, startSimulator } from '../simulator/index';
 
@@ -58,8 +60,9 @@ afterAll(async () => {
 
 const clusterIds = async (url: string) => {
   const { headers } = await login(url);
-  const res = await fetch(`${url}/v1/workspaces/default/clusters`, { headers });
-  const body = (await res.json()) as Array<{ clusterId: string; context: string; status: string }>;
+  const path = '/v1/workspaces/default/clusters';
+  const res = await fetch(url + path, { headers });
+  const body = checkedBody<Cluster[]>('GET', path, res, await res.text());
   return body.map((c) => `${c.clusterId}:${c.context}:${c.status}`).sort();
 };
 

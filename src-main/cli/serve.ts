@@ -1,14 +1,16 @@
 // First: V8 must know it should keep the heap small before the other modules allocate.
 import '../service/heap-profile';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuthStateError } from '../service/auth/state';
 import { KubeconfigError } from '../service/clusters/kubeconfig-file';
 import { loadClusterSources } from '../service/clusters/sources';
+import { ProblemError } from '../service/errors';
 import { createService } from '../service/index';
 import { createLogger } from '../service/logger';
 import { readStoredAppSettings } from '../service/settings/app-settings';
+import { checkSnapshotFile } from '../service/snapshots/reader';
 import { confStore } from '../service/storage/conf-store';
 import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
@@ -30,6 +32,16 @@ async function main() {
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
   for (const p of opts.kubeconfig)
     if (!existsSync(p)) throw new UsageError(`--kubeconfig ${p}: no such file`);
+  for (const p of opts.snapshots) {
+    if (!existsSync(p)) throw new UsageError(`--snapshot ${p}: no such file`);
+    // Checked before anything starts, so a bad file is the only thing said.
+    try {
+      checkSnapshotFile(p);
+    } catch (err) {
+      if (err instanceof ProblemError) throw new UsageError(`--snapshot: ${err.message}`);
+      throw err;
+    }
+  }
   const logger = createLogger();
   if (!LOOPBACK_HOSTS.has(opts.host)) {
     // Every request needs credentials, but tokens then cross the network in clear text unless a
@@ -47,8 +59,9 @@ async function main() {
     saved.kubeconfigPaths ?? [],
     process.env,
     opts.demoEventTtlMs !== undefined ? { eventTtlMs: opts.demoEventTtlMs } : {},
+    opts.snapshots.length === 0,
   );
-  if (contexts.length === 0) logger.info('no kubeconfig found; serving the embedded demo cluster');
+  if (contexts.length === 0 && demo) logger.info('no kubeconfig found; serving the embedded demo cluster');
 
   const staticDir = opts.staticDir ?? RENDERER_DIR;
   const service = createService({
@@ -58,6 +71,8 @@ async function main() {
     ...(demo ? { demo } : {}),
     timeoutMs: opts.timeoutMs,
     eventHistory: opts.eventHistory,
+    eventWatch: { maxPerCredential: opts.maxEventWatches },
+    ...(opts.snapshotMaxBytes !== undefined ? { snapshotMaxBytes: opts.snapshotMaxBytes } : {}),
     logger,
     ...(staticDir ? { staticDir } : {}),
     auth: {
@@ -74,6 +89,20 @@ async function main() {
     logger.info(
       'no GeoIP database found; public client addresses will show as "Unknown location" (see --geoip-db)',
     );
+  }
+  for (const p of opts.snapshots) {
+    try {
+      await service.snapshots.open(p);
+    } catch (err) {
+      await service.close();
+      await simulator?.close();
+      if (err instanceof ProblemError) throw new UsageError(`--snapshot: ${err.message}`);
+      throw err;
+    }
+  }
+  if (opts.snapshotKubeconfig) {
+    writeFileSync(opts.snapshotKubeconfig, service.snapshots.kubeconfigYaml(), { mode: 0o600 });
+    logger.info({ path: opts.snapshotKubeconfig }, 'kubectl --kubeconfig this file reads the open snapshots');
   }
   const { url } = await service.listen(opts.port, opts.host);
   process.stdout.write(`listening on ${url}\n`);

@@ -56,6 +56,8 @@ export async function serveLogStream(
   message: unknown,
   invoke: Invoker,
   principal: () => Promise<Principal>,
+  /** The streaming operation served; the event watch uses the same channel protocol. */
+  operation: 'getLogs' | 'watchEvents' = 'getLogs',
 ): Promise<void> {
   const abort = new AbortController();
   let credit = 0;
@@ -78,13 +80,19 @@ export async function serveLogStream(
   port.start();
   try {
     const open = parseOpen(message);
-    if (!open)
-      throw new ProblemError('invalid_parameter', 'a log stream request needs params, query and credit');
+    if (!open) throw new ProblemError('invalid_parameter', 'a stream request needs params, query and credit');
     credit = open.credit;
     const reply = await invoke(
-      'getLogs',
+      operation,
       { params: open.params, query: open.query, body: undefined },
-      { principal: await principal(), client: { via: 'ipc' }, signal: abort.signal, mediaType: NDJSON },
+      {
+        principal: await principal(),
+        client: { via: 'ipc' },
+        signal: abort.signal,
+        mediaType: NDJSON,
+        // A long stream ends with the desktop session (logged out from another device).
+        recheck: principal,
+      },
     );
     if (abort.signal.aborted) return;
     port.postMessage({ type: 'open' });

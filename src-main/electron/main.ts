@@ -9,10 +9,14 @@ import { createLogger } from '../service/logger';
 import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { DesktopSession } from './desktop-session';
 import { openDesktopStore } from './desktop-store';
+import { registerEventStreamIpc } from './event-stream-ipc';
 import { registerIpcHandlers } from './ipc-handlers';
 import { LocalApi } from './local-api';
 import { registerLogStreamIpc } from './log-stream-ipc';
 import { isAppUrl } from './navigation-policy';
+import { chooseSnapshotOpenPath, chooseSnapshotSavePath } from './snapshot-dialogs';
+import { registerSnapshotIpc } from './snapshot-ipc';
+import { openSnapshotForDesktop } from './snapshot-open';
 import { createTokenVault } from './token-vault';
 import { createMainWindow, RENDERER_ROOT, rendererUrl } from './window';
 
@@ -80,6 +84,27 @@ async function start() {
       return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
     },
     principal: () => desktop.principal(),
+  });
+  // The events view's live watch: the same MessagePort protocol, the watchEvents operation.
+  registerEventStreamIpc(ipcMain, {
+    invoke: service.invoke,
+    isTrustedSender: (event) => {
+      const frame = event.senderFrame;
+      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
+    },
+    principal: () => desktop.principal(),
+  });
+  // Snapshot files: saved and opened by main with its own dialogs; the page never handles the bytes.
+  registerSnapshotIpc(ipcMain, {
+    invoke: service.invoke,
+    isTrustedSender: (event) => {
+      const frame = event.senderFrame;
+      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
+    },
+    principal: () => desktop.principal(),
+    chooseSavePath: chooseSnapshotSavePath,
+    chooseOpenPath: chooseSnapshotOpenPath,
+    openFile: (path, principal) => openSnapshotForDesktop(service, path, principal),
   });
 
   createMainWindow(store, { appUrl, icon });

@@ -49,4 +49,12 @@ describe('navigation policy', () => {
     expect(isAllowedExternal('javascript:alert(1)')).toBe(false);
     expect(isAllowedExternal('https://user:pw@example.com/')).toBe(false);
   });
+
+  it('lets the local API reference page out, on loopback only', () => {
+    expect(isAllowedExternal('http://127.0.0.1:7733/v1/docs')).toBe(true);
+    expect(isAllowedExternal('http://[::1]:7733/v1/docs')).toBe(true);
+    expect(isAllowedExternal('http://127.0.0.1:7733/v1/workspaces')).toBe(false);
+    expect(isAllowedExternal('http://example.com/v1/docs')).toBe(false);
+    expect(isAllowedExternal('http://127.0.0.1:7733/v1/docs?x=1')).toBe(false);
+  });
 });

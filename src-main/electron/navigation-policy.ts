@@ -24,11 +24,19 @@ export function isAppUrl(url: string, appUrl: string): boolean {
   }
 }
 
-/** Only https links leave the app, and only to the system browser. */
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Only https links leave the app, and only to the system browser; and the local API's reference
+ * page (Settings → "API reference"), plain http on loopback, which holds no credential.
+ */
 export function isAllowedExternal(url: string): boolean {
   try {
     const u = new URL(url);
-    return u.protocol === 'https:' && u.username === '' && u.password === '';
+    if (u.username !== '' || u.password !== '') return false;
+    if (u.protocol === 'http:' && LOOPBACK.has(u.hostname) && u.pathname === '/v1/docs' && u.search === '')
+      return true;
+    return u.protocol === 'https:';
   } catch {
     return false;
   }

@@ -26,6 +26,22 @@ export interface CallContext {
   signal: AbortSignal;
   /** Streaming operations: the media type negotiated from the spec's `produces` (default: the first). */
   mediaType?: string;
+  /**
+   * Streaming operations: checks the call's credential again (HTTP: the same request headers;
+   * IPC: the desktop session); rejects with a 401 problem once it no longer holds (logged out,
+   * expired, revoked), so a long stream ends with its credential.
+   */
+  recheck?: () => Promise<unknown>;
+  /** Operations whose body is a file (`consumes`): HTTP hands it over here; IPC never does. */
+  upload?: Upload;
+}
+
+/** A request body that is a file, streamed to disk only when the operation asks for it. */
+export interface Upload {
+  /** Streams the body to a temporary file: 415 for a media type not consumed, 413 past the bound. */
+  receive(): Promise<{ path: string; bytes: number }>;
+  /** The operation keeps the received file; otherwise it is removed once the answer is sent. */
+  keep(): void;
 }
 
 export type OperationHandler<K extends OperationName> = (

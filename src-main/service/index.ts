@@ -1,23 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MonitoringFlags } from '../../src-shared/contract/models';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Cluster, MonitoringFlags } from '../../src-shared/contract/models';
 import { type AuthOptions, type AuthService, createAuth } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
 import { sealable } from './auth/sealed-store';
 import type { WatchOptions } from './clusters/cluster';
 import type { ContextSource } from './clusters/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
+import type { EventWatchOptions } from './event-watch/options';
 import { EventHistory, type EventHistoryOptions } from './history/index';
 import { createHttpServer, type HttpServerOptions } from './http/http-server';
 import { createHttpApp } from './http/server';
 import { createStaticHandler } from './http/static';
+import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
 import { createInvoker, type Invoker } from './invoke';
 import { createLogger, type Logger } from './logger';
+import { createDocsHandler } from './openapi/serve-docs';
 import { createHandlers, SERVICE_VERSION } from './operations';
+import { eventWatchHandlers } from './operations/event-watch';
+import { describeCluster } from './operations/workspaces';
 import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './settings/app-settings';
+import { SnapshotJobs } from './snapshots/jobs';
+import { SnapshotOpener } from './snapshots/open';
 import { confStore } from './storage/conf-store';
 import type { AppDatabase } from './storage/database';
 import { type KeyValueStore, memoryStore } from './storage/store';
+import { DEFAULT_WORKSPACE_ID } from './workspaces/config';
 
 export interface ServiceConfig {
   /** Where configuration and state live; omitted means in memory (tests). */
@@ -48,13 +61,26 @@ export interface ServiceConfig {
   http?: HttpServerOptions;
   /** When events are recorded into the event history and how long they are kept (history/options.ts). */
   eventHistory?: EventHistoryOptions;
+  /** The event watch's heartbeat, credential checks and bounds (event-watch/options.ts). */
+  eventWatch?: EventWatchOptions;
+  /** Largest snapshot file `POST /v1/snapshots` accepts (`--snapshot-max-size`; default 4 GiB). */
+  snapshotMaxBytes?: number;
 }
 
 export interface Service {
   invoke: Invoker;
   registry: ClusterRegistry;
+  /** Event watches open now, all credentials together. */
+  openEventWatches(): number;
   /** Sessions for the desktop window and tests: `service.auth.createLocalSession()`. */
   auth: AuthService;
+  /**
+   * Opening `.skiff` files as read-only clusters in the default workspace (`serve --snapshot`,
+   * the desktop's "Open snapshot…"). `open` throws a ProblemError (`invalid_snapshot`,
+   * `snapshot_version_unsupported`) for a file it cannot open; `kubeconfigYaml` names every open
+   * snapshot for kubectl while the service runs.
+   */
+  snapshots: { open(path: string): Promise<Cluster>; kubeconfigYaml(): string };
   listen(port: number, host: string): Promise<{ url: string; server: Server }>;
   close(): Promise<void>;
 }
@@ -133,21 +159,47 @@ export function createService(config: ServiceConfig): Service {
     host: () => config.appHost ?? webHost(webUrl),
     active: { kubeconfigPaths: config.kubeconfigPaths ?? [], accessTokenMinutes, refreshTokenDays },
   };
-  const invoke = createInvoker(createHandlers(registry, auth, settings, history, config.now));
+  // Capture jobs; their files live in the data dir's snapshots/ folder until they are forgotten.
+  const snapshots = new SnapshotJobs({
+    dataDir: config.dataDir,
+    skiffVersion: SERVICE_VERSION,
+    logger,
+    ...(config.now ? { now: config.now } : {}),
+  });
+  const eventWatch = eventWatchHandlers(registry, config.eventWatch, config.now);
+  const opener = new SnapshotOpener({ registry, history, logger });
+  // Uploaded snapshots live here while open; a run that ended without closing left only leftovers.
+  const uploadDir = config.dataDir
+    ? join(config.dataDir, 'opened-snapshots')
+    : join(tmpdir(), `skiff-uploads-${process.pid}-${randomBytes(6).toString('hex')}`);
+  rmSync(uploadDir, { recursive: true, force: true });
+  const invoke = createInvoker(
+    createHandlers(registry, auth, settings, history, snapshots, config.now, eventWatch, opener),
+  );
   const listener = createHttpApp({
     invoke,
     authenticate: auth.authenticate,
     guard: auth.guard,
     clientAddress: auth.clientAddress,
     logger,
+    apiDocs: createDocsHandler(),
     ...(config.staticDir ? { serveStatic: createStaticHandler(config.staticDir) } : {}),
+    uploads: { dir: uploadDir, maxBytes: config.snapshotMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES },
   });
   const servers: Server[] = [];
 
   return {
     invoke,
     registry,
+    openEventWatches: eventWatch.openWatches,
     auth,
+    snapshots: {
+      async open(path) {
+        const { cluster } = await opener.open(path);
+        return describeCluster(registry, cluster, DEFAULT_WORKSPACE_ID);
+      },
+      kubeconfigYaml: () => opener.kubeconfigYaml(),
+    },
     async listen(port, host) {
       // Nothing is served before the signing key and the first account exist.
       await auth.ready;
@@ -176,7 +228,12 @@ export function createService(config: ServiceConfig): Service {
             }),
         ),
       );
+      // Running captures stop (their temporary files removed) before their clusters close.
+      await snapshots.close();
       await registry.close();
+      // Snapshot simulators stop once their clusters' caches have; uploaded files are removed.
+      await opener.close();
+      await rm(uploadDir, { recursive: true, force: true });
       // What the event caches saw last is written before the database closes with auth.
       await history.close();
       // Drains the writes that outlive their request (a failed login's log entry), then seals.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkHeader, paginate } from './pagination';
+import { linkHeader, paginate, serialisedPage } from './pagination';
 
 const rels = (header: string) =>
   Object.fromEntries(
@@ -66,5 +66,42 @@ describe('linkHeader', () => {
     const links = rels(linkHeader('/v1/x', new URLSearchParams(), { total: 25, limit: 10, offset: 90 }));
     expect(links.prev).toContain('offset=20');
     expect(links.next).toBeUndefined();
+  });
+});
+
+describe('serialisedPage', () => {
+  const rows = [{ json: '{"n":"c"}' }, { json: '{"n":"a"}' }, { json: '{"n":"é"}' }, { json: '{"n":"b"}' }];
+  const read = { token: 't1' };
+  const wrapped = (variant: string, list = rows) =>
+    serialisedPage<(typeof rows)[number], { head: number; resource: { n: string } }>(
+      list,
+      2,
+      1,
+      { text: (r) => r.json, jsonWrap: { prefix: '{"head":1,"resource":', suffix: '}' }, variant },
+      read,
+    );
+
+  it("parses to the wrapped elements of the page's rows, for transports that need objects", () => {
+    expect(wrapped('').data).toEqual([
+      { head: 1, resource: { n: 'a' } },
+      { head: 1, resource: { n: 'é' } },
+    ]);
+  });
+
+  it('gives the same ETag seed for the same row objects, and another when a row object is replaced', () => {
+    expect(wrapped('').etagSeed).toBe(wrapped('').etagSeed);
+    const replaced = [rows[0]!, { json: '{"n":"a"}' }, rows[2]!, rows[3]!];
+    expect(wrapped('', replaced).etagSeed).not.toBe(wrapped('').etagSeed);
+  });
+
+  it('gives another ETag seed for another variant or another wrap', () => {
+    expect(wrapped('ws-1').etagSeed).not.toBe(wrapped('ws-2').etagSeed);
+    const other = serialisedPage(rows, 2, 1, { text: (r) => r.json, variant: '' }, read);
+    expect(other.etagSeed).not.toBe(wrapped('').etagSeed);
+  });
+
+  it('a row outside the page does not change its ETag seed', () => {
+    const changedOutside = [{ json: '{"n":"z"}' }, rows[1]!, rows[2]!, { json: '{"n":"y"}' }];
+    expect(wrapped('', changedOutside).etagSeed).toBe(wrapped('').etagSeed);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Reply } from '../../src-shared/contract/define';
 import type { PageInfo } from '../../src-shared/contract/models';
 
@@ -12,24 +13,57 @@ export function paginate<T>(all: readonly T[], limit: number, offset: number): P
 }
 
 /**
- * A page of rows kept as JSON text, for the cluster lists: the body is built by concatenating the
- * page's texts, and `data` is parsed only by a transport that needs objects (IPC).
+ * Each cached row object gets a number the first time a page carries it. Rows are immutable (a
+ * change replaces the object), so a page's row numbers, with what the rows are wrapped in,
+ * identify its bytes: the ETag hashes a few hundred bytes instead of the whole page. The nonce
+ * keeps numbers from one run of the service from matching another's.
  */
-export function serialisedPage<T, R>(
+const rowNumbers = new WeakMap<object, number>();
+let lastRowNumber = 0;
+const RUN_NONCE = randomUUID();
+
+function rowNumber(row: object): number {
+  let n = rowNumbers.get(row);
+  if (n === undefined) {
+    n = ++lastRowNumber;
+    rowNumbers.set(row, n);
+  }
+  return n;
+}
+
+export interface SerialisedRows<T> {
+  /** A row's text; for a wrapped page, the text between the wrap's prefix and suffix. */
+  text: (row: T) => string;
+  jsonWrap?: { prefix: string; suffix: string };
+  /** Everything besides the row that `text` and the wrap depend on (e.g. the workspace id). */
+  variant: string;
+}
+
+/**
+ * A page of rows kept as JSON text, for the cluster lists: the body is built from the page's
+ * texts, and `data` is parsed only by a transport that needs objects (IPC).
+ */
+export function serialisedPage<T extends object, R>(
   rows: readonly T[],
   limit: number,
   offset: number,
-  text: (row: T) => string,
+  how: SerialisedRows<T>,
   read: { token: string; staleSince?: string },
 ): Reply<R[]> {
+  const slice = rows.slice(offset, offset + limit);
   // The elements only: joined here, a page over 128 KB would be a large-object string that only a
   // full GC frees; HTTP encodes the elements straight into the body's bytes instead.
-  const json = rows.slice(offset, offset + limit).map(text);
+  const json = slice.map(how.text);
+  const wrap = how.jsonWrap;
+  const etagSeed = `${RUN_NONCE}\n${how.variant}\n${wrap ? `${wrap.prefix}\n${wrap.suffix}\n` : ''}${slice.map(rowNumber).join(',')}`;
   return {
     get data() {
-      return JSON.parse(`[${json.join(',')}]`) as R[];
+      const texts = wrap ? json.map((t) => `${wrap.prefix}${t}${wrap.suffix}`) : json;
+      return JSON.parse(`[${texts.join(',')}]`) as R[];
     },
     json,
+    ...(wrap ? { jsonWrap: wrap } : {}),
+    etagSeed,
     page: { total: rows.length, limit, offset, snapshot: read.token },
     ...(read.staleSince ? { staleSince: read.staleSince } : {}),
   };

@@ -11,8 +11,9 @@ import { buildDemo } from './demo-data';
 import { expireEvents, startEventTtl } from './event-ttl';
 import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 import type { ListOrder } from './list';
-import { MetricsSource } from './metrics';
+import { type MetricsProvider, MetricsSource } from './metrics';
 import { type Faults, Router } from './server';
+import { CapturedMetrics, type SnapshotContent, SnapshotLogSource } from './snapshot-content';
 import { SimStore } from './store';
 import { Ticker } from './ticker';
 import { createPki, type SimPki } from './tls';
@@ -22,6 +23,7 @@ export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod
 export type { EventBump, EventInput } from './events';
 export type { ExecPluginConfig } from './kubeconfig';
 export type { Faults } from './server';
+export type { SnapshotContent } from './snapshot-content';
 export { type Change, SimStore } from './store';
 export { type ClientIdentity, createPki, type SimPki } from './tls';
 export type { CoreEvent, KubeObject, KubeObjectInput, Pod } from './types';
@@ -53,6 +55,11 @@ export interface SimulatorOptions {
    * Default none: events stay, as the demo data has events hours old.
    */
   eventTtlMs?: number;
+  /**
+   * Serve this frozen cluster (a snapshot) instead of the demo data: no demo objects, no ticker,
+   * logs and metrics as captured.
+   */
+  content?: SnapshotContent;
 }
 
 /** Which credential `kubeconfigYaml` gives the user. */
@@ -93,10 +100,15 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const auth = new SimAuth([token, ...(opts.tokens ?? [])]);
   const pki = opts.tls ? ((opts.tls !== true ? opts.tls.pki : undefined) ?? (await createPki())) : undefined;
   const store = new SimStore(now);
-  const demo = buildDemo({ seed, now: now(), ...(opts.scale ? { scale: opts.scale } : {}) });
-  store.load(demo.objects);
-  store.logs.source = demo.logSource;
-  const metrics = new MetricsSource(store, seed);
+  const { content } = opts;
+  const demo = content
+    ? undefined
+    : buildDemo({ seed, now: now(), ...(opts.scale ? { scale: opts.scale } : {}) });
+  store.load(content?.objects ?? demo?.objects ?? []);
+  if (content) store.defer('events', () => content.events());
+  store.logs.source = content ? new SnapshotLogSource(store, content) : demo?.logSource;
+  const computed = new MetricsSource(store, seed);
+  const metrics: MetricsProvider = content ? new CapturedMetrics(content) : computed;
   const faults: Faults = {
     metricsDown: false,
     metricsMissing: false,
@@ -104,7 +116,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     hang: false,
     unauthorized: false,
   };
-  const ticker = new Ticker({ store, metrics, crashers: demo.crashers, recurring: demo.recurring });
+  const ticker = new Ticker({
+    store,
+    metrics: computed,
+    crashers: demo?.crashers ?? [],
+    recurring: demo?.recurring ?? [],
+  });
 
   const host = opts.host ?? '127.0.0.1';
   let url = '';
@@ -150,7 +167,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   });
   const { port } = server.address() as AddressInfo;
   url = `${pki ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  if (opts.tickMs) ticker.start(opts.tickMs);
+  if (opts.tickMs && !content) ticker.start(opts.tickMs);
   const { eventTtlMs } = opts;
   const stopEventTtl = eventTtlMs ? startEventTtl(store, eventTtlMs) : () => {};
 

@@ -32,6 +32,11 @@ export interface LogSource {
   nextLine(ref: RunRef, now: number): string | undefined;
   /** Last words of an instance that is exiting while someone has its log open. */
   exitLines(ref: RunRef, exitCode: number, now: number): string[];
+  /**
+   * True when the backlog is all there will ever be (a snapshot's captured lines): every run is
+   * then over, so a follow ends once its backlog is sent.
+   */
+  readonly final?: boolean;
 }
 
 export type LogFollower = (line: LogLine | null) => void;
@@ -65,7 +70,7 @@ export class LogStore {
       run = {
         ref,
         lines: this.source?.backlog(ref, until) ?? [],
-        ended: ref.finishedAt !== undefined,
+        ended: ref.finishedAt !== undefined || this.source?.final === true,
         followers: new Set(),
       };
       byId.set(ref.containerId, run);

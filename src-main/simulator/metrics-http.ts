@@ -6,7 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseBool } from './log-http';
-import { type MetricsResult, type MetricsSource, NODE_METRICS, POD_METRICS } from './metrics';
+import { type MetricsProvider, type MetricsResult, NODE_METRICS, POD_METRICS } from './metrics';
 import { buildFilter } from './selectors';
 import { badRequest, methodNotAllowed, pathNotFound, type Sent, sendJson, sendStatus } from './status';
 
@@ -54,7 +54,7 @@ export function serveMetrics(
   res: ServerResponse,
   p: MetricsPath,
   q: URLSearchParams,
-  source: MetricsSource,
+  source: MetricsProvider,
 ): Sent {
   const isPods = p.resource === 'pods';
   if (

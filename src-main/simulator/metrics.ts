@@ -40,12 +40,20 @@ const API_VERSION = 'metrics.k8s.io/v1beta1';
 
 export type MetricsResult = { ok: true; body: unknown } | { ok: false; status: Status };
 
+/** What the metrics.k8s.io routes read: the demo's computed usage, or a snapshot's captured items. */
+export interface MetricsProvider {
+  listPods(namespace: string | undefined, filter: Filter): MetricsResult;
+  getPod(namespace: string, name: string): MetricsResult;
+  listNodes(filter: Filter): MetricsResult;
+  getNode(name: string): MetricsResult;
+}
+
 interface Usage {
   cpu: number;
   memory: number;
 }
 
-export class MetricsSource {
+export class MetricsSource implements MetricsProvider {
   /** Advanced by the ticker; every usage figure drifts with it. */
   tick = 0;
 

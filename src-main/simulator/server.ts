@@ -10,7 +10,7 @@ import type { SimAuth } from './auth';
 import { apiGroupList, apiVersions, resourceList, versionInfo } from './discovery';
 import { getObject, type ListOrder, listObjects } from './list';
 import { parseBool, serveLog } from './log-http';
-import type { MetricsSource } from './metrics';
+import type { MetricsProvider } from './metrics';
 import {
   METRICS_GROUP,
   type MetricsFaults,
@@ -45,7 +45,7 @@ export interface Faults extends MetricsFaults {
 
 export interface ServerDeps {
   store: SimStore;
-  metrics: MetricsSource;
+  metrics: MetricsProvider;
   faults: Faults;
   auth: SimAuth;
   bookmarkMs: number;

@@ -50,6 +50,8 @@ export class SimStore {
   private readonly histories = new Map<string, History>();
   private readonly listeners = new Map<string, Set<ChangeListener>>();
   private readonly openWatches = new Set<(expired: boolean) => void>();
+  /** Resources whose objects load on first use (a snapshot's events), so nothing waits for them before. */
+  private readonly deferred = new Map<string, () => Iterable<KubeObject>>();
   private uidCounter = 0;
   /** Lowest revision a new watch or continue token may start from. */
   compactedFloor = 0;
@@ -74,6 +76,11 @@ export class SimStore {
 
   table(resource: string): Table {
     const d = this.def(resource);
+    const pending = this.deferred.get(d.resource);
+    if (pending) {
+      this.deferred.delete(d.resource);
+      this.load(pending());
+    }
     let t = this.tables.get(d.resource);
     if (!t) {
       t = new Table();
@@ -195,6 +202,11 @@ export class SimStore {
     for (const [resource, entries] of perResource) this.table(resource).load(entries);
     for (const h of this.histories.values()) h.changes.length = 0;
     this.compact();
+  }
+
+  /** Loads a resource's objects as `load` does, but only when something first reads that resource. */
+  defer(resource: string, objects: () => Iterable<KubeObject>): void {
+    this.deferred.set(this.def(resource).resource, objects);
   }
 
   /** Forgets the change history: watches from any older resourceVersion now get 410 Expired. */

@@ -1,136 +1,165 @@
-/** Data shapes of authentication: accounts, login sessions, tokens, API keys and the activity log. */
+import { z } from 'zod';
 
-export type SessionStatus = 'active' | 'expired' | 'logged_out';
+/**
+ * Data shapes of authentication: accounts, login sessions, tokens, API keys and the activity log,
+ * as strict zod schemas with their types inferred (see models.ts for why).
+ */
+
+const isoTime = (description = 'ISO 8601 UTC.') => z.string().meta({ description });
+
+export const sessionStatus = z.enum(['active', 'expired', 'logged_out']).meta({ id: 'SessionStatus' });
+export type SessionStatus = z.infer<typeof sessionStatus>;
 
 /** How a session ended, when it did; `expired` sessions end with 'expired'. */
-export type SessionEndReason =
-  | 'logout'
-  | 'refresh_token_reused'
-  | 'password_changed'
-  | 'account_removed'
-  | 'expired';
+export const sessionEndReason = z
+  .enum(['logout', 'refresh_token_reused', 'password_changed', 'account_removed', 'expired'])
+  .meta({ id: 'SessionEndReason' });
+export type SessionEndReason = z.infer<typeof sessionEndReason>;
 
 /** What kind of program holds the session: a browser, a script (curl, python-requests...) or the desktop app. */
-export type ClientType = 'browser' | 'script' | 'desktop-app' | 'unknown';
+export const clientType = z.enum(['browser', 'script', 'desktop-app', 'unknown']).meta({ id: 'ClientType' });
+export type ClientType = z.infer<typeof clientType>;
 
-export interface DeviceInfo {
-  /** desktop, mobile, tablet, console, smarttv, wearable, embedded, or unknown (scripts). */
-  type: string;
-  vendor: string | null;
-  model: string | null;
-}
+export const deviceInfo = z
+  .strictObject({
+    type: z.string().meta({
+      description: 'desktop, mobile, tablet, console, smarttv, wearable, embedded, or unknown (scripts).',
+    }),
+    vendor: z.string().nullable(),
+    model: z.string().nullable(),
+  })
+  .meta({ id: 'DeviceInfo' });
+export type DeviceInfo = z.infer<typeof deviceInfo>;
 
-export interface NameVersion {
-  name: string | null;
-  version: string | null;
-}
+export const nameVersion = z
+  .strictObject({ name: z.string().nullable(), version: z.string().nullable() })
+  .meta({ id: 'NameVersion' });
+export type NameVersion = z.infer<typeof nameVersion>;
 
-export type LocationKind = 'loopback' | 'private' | 'public' | 'unknown';
+export const locationKind = z.enum(['loopback', 'private', 'public', 'unknown']).meta({ id: 'LocationKind' });
+export type LocationKind = z.infer<typeof locationKind>;
 
 /** City-level location, estimated from the client address with its last octet (IPv4) or 80 bits (IPv6) removed. */
-export interface SessionLocation {
-  kind: LocationKind;
-  /** What a person reads: "This device", "Local network", "Mountain View, California, United States". */
-  label: string;
-  city: string | null;
-  region: string | null;
-  /** Country name in English. */
-  country: string | null;
-  /** ISO 3166-1 alpha-2. */
-  countryCode: string | null;
-  /** The /24 (IPv4) or /48 (IPv6) network of the client; the full address is never stored. */
-  network: string | null;
-}
+export const sessionLocation = z
+  .strictObject({
+    kind: locationKind,
+    label: z.string().meta({
+      description:
+        'What a person reads: "This device", "Local network", "Mountain View, California, United States".',
+    }),
+    city: z.string().nullable(),
+    region: z.string().nullable(),
+    country: z.string().nullable().meta({ description: 'Country name in English.' }),
+    countryCode: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
+    network: z.string().nullable().meta({
+      description: 'The /24 (IPv4) or /48 (IPv6) network of the client; the full address is never stored.',
+    }),
+  })
+  .meta({ id: 'SessionLocation' });
+export type SessionLocation = z.infer<typeof sessionLocation>;
+
+const clientDescriptionShape = {
+  clientType,
+  device: deviceInfo,
+  browser: nameVersion,
+  os: nameVersion,
+  location: sessionLocation,
+};
 
 /** Who a session belongs to on the client side; set at login and kept for the session's life. */
-export interface ClientDescription {
-  clientType: ClientType;
-  device: DeviceInfo;
-  browser: NameVersion;
-  os: NameVersion;
-  location: SessionLocation;
-}
+export const clientDescription = z.strictObject(clientDescriptionShape).meta({ id: 'ClientDescription' });
+export type ClientDescription = z.infer<typeof clientDescription>;
 
-export interface SessionRecord extends ClientDescription {
-  sessionId: string;
-  status: SessionStatus;
-  /** True for the session whose access token made this request. */
-  current: boolean;
-  /** ISO 8601 UTC. */
-  firstLoginAt: string;
-  lastSeenAt: string;
-  /** When the session ends unless refreshed (idle limit), never later than its absolute limit. */
-  expiresAt: string;
-  endedAt: string | null;
-  endReason: SessionEndReason | null;
-}
+/** The session record of the session list. */
+export const sessionRecord = z
+  .strictObject({
+    ...clientDescriptionShape,
+    sessionId: z.string(),
+    status: sessionStatus,
+    current: z.boolean().meta({ description: 'True for the session whose access token made this request.' }),
+    firstLoginAt: isoTime(),
+    lastSeenAt: isoTime(),
+    expiresAt: isoTime(
+      'When the session ends unless refreshed (idle limit), never later than its absolute limit; ISO 8601 UTC.',
+    ),
+    endedAt: z.string().nullable(),
+    endReason: sessionEndReason.nullable(),
+  })
+  .meta({ id: 'SessionRecord' });
+export type SessionRecord = z.infer<typeof sessionRecord>;
 
 /** The decoded payload of an access token (a JWT). Times are Unix seconds. */
-export interface AuthPayload {
-  sub: string;
-  sid: string;
-  jti: string;
-  iat: number;
-  exp: number;
-}
+export const authPayload = z
+  .strictObject({
+    sub: z.string(),
+    sid: z.string(),
+    jti: z.string(),
+    iat: z.number().int(),
+    exp: z.number().int().meta({ description: 'Unix seconds.' }),
+  })
+  .meta({ id: 'AuthPayload' });
+export type AuthPayload = z.infer<typeof authPayload>;
 
-export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-  auth: AuthPayload;
-}
+const tokenPairShape = { accessToken: z.string(), refreshToken: z.string(), auth: authPayload };
 
-export interface LoginResult extends TokenPair {
-  sessionId: string;
-}
+/** The refresh payload: both tokens rotate, `auth` is the new access token's decoded payload. */
+export const tokenPair = z.strictObject(tokenPairShape).meta({ id: 'TokenPair' });
+export type TokenPair = z.infer<typeof tokenPair>;
 
-export type AccountRole = 'admin' | 'member';
+export const loginResult = z
+  .strictObject({ ...tokenPairShape, sessionId: z.string() })
+  .meta({ id: 'LoginResult' });
+export type LoginResult = z.infer<typeof loginResult>;
 
-export interface Account {
-  accountId: string;
-  username: string;
-  role: AccountRole;
-  /** 'all' for administrators; otherwise the workspaces the account is a member of. */
-  workspaces: 'all' | string[];
-  createdAt: string;
-  passwordChangedAt: string;
-}
+export const accountRole = z.enum(['admin', 'member']).meta({ id: 'AccountRole' });
+export type AccountRole = z.infer<typeof accountRole>;
 
-export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
+export const account = z
+  .strictObject({
+    accountId: z.string(),
+    username: z.string(),
+    role: accountRole,
+    workspaces: z.union([z.literal('all'), z.array(z.string())]).meta({
+      description: "'all' for administrators; otherwise the workspaces the account is a member of.",
+    }),
+    createdAt: z.string(),
+    passwordChangedAt: z.string(),
+  })
+  .meta({ id: 'Account' });
+export type Account = z.infer<typeof account>;
 
-export interface ApiKeyRecord {
-  apiKeyId: string;
-  name: string;
-  /** The first characters of the key, to recognise it; the key itself is shown only once. */
-  hint: string;
-  /** null: every workspace the owner is a member of. */
-  workspaces: string[] | null;
-  status: ApiKeyStatus;
-  createdAt: string;
-  expiresAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export const apiKeyStatus = z.enum(['active', 'expired', 'revoked']).meta({ id: 'ApiKeyStatus' });
+export type ApiKeyStatus = z.infer<typeof apiKeyStatus>;
 
-export interface CreatedApiKey {
-  apiKey: ApiKeyRecord;
-  /** The secret; send it as `X-API-Key`. Shown only in this response. */
-  key: string;
-}
+export const apiKeyRecord = z
+  .strictObject({
+    apiKeyId: z.string(),
+    name: z.string(),
+    hint: z.string().meta({
+      description: 'The first characters of the key, to recognise it; the key itself is shown only once.',
+    }),
+    workspaces: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'null: every workspace the owner is a member of.' }),
+    status: apiKeyStatus,
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ApiKeyRecord' });
+export type ApiKeyRecord = z.infer<typeof apiKeyRecord>;
 
-export type ActivityType =
-  | 'login'
-  | 'login_failed'
-  | 'refresh'
-  | 'logout'
-  | 'refresh_token_reused'
-  | 'session_expired'
-  | 'password_changed'
-  | 'api_key_created'
-  | 'api_key_used'
-  | 'api_key_revoked';
+export const createdApiKey = z
+  .strictObject({
+    apiKey: apiKeyRecord,
+    key: z.string().meta({ description: 'The secret; send it as `X-API-Key`. Shown only in this response.' }),
+  })
+  .meta({ id: 'CreatedApiKey' });
+export type CreatedApiKey = z.infer<typeof createdApiKey>;
 
-export const ACTIVITY_TYPES: readonly ActivityType[] = [
+export const ACTIVITY_TYPES = [
   'login',
   'login_failed',
   'refresh',
@@ -141,43 +170,64 @@ export const ACTIVITY_TYPES: readonly ActivityType[] = [
   'api_key_created',
   'api_key_used',
   'api_key_revoked',
-];
+] as const;
+export const activityType = z.enum(ACTIVITY_TYPES).meta({ id: 'ActivityType' });
+export type ActivityType = z.infer<typeof activityType>;
 
-export interface ActivityEntry {
-  activityId: string;
-  type: ActivityType;
-  /** ISO 8601 UTC. */
-  at: string;
-  /** The account the entry is about, and its name (null once the account is gone). */
-  accountId: string;
-  username: string | null;
-  sessionId: string | null;
-  apiKeyId: string | null;
-  /** Who did it, when not the session itself: another session of the account, or an administrator. */
-  by: { accountId: string; username: string | null; sessionId: string | null } | null;
-  /** The device the event came from, when one did. */
-  client: ClientDescription | null;
-  detail: string | null;
-}
+export const activityEntry = z
+  .strictObject({
+    activityId: z.string(),
+    type: activityType,
+    at: isoTime(),
+    accountId: z.string().meta({ description: 'The account the entry is about.' }),
+    username: z
+      .string()
+      .nullable()
+      .meta({ description: "The account's name; null once the account is gone." }),
+    sessionId: z.string().nullable(),
+    apiKeyId: z.string().nullable(),
+    by: z
+      .strictObject({
+        accountId: z.string(),
+        username: z.string().nullable(),
+        sessionId: z.string().nullable(),
+      })
+      .nullable()
+      .meta({
+        description:
+          'Who did it, when not the session itself: another session of the account, or an administrator.',
+      }),
+    client: clientDescription
+      .nullable()
+      .meta({ description: 'The device the event came from, when one did.' }),
+    detail: z.string().nullable(),
+  })
+  .meta({ id: 'ActivityEntry' });
+export type ActivityEntry = z.infer<typeof activityEntry>;
 
-export interface WhoAmI {
-  account: Account;
-  sessionId: string | null;
-  apiKeyId: string | null;
-}
+export const whoAmI = z
+  .strictObject({ account, sessionId: z.string().nullable(), apiKeyId: z.string().nullable() })
+  .meta({ id: 'WhoAmI' });
+export type WhoAmI = z.infer<typeof whoAmI>;
 
 /**
  * GET /v1/session: whether the request's credentials name a live session (or API key), answered
  * without an error either way, so a page can ask before its login.
  */
-export type CurrentSession =
-  | { authenticated: false }
-  | {
-      authenticated: true;
-      account: Account;
-      /** The login session the access token belongs to; null when an API key called. */
-      sessionId: string | null;
-      apiKeyId: string | null;
-      /** When the session (idle limit) or the API key ends unless used or refreshed; ISO 8601 UTC. */
-      expiresAt: string;
-    };
+export const currentSession = z
+  .discriminatedUnion('authenticated', [
+    z.strictObject({ authenticated: z.literal(false) }),
+    z.strictObject({
+      authenticated: z.literal(true),
+      account,
+      sessionId: z.string().nullable().meta({
+        description: 'The login session the access token belongs to; null when an API key called.',
+      }),
+      apiKeyId: z.string().nullable(),
+      expiresAt: isoTime(
+        'When the session (idle limit) or the API key ends unless used or refreshed; ISO 8601 UTC.',
+      ),
+    }),
+  ])
+  .meta({ id: 'CurrentSession' });
+export type CurrentSession = z.infer<typeof currentSession>;

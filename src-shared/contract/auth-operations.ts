@@ -6,19 +6,19 @@
 import { z } from 'zod';
 import {
   ACTIVITY_TYPES,
-  type Account,
-  type ActivityEntry,
   type ActivityType,
-  type ApiKeyRecord,
-  type CreatedApiKey,
-  type CurrentSession,
-  type LoginResult,
-  type SessionRecord,
-  type TokenPair,
-  type WhoAmI,
+  account,
+  activityEntry,
+  apiKeyRecord,
+  createdApiKey,
+  currentSession,
+  loginResult,
+  sessionRecord,
+  tokenPair,
+  whoAmI,
 } from './auth-models';
-import { defineOperation, returns, type StreamBody } from './define';
-import { booleanParam, idParam, pageQuery } from './params';
+import { defineOperation, streamBody } from './define';
+import { booleanParam, documented, idParam, pageQuery } from './params';
 
 /** Authentication operations: login, refresh, sessions, activity, API keys and accounts. */
 
@@ -54,6 +54,13 @@ const bodyObject = <T extends z.core.$ZodLooseShape>(shape: T, example: string) 
 /** An RFC 3339 time with a zone, as epoch ms. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 const instantParam = (name: string) =>
+  documented(instantText(name), {
+    type: 'string',
+    format: 'date-time',
+    description: `${name}: an RFC 3339 time with a zone.`,
+  });
+
+const instantText = (name: string) =>
   z
     .string()
     .optional()
@@ -69,20 +76,27 @@ const instantParam = (name: string) =>
     });
 
 /** `type=login,logout`: kinds of activity, any of which an entry may have. */
-const activityTypesParam = z
-  .string()
-  .optional()
-  .transform((raw, ctx): ActivityType[] | undefined => {
-    if (raw === undefined || raw.trim() === '') return undefined;
-    const types = [...new Set(raw.split(',').map((t) => t.trim()))];
-    const unknown = types.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
-    if (unknown.length === 0) return types as ActivityType[];
-    ctx.addIssue({
-      code: 'custom',
-      message: `unknown activity type "${unknown[0]}"; accepted values: ${ACTIVITY_TYPES.join(', ')}`,
-    });
-    return z.NEVER;
-  });
+const activityTypesParam = documented(
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): ActivityType[] | undefined => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      const types = [...new Set(raw.split(',').map((t) => t.trim()))];
+      const unknown = types.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
+      if (unknown.length === 0) return types as ActivityType[];
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown activity type "${unknown[0]}"; accepted values: ${ACTIVITY_TYPES.join(', ')}`,
+      });
+      return z.NEVER;
+    }),
+  {
+    type: 'string',
+    description: `Comma-separated kinds of activity: ${ACTIVITY_TYPES.join(', ')}.`,
+    examples: ['login,logout'],
+  },
+);
 
 /**
  * The activity log's filters. `accountId` omitted: the caller's own account; an administrator may
@@ -111,7 +125,7 @@ export const authOperations = {
       { username: z.string().min(1).max(200), password: z.string().min(1).max(MAX_PASSWORD_LENGTH) },
       '{"username": "…", "password": "…"}',
     ),
-    result: returns<LoginResult>(),
+    result: loginResult,
     paginated: false,
   }),
 
@@ -124,7 +138,7 @@ export const authOperations = {
     params: none,
     query: none,
     body: bodyObject({ refreshToken: z.string().min(1).max(500) }, '{"refreshToken": "…"}'),
-    result: returns<TokenPair>(),
+    result: tokenPair,
     paginated: false,
   }),
 
@@ -136,7 +150,7 @@ export const authOperations = {
     params: none,
     query: none,
     body: noBody,
-    result: returns<WhoAmI>(),
+    result: whoAmI,
     paginated: false,
   }),
 
@@ -149,7 +163,7 @@ export const authOperations = {
     params: none,
     query: none,
     body: noBody,
-    result: returns<CurrentSession>(),
+    result: currentSession,
     paginated: false,
   }),
 
@@ -161,7 +175,7 @@ export const authOperations = {
     params: none,
     query: z.strictObject({ includeExpired: booleanParam('includeExpired'), ...pageQuery }),
     body: noBody,
-    result: returns<SessionRecord[]>(),
+    result: z.array(sessionRecord),
     paginated: true,
   }),
 
@@ -173,7 +187,7 @@ export const authOperations = {
     params: z.strictObject({ sessionId: lookupId }),
     query: none,
     body: emptyBody,
-    result: returns<SessionRecord>(),
+    result: sessionRecord,
     paginated: false,
   }),
 
@@ -186,7 +200,7 @@ export const authOperations = {
     params: none,
     query: z.strictObject({ ...activityFilterQuery, ...pageQuery }),
     body: noBody,
-    result: returns<ActivityEntry[]>(),
+    result: z.array(activityEntry),
     paginated: true,
   }),
 
@@ -199,7 +213,7 @@ export const authOperations = {
     params: none,
     query: z.strictObject({ ...activityFilterQuery, format: z.enum(['csv', 'json']).optional() }),
     body: noBody,
-    result: returns<StreamBody>(),
+    result: streamBody(),
     paginated: false,
     streaming: true,
     produces: ACTIVITY_EXPORT_TYPES,
@@ -217,7 +231,7 @@ export const authOperations = {
       { currentPassword: z.string().min(1).max(MAX_PASSWORD_LENGTH), newPassword: newPasswordField },
       '{"currentPassword": "…", "newPassword": "…"}',
     ),
-    result: returns<{ endedSessions: number }>(),
+    result: z.strictObject({ endedSessions: z.number().int() }),
     paginated: false,
   }),
 
@@ -229,7 +243,7 @@ export const authOperations = {
     params: none,
     query: z.strictObject({ ...pageQuery }),
     body: noBody,
-    result: returns<ApiKeyRecord[]>(),
+    result: z.array(apiKeyRecord),
     paginated: true,
   }),
 
@@ -249,7 +263,7 @@ export const authOperations = {
       },
       '{"name": "…"}',
     ),
-    result: returns<CreatedApiKey>(),
+    result: createdApiKey,
     paginated: false,
     successStatus: 201,
   }),
@@ -262,7 +276,7 @@ export const authOperations = {
     params: z.strictObject({ apiKeyId: lookupId }),
     query: none,
     body: noBody,
-    result: returns<ApiKeyRecord>(),
+    result: apiKeyRecord,
     paginated: false,
   }),
 
@@ -274,7 +288,7 @@ export const authOperations = {
     params: none,
     query: z.strictObject({ ...pageQuery }),
     body: noBody,
-    result: returns<Account[]>(),
+    result: z.array(account),
     paginated: true,
   }),
 
@@ -295,7 +309,7 @@ export const authOperations = {
       },
       '{"username": "…", "password": "…"}',
     ),
-    result: returns<Account>(),
+    result: account,
     paginated: false,
     successStatus: 201,
   }),
@@ -316,7 +330,7 @@ export const authOperations = {
       },
       '{"role" | "workspaces" | "password": …}',
     ).refine((b) => Object.keys(b).length > 0, 'give at least one of role, workspaces, password'),
-    result: returns<Account>(),
+    result: account,
     paginated: false,
   }),
 
@@ -328,7 +342,7 @@ export const authOperations = {
     params: z.strictObject({ accountId: lookupId }),
     query: none,
     body: noBody,
-    result: returns<Account>(),
+    result: account,
     paginated: false,
   }),
 } as const;

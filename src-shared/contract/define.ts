@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { PageInfo } from './models';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -13,17 +13,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type AuthRequirement = 'public' | 'session' | 'credential' | 'optional';
 
-/** Carries the result type of an operation without a runtime value. */
-export interface Returns<T> {
-  readonly __result?: T;
-}
-export const returns = <T>(): Returns<T> => ({});
-
 export interface OperationSpec<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
-  R = unknown,
+  R extends z.ZodType = z.ZodType,
 > {
   method: HttpMethod;
   /** find-my-way style path, e.g. /v1/workspaces/:workspaceId/clusters */
@@ -33,7 +27,12 @@ export interface OperationSpec<
   params: P;
   query: Q;
   body: B;
-  result: Returns<R>;
+  /**
+   * The success body's schema; the result type is inferred from it. Documentation and the test
+   * suites' response checks read it; the service does not validate its own answers at run time.
+   * A streaming operation's result is `streamBody` (the document describes it by media type).
+   */
+  result: R;
   /** List operations answer a page and carry PageInfo (HTTP: x-Total, x-Limit, x-Offset, Link). */
   paginated: boolean;
   /** HTTP status of a success; 200 unless stated. */
@@ -47,11 +46,27 @@ export interface OperationSpec<
   streaming?: boolean;
   /** Media types a streaming operation can answer, the default first; chosen from Accept. */
   produces?: readonly string[];
+  /**
+   * The request body is a file of one of these media types, not JSON: the HTTP edge streams it
+   * to a temporary file (bounded in size) when the operation asks for it, and the operation gets
+   * its path; `body` stays undefined.
+   */
+  consumes?: readonly string[];
+  /**
+   * Shares its method and path with another operation and answers only when this query parameter
+   * has this value (the event watch: `watch=true` on the event list's path).
+   */
+  when?: { query: string; equals: string };
+  /** HTTP request headers read as query parameters, the header winning (Last-Event-ID). */
+  headerQuery?: Readonly<Record<string, string>>;
 }
 
-export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R>(
-  spec: OperationSpec<P, Q, B, R>,
-): OperationSpec<P, Q, B, R> {
+export function defineOperation<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType,
+>(spec: OperationSpec<P, Q, B, R>): OperationSpec<P, Q, B, R> {
   return spec;
 }
 
@@ -69,16 +84,36 @@ export interface ValidInput<S extends OperationSpec> {
   body: z.output<S['body']>;
 }
 
-export type ResultOf<S extends OperationSpec> = S['result'] extends Returns<infer R> ? R : never;
+export type ResultOf<S extends OperationSpec> = z.output<S['result']>;
 
 /**
  * The body of a streaming operation: text in `contentType`, pulled chunk by chunk, so a consumer
- * that stops pulling stops the source too (backpressure all the way to the cluster).
+ * that stops pulling stops the source too (backpressure all the way to the cluster). A binary body
+ * (a snapshot file) is a `StreamBody<Uint8Array>`: its chunks are bytes, sent as they are.
  */
-export interface StreamBody {
+export interface StreamBody<C extends string | Uint8Array = string> {
   contentType: string;
-  chunks: AsyncIterable<string>;
+  chunks: AsyncIterable<C>;
+  /** The whole body's size in bytes, when known before the first chunk (HTTP: Content-Length). */
+  length?: number;
+  /** Offered as a download under this name (HTTP: Content-Disposition: attachment). */
+  fileName?: string;
+  /**
+   * Aborted when the producer gives up on a consumer that fell too far behind: a transport still
+   * waiting for it to take earlier chunks then gives it a short grace and cuts it off.
+   */
+  stop?: AbortSignal;
 }
+
+/**
+ * The result schema of a streaming operation: a marker, not a description of the bytes. The API
+ * document describes such a body by its media types (`produces`); the tests read the stream itself.
+ */
+export const streamBody = <C extends string | Uint8Array = string>() =>
+  z.custom<StreamBody<C>>(
+    (v) => typeof v === 'object' && v !== null && 'chunks' in v,
+    'a streaming body (text or bytes pulled chunk by chunk)',
+  );
 
 /** The envelope every transport delivers to a client: the data, and paging facts for lists. */
 export interface Reply<R> {
@@ -96,4 +131,16 @@ export interface Reply<R> {
    * An array is a JSON array given by its elements' texts: `[` + elements joined by `,` + `]`.
    */
   json?: string | readonly string[];
+  /**
+   * With an array `json`: text written before and after each element, so stored texts are sent
+   * without building a concatenated copy of each per request.
+   */
+  jsonWrap?: { prefix: string; suffix: string };
+  /**
+   * What identifies `json`'s bytes exactly, cheaper to hash than the bytes: HTTP derives the ETag
+   * from it instead of hashing the whole body.
+   */
+  etagSeed?: string;
+  /** Headers HTTP adds to the answer, e.g. the Location of a job a POST started. */
+  headers?: Readonly<Record<string, string>>;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, returns } from './define';
-import type { EventGroup, EventTimeline } from './event-history-models';
+import { defineOperation } from './define';
+import { eventGroup, eventTimeline } from './event-history-models';
 import { eventsQuery } from './events-query';
 import { idParam, pageQuery, wholeNumber } from './params';
 
@@ -27,7 +27,7 @@ export const eventHistoryOperations = {
       buckets: wholeNumber('buckets', 1, MAX_TIMELINE_BUCKETS, 60),
     }),
     body: z.undefined(),
-    result: returns<EventTimeline>(),
+    result: eventTimeline,
     paginated: false,
   }),
 
@@ -39,7 +39,7 @@ export const eventHistoryOperations = {
     params: z.strictObject(cluster),
     query: z.strictObject({ ...eventsQuery, ...pageQuery }),
     body: z.undefined(),
-    result: returns<EventGroup[]>(),
+    result: z.array(eventGroup),
     paginated: true,
   }),
 } as const;

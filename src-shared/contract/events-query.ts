@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, namespaceParam } from './params';
+import { booleanParam, documented, namespaceParam } from './params';
 
 /** Filters of the event list. Every filter is optional and they combine with AND. */
 
@@ -8,6 +8,13 @@ const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** `since` and `until` take an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d). */
 const instantParam = (name: string) =>
+  documented(instantText(name), {
+    type: 'string',
+    description: `${name}: an ISO 8601 instant, or a duration back from now (30s, 15m, 2h, 7d).`,
+    examples: ['15m', '2026-01-31T12:00:00Z'],
+  });
+
+const instantText = (name: string) =>
   z
     .string()
     .optional()
@@ -32,16 +39,19 @@ export const sinceParam = instantParam('since');
 export const untilParam = instantParam('until');
 
 export const eventsQuery = {
-  type: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return undefined;
-      const upper = raw.toUpperCase();
-      if (upper === 'NORMAL' || upper === 'WARNING') return upper;
-      ctx.addIssue({ code: 'custom', message: 'type must be NORMAL or WARNING' });
-      return z.NEVER;
-    }),
+  type: documented(
+    z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined) return undefined;
+        const upper = raw.toUpperCase();
+        if (upper === 'NORMAL' || upper === 'WARNING') return upper;
+        ctx.addIssue({ code: 'custom', message: 'type must be NORMAL or WARNING' });
+        return z.NEVER;
+      }),
+    { type: 'string', description: 'NORMAL or WARNING, in any case.', examples: ['WARNING'] },
+  ),
   reason: z.string().min(1).max(128).optional(),
   namespace: namespaceParam.optional(),
   kind: z

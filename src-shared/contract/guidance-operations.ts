@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { GuidanceEntry } from '../guidance/types';
-import { defineOperation, returns } from './define';
+import { defineOperation } from './define';
+import { guidanceEntry } from './guidance-models';
 import { pageQuery } from './params';
 
 const none = z.strictObject({});
@@ -25,7 +25,7 @@ export const guidanceOperations = {
     params: none,
     query: z.strictObject({ subject: z.enum(subjects).optional(), ...pageQuery }),
     body: z.undefined(),
-    result: returns<GuidanceEntry[]>(),
+    result: z.array(guidanceEntry),
     paginated: true,
   }),
 
@@ -37,7 +37,7 @@ export const guidanceOperations = {
     params: z.strictObject({ reason: z.string().min(1).max(128) }),
     query: z.strictObject({ subject: z.enum(subjects).optional() }),
     body: z.undefined(),
-    result: returns<GuidanceEntry>(),
+    result: guidanceEntry,
     paginated: false,
   }),
 } as const;

@@ -4,9 +4,9 @@ import { isDnsLabel } from '../kube/names';
 import { compileSearch, type LevelSet, MAX_CONTEXT, MAX_PATTERN_LENGTH } from '../logs/index';
 import { timeValueToMs } from '../logs/time';
 import { LOG_LEVELS, type LogLevel } from '../logs/types';
-import { defineOperation, returns, type StreamBody } from './define';
+import { defineOperation, streamBody } from './define';
 import { LOG_MEDIA_TYPES, LOG_RESOURCE_TYPES } from './log-models';
-import { booleanParam, idParam, namespaceParam, resourceNameParam } from './params';
+import { booleanParam, documented, idParam, namespaceParam, resourceNameParam } from './params';
 
 /**
  * The log endpoint, beyond the spec: `GET …/kubernetes-proxy/namespaces/{ns}/pod/{name}/logs`,
@@ -23,6 +23,13 @@ const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as c
 
 /** `since`/`until`: RFC 3339 with a zone, epoch seconds/ms, or a duration before now (`90s`, `1h30m`). */
 const timeParam = (name: string) =>
+  documented(timeText(name), {
+    type: 'string',
+    description: `${name}: an RFC 3339 time with a zone, epoch seconds or milliseconds, or a duration before now (90s, 1h30m).`,
+    examples: ['15m', '2026-11-22T10:00:00Z'],
+  });
+
+const timeText = (name: string) =>
   z
     .string()
     .optional()
@@ -44,6 +51,9 @@ const timeParam = (name: string) =>
     });
 
 const wholeNumber = (name: string, max: number) =>
+  documented(wholeNumberText(name, max), { type: 'integer', minimum: 0, maximum: max });
+
+const wholeNumberText = (name: string, max: number) =>
   z
     .string()
     .optional()
@@ -61,67 +71,92 @@ const wholeNumber = (name: string, max: number) =>
  * stack frames), which stay visible unless hidden; `-LEVEL` hides one (`level=ERROR,-UNKNOWN`,
  * `level=-DEBUG,-TRACE`). Case-insensitive.
  */
-const levelParam = z
-  .string()
-  .optional()
-  .transform((raw, ctx): LevelSet | undefined => {
-    if (raw === undefined || raw.trim() === '') return undefined;
-    const shown = new Set<LogLevel>();
-    const hidden = new Set<LogLevel>();
-    for (const part of raw.split(',')) {
-      const word = part.trim().toUpperCase();
-      const negated = word.startsWith('-') || word.startsWith('!');
-      const name = (negated ? word.slice(1) : word) as LogLevel;
-      if (!LOG_LEVELS.includes(name)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `level "${part.trim()}" is not one of ${LOG_LEVELS.join(', ')} (prefix with - to hide one)`,
-        });
+const levelParam = documented(
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): LevelSet | undefined => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      const shown = new Set<LogLevel>();
+      const hidden = new Set<LogLevel>();
+      for (const part of raw.split(',')) {
+        const word = part.trim().toUpperCase();
+        const negated = word.startsWith('-') || word.startsWith('!');
+        const name = (negated ? word.slice(1) : word) as LogLevel;
+        if (!LOG_LEVELS.includes(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `level "${part.trim()}" is not one of ${LOG_LEVELS.join(', ')} (prefix with - to hide one)`,
+          });
+          return z.NEVER;
+        }
+        (negated ? hidden : shown).add(name);
+      }
+      const set: Partial<Record<LogLevel, boolean>> = {};
+      for (const level of LOG_LEVELS) {
+        // Only hiding: everything else stays. Otherwise: what was named, plus UNKNOWN unless hidden.
+        const visible = shown.size === 0 ? !hidden.has(level) : shown.has(level) || level === 'UNKNOWN';
+        set[level] = visible && !hidden.has(level);
+      }
+      return set;
+    }),
+  {
+    type: 'string',
+    description: `Comma-separated levels to show (${LOG_LEVELS.join(', ')}), any case; -LEVEL hides one.`,
+    examples: ['ERROR,WARN', 'ERROR,-UNKNOWN'],
+  },
+);
+
+const searchParam = documented(
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw.length > MAX_PATTERN_LENGTH) {
+        ctx.addIssue({ code: 'custom', message: `search is longer than ${MAX_PATTERN_LENGTH} characters` });
         return z.NEVER;
       }
-      (negated ? hidden : shown).add(name);
-    }
-    const set: Partial<Record<LogLevel, boolean>> = {};
-    for (const level of LOG_LEVELS) {
-      // Only hiding: everything else stays. Otherwise: what was named, plus UNKNOWN unless hidden.
-      const visible = shown.size === 0 ? !hidden.has(level) : shown.has(level) || level === 'UNKNOWN';
-      set[level] = visible && !hidden.has(level);
-    }
-    return set;
-  });
+      const compiled = compileSearch({ pattern: raw, regex: true, caseSensitive: true });
+      if (!compiled.ok) {
+        ctx.addIssue({ code: 'custom', message: `search: ${compiled.error}` });
+        return z.NEVER;
+      }
+      return raw;
+    }),
+  {
+    type: 'string',
+    maxLength: MAX_PATTERN_LENGTH,
+    description: 'A regular expression in RE2 syntax, matched in linear time.',
+  },
+);
 
-const searchParam = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    if (raw === undefined || raw === '') return undefined;
-    if (raw.length > MAX_PATTERN_LENGTH) {
-      ctx.addIssue({ code: 'custom', message: `search is longer than ${MAX_PATTERN_LENGTH} characters` });
-      return z.NEVER;
-    }
-    const compiled = compileSearch({ pattern: raw, regex: true, caseSensitive: true });
-    if (!compiled.ok) {
-      ctx.addIssue({ code: 'custom', message: `search: ${compiled.error}` });
-      return z.NEVER;
-    }
-    return raw;
-  });
-
-const logResourceType = z.string().transform((raw, ctx): ResourceKindInfo => {
-  const resolved = resolveResourceType(raw);
-  const accepted = LOG_RESOURCE_TYPES as readonly string[];
-  if (resolved.ok && accepted.includes(resolved.info.singular)) return resolved.info;
-  const hint = resolved.ok ? undefined : resolved.hint;
-  ctx.addIssue({
-    code: 'custom',
-    message: `${resolved.ok ? `a ${resolved.info.singular} has no logs` : `unknown resourceType "${raw}"`}; accepted values: ${accepted.join(', ')}${hint ? ` (${hint})` : ''}`,
-    params: { problemCode: 'invalid_resource_type', accepted, ...(hint ? { hint } : {}) },
-  });
-  return z.NEVER;
-});
+const logResourceType = documented(
+  z.string().transform((raw, ctx): ResourceKindInfo => {
+    const resolved = resolveResourceType(raw);
+    const accepted = LOG_RESOURCE_TYPES as readonly string[];
+    if (resolved.ok && accepted.includes(resolved.info.singular)) return resolved.info;
+    const hint = resolved.ok ? undefined : resolved.hint;
+    ctx.addIssue({
+      code: 'custom',
+      message: `${resolved.ok ? `a ${resolved.info.singular} has no logs` : `unknown resourceType "${raw}"`}; accepted values: ${accepted.join(', ')}${hint ? ` (${hint})` : ''}`,
+      params: { problemCode: 'invalid_resource_type', accepted, ...(hint ? { hint } : {}) },
+    });
+    return z.NEVER;
+  }),
+  {
+    type: 'string',
+    description: `A pod, or a workload whose pods' logs are merged: ${LOG_RESOURCE_TYPES.join(', ')} (any case).`,
+    examples: ['pod'],
+  },
+);
 
 export const logQuery = z.strictObject({
-  container: z.string().refine(isDnsLabel, { message: 'container must be a DNS-1123 label' }).optional(),
+  container: z
+    .string()
+    .refine(isDnsLabel, { message: 'container must be a DNS-1123 label' })
+    .meta({ pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 63 })
+    .optional(),
   previous: booleanParam('previous'),
   follow: booleanParam('follow'),
   timestamps: booleanParam('timestamps'),
@@ -156,7 +191,7 @@ export const logOperations = {
     }),
     query: logQuery,
     body: z.undefined(),
-    result: returns<StreamBody>(),
+    result: streamBody(),
     paginated: false,
     streaming: true,
     produces: LOG_MEDIA_TYPES,

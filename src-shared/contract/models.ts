@@ -1,87 +1,131 @@
-/** Data shapes returned by the operations. Shared by the service, the preload bridge and the renderer. */
+import { z } from 'zod';
 
-export interface Workspace {
-  workspaceId: string;
-  name: string;
-}
+/**
+ * Data shapes returned by the operations, as zod schemas with their TypeScript types inferred from
+ * them. Shared by the service, the preload bridge and the renderer. Objects are strict: a field the
+ * schema does not name fails the test suites' response checks, so the API document (generated from
+ * these schemas) and the behaviour cannot drift apart. The service never validates its answers at
+ * run time (cost); the tests do. An `id` names the schema in the OpenAPI document's components.
+ */
+
+export const workspace = z
+  .strictObject({ workspaceId: z.string(), name: z.string() })
+  .meta({ id: 'Workspace' });
+export type Workspace = z.infer<typeof workspace>;
 
 /** `snapshot`: a read-only cluster opened from a `.skiff` file; it never connects anywhere. */
-export type ClusterStatus = 'connected' | 'unreachable' | 'unauthorized' | 'snapshot';
+export const clusterStatus = z
+  .enum(['connected', 'unreachable', 'unauthorized', 'snapshot'])
+  .meta({ id: 'ClusterStatus' });
+export type ClusterStatus = z.infer<typeof clusterStatus>;
 
-export interface MonitoringFlags {
-  resourceEventsEnabled: boolean;
-  systemEventsEnabled: boolean;
-}
+export const monitoringFlags = z
+  .strictObject({ resourceEventsEnabled: z.boolean(), systemEventsEnabled: z.boolean() })
+  .meta({ id: 'MonitoringFlags' });
+export type MonitoringFlags = z.infer<typeof monitoringFlags>;
 
-export interface Cluster {
-  clusterId: string;
-  workspaceId: string;
-  name: string;
-  context: string;
-  server: string;
-  status: ClusterStatus;
-  kubernetesVersion?: string;
-  /**
-   * Present while some cached collection of this cluster is stale (its watch is broken): the RFC
-   * 3339 time its data was last known to match the cluster. Absent while everything is live.
-   */
-  lastSyncedAt?: string;
-  /** Snapshots only: the RFC 3339 time the snapshot was taken. */
-  takenAt?: string;
-  monitoring: { clusterAgent: { monitoring: MonitoringFlags } };
-}
+export const cluster = z
+  .strictObject({
+    clusterId: z.string(),
+    workspaceId: z.string(),
+    name: z.string(),
+    context: z.string(),
+    server: z.string(),
+    status: clusterStatus,
+    kubernetesVersion: z.string().optional(),
+    lastSyncedAt: z.string().optional().meta({
+      description:
+        'Present while some cached collection of this cluster is stale (its watch is broken): the RFC 3339 time its data was last known to match the cluster.',
+    }),
+    takenAt: z
+      .string()
+      .optional()
+      .meta({ description: 'Snapshots only: the RFC 3339 time the snapshot was taken.' }),
+    monitoring: z.strictObject({ clusterAgent: z.strictObject({ monitoring: monitoringFlags }) }),
+  })
+  .meta({ id: 'Cluster' });
+export type Cluster = z.infer<typeof cluster>;
 
-/** A Kubernetes object as the apiserver returned it, minus metadata.managedFields. */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    creationTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: Array<{ kind: string; name: string; uid: string; controller?: boolean }>;
-    [key: string]: unknown;
-  };
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-  [key: string]: unknown;
-}
+const ownerReference = z.looseObject({
+  kind: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  controller: z.boolean().optional(),
+});
 
-export interface ResourceUsage {
-  /** Kubernetes quantity, as metrics.k8s.io reports it (e.g. "12m"). */
-  cpu: string;
-  /** Kubernetes quantity (e.g. "48Mi"). */
-  memory: string;
-}
+/**
+ * A Kubernetes object as the apiserver returned it, minus metadata.managedFields. The one open
+ * shape in the contract: its fields are the apiserver's, not ours.
+ */
+export const kubeObject = z
+  .looseObject({
+    apiVersion: z.string().optional(),
+    kind: z.string().optional(),
+    metadata: z.looseObject({
+      name: z.string(),
+      namespace: z.string().optional(),
+      uid: z.string().optional(),
+      resourceVersion: z.string().optional(),
+      creationTimestamp: z.string().optional(),
+      labels: z.record(z.string(), z.string()).optional(),
+      annotations: z.record(z.string(), z.string()).optional(),
+      ownerReferences: z.array(ownerReference).optional(),
+    }),
+    spec: z.record(z.string(), z.unknown()).optional(),
+    status: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({
+    id: 'KubeObject',
+    description:
+      'The object exactly as the apiserver returned it (its own fields, unknown ones kept), with metadata.managedFields removed and apiVersion/kind filled in.',
+  });
+export type KubeObject = z.infer<typeof kubeObject>;
 
-export interface ResourceWrapper {
-  clusterId: string;
-  workspaceId: string;
-  resource: KubeObject;
-  /** Pods only, and only when metrics.k8s.io answered. */
-  usage?: ResourceUsage;
-}
+export const resourceUsage = z
+  .strictObject({
+    cpu: z.string().meta({ description: 'Kubernetes quantity, as metrics.k8s.io reports it (e.g. "12m").' }),
+    memory: z.string().meta({ description: 'Kubernetes quantity (e.g. "48Mi").' }),
+  })
+  .meta({ id: 'ResourceUsage' });
+export type ResourceUsage = z.infer<typeof resourceUsage>;
 
-export type EventType = 'NORMAL' | 'WARNING';
+export const resourceWrapper = z
+  .strictObject({
+    clusterId: z.string(),
+    workspaceId: z.string(),
+    resource: kubeObject,
+    usage: resourceUsage
+      .optional()
+      .meta({ description: 'Pods only, and only when metrics.k8s.io answered.' }),
+  })
+  .meta({ id: 'ResourceWrapper' });
+export type ResourceWrapper = z.infer<typeof resourceWrapper>;
 
-export interface EventRecord {
-  workspaceId: string;
-  clusterId: string;
-  resourceId: string;
-  eventId: string;
-  firstTimestamp: string;
-  lastTimestamp: string;
-  count: number;
-  message: string;
-  reason: string;
-  type: EventType;
-  involvedObject: { kind: string; name: string; uid: string; namespace: string };
-  source: { component: string; host: string };
-}
+export const eventType = z.enum(['NORMAL', 'WARNING']).meta({ id: 'EventType' });
+export type EventType = z.infer<typeof eventType>;
+
+export const involvedObject = z
+  .strictObject({ kind: z.string(), name: z.string(), uid: z.string(), namespace: z.string() })
+  .meta({ id: 'InvolvedObject' });
+
+/** The spec's event record: exactly these 12 fields. */
+export const eventRecord = z
+  .strictObject({
+    workspaceId: z.string(),
+    clusterId: z.string(),
+    resourceId: z.string().meta({ description: 'involvedObject.uid' }),
+    eventId: z.string().meta({ description: "The event's uid." }),
+    firstTimestamp: z.string(),
+    lastTimestamp: z.string(),
+    count: z.number().int(),
+    message: z.string(),
+    reason: z.string(),
+    type: eventType,
+    involvedObject,
+    source: z.strictObject({ component: z.string(), host: z.string() }),
+  })
+  .meta({ id: 'EventRecord' });
+export type EventRecord = z.infer<typeof eventRecord>;
 
 /** Pagination facts that HTTP carries in x-Total/x-Limit/x-Offset and Link; IPC carries them as data. */
 export interface PageInfo {

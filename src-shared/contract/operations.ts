@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { authOperations } from './auth-operations';
-import { defineOperation, returns } from './define';
+import { defineOperation } from './define';
 import { eventHistoryOperations } from './event-history-operations';
+import { eventWatchOperations } from './event-watch-operations';
 import { eventsQuery } from './events-query';
 import { guidanceOperations } from './guidance-operations';
 import { logOperations } from './log-operations';
-import type { Cluster, EventRecord, ResourceWrapper, Workspace } from './models';
+import {
+  cluster as clusterRecord,
+  eventRecord,
+  resourceWrapper,
+  workspace as workspaceRecord,
+} from './models';
 import {
   anyResourceType,
+  booleanParam,
   checkNameForKind,
   idParam,
   labelSelectorParam,
@@ -49,7 +56,7 @@ export const operations = {
     params: none,
     query: none,
     body: noBody,
-    result: returns<{ status: 'ok'; version: string }>(),
+    result: z.strictObject({ status: z.literal('ok'), version: z.string() }),
     paginated: false,
   }),
 
@@ -61,7 +68,7 @@ export const operations = {
     params: none,
     query: z.strictObject({ ...pageQuery }),
     body: noBody,
-    result: returns<Workspace[]>(),
+    result: z.array(workspaceRecord),
     paginated: true,
   }),
 
@@ -73,7 +80,7 @@ export const operations = {
     params: z.strictObject(workspace),
     query: z.strictObject({ ...pageQuery }),
     body: noBody,
-    result: returns<Cluster[]>(),
+    result: z.array(clusterRecord),
     paginated: true,
   }),
 
@@ -85,7 +92,7 @@ export const operations = {
     params: z.strictObject(cluster),
     query: none,
     body: monitoringPatch,
-    result: returns<Cluster>(),
+    result: clusterRecord,
     paginated: false,
   }),
 
@@ -97,7 +104,7 @@ export const operations = {
     params: z.strictObject({ ...cluster, resourceType: anyResourceType() }),
     query: z.strictObject({ labelSelector: labelSelectorParam, snapshot: snapshotParam, ...pageQuery }),
     body: noBody,
-    result: returns<ResourceWrapper[]>(),
+    result: z.array(resourceWrapper),
     paginated: true,
   }),
 
@@ -111,7 +118,7 @@ export const operations = {
       .superRefine(checkNameForKind),
     query: none,
     body: noBody,
-    result: returns<ResourceWrapper>(),
+    result: resourceWrapper,
     paginated: false,
   }),
 
@@ -123,7 +130,7 @@ export const operations = {
     params: z.strictObject({ ...cluster, namespace: namespaceParam, resourceType: namespacedResourceType() }),
     query: z.strictObject({ labelSelector: labelSelectorParam, snapshot: snapshotParam, ...pageQuery }),
     body: noBody,
-    result: returns<ResourceWrapper[]>(),
+    result: z.array(resourceWrapper),
     paginated: true,
   }),
 
@@ -142,7 +149,7 @@ export const operations = {
       .superRefine(checkNameForKind),
     query: none,
     body: noBody,
-    result: returns<ResourceWrapper>(),
+    result: resourceWrapper,
     paginated: false,
   }),
 
@@ -152,12 +159,19 @@ export const operations = {
     summary: 'Cluster-wide Kubernetes events, newest first.',
     auth: 'credential',
     params: z.strictObject(cluster),
-    query: z.strictObject({ ...eventsQuery, snapshot: snapshotParam, ...pageQuery }),
+    // watch=true is the event watch (watchEvents); watch=false is the list, as kubectl has it.
+    query: z.strictObject({
+      ...eventsQuery,
+      watch: booleanParam('watch'),
+      snapshot: snapshotParam,
+      ...pageQuery,
+    }),
     body: noBody,
-    result: returns<EventRecord[]>(),
+    result: z.array(eventRecord),
     paginated: true,
   }),
 
+  ...eventWatchOperations,
   ...eventHistoryOperations,
   ...authOperations,
   ...logOperations,

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Error bodies are RFC 9457 problem+json. `code` is the stable, machine-readable part:
  * scripts branch on it, so a code is never renamed once shipped.
@@ -13,6 +15,10 @@ export const PROBLEM_CODES = {
   invalid_body: 400,
   invalid_json: 400,
   log_unavailable: 400,
+  /** A file sent or named as a snapshot that is not one: not SQLite, no meta.format, truncated, unfinished. */
+  invalid_snapshot: 400,
+  /** A snapshot written by a newer Skiff (meta.schemaVersion above what this one reads). */
+  snapshot_version_unsupported: 400,
   unauthorized: 401,
   invalid_token: 401,
   invalid_credentials: 401,
@@ -30,6 +36,7 @@ export const PROBLEM_CODES = {
   account_not_found: 404,
   api_key_not_found: 404,
   route_not_found: 404,
+  snapshot_not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
   conflict: 409,
@@ -39,6 +46,8 @@ export const PROBLEM_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  /** A stream's client fell too far behind (the event watch); it may resume with Last-Event-ID. */
+  client_too_slow: 429,
   internal_error: 500,
   cluster_error: 502,
   cluster_unauthorized: 502,
@@ -48,15 +57,27 @@ export const PROBLEM_CODES = {
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ProblemCode;
-  /** Extension members, e.g. `accepted` values or the offending `requirement`. */
-  [extension: string]: unknown;
-}
+const problemCodes = Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]];
+
+/**
+ * An RFC 9457 problem body. Open, unlike the result shapes: extension members depend on the code
+ * (`errors` of a validation error, `accepted` and `hint` of a resource type, `requirement` of a
+ * selector, `clusterStatus` of a cluster's refusal...).
+ */
+export const problem = z
+  .looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.enum(problemCodes).meta({ description: 'Stable and machine-readable: scripts branch on it.' }),
+    errors: z
+      .array(z.looseObject({ in: z.string(), field: z.string().optional(), message: z.string() }))
+      .optional()
+      .meta({ description: 'Validation errors: where, which field, and what is wrong.' }),
+  })
+  .meta({ id: 'Problem' });
+export type Problem = z.infer<typeof problem>;
 
 export const PROBLEM_TYPE_BASE = 'https://skiff.dev/problems/';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, returns } from './define';
-import type { Workspace } from './models';
+import { defineOperation } from './define';
+import { workspace } from './models';
 import { idParam } from './params';
-import type { AppSettings } from './settings-models';
+import { appSettings } from './settings-models';
 
 /** Workspace management and application settings (the Settings view). */
 
@@ -17,6 +17,11 @@ const clusterIds = z.array(idParam('clusterId')).max(500);
 
 export const WORKSPACE_DEFAULT_ID = 'default';
 
+/** A workspace as its management operations answer it: with the clusters assigned to it. */
+export const workspaceWithClusters = workspace
+  .extend({ clusterIds: z.array(z.string()) })
+  .meta({ id: 'WorkspaceWithClusters' });
+
 export const settingsOperations = {
   createWorkspace: defineOperation({
     method: 'POST',
@@ -30,7 +35,7 @@ export const settingsOperations = {
       name: workspaceName,
       clusterIds: clusterIds.default([]),
     }),
-    result: returns<Workspace & { clusterIds: string[] }>(),
+    result: workspaceWithClusters,
     paginated: false,
     successStatus: 201,
   }),
@@ -44,7 +49,7 @@ export const settingsOperations = {
     params: z.strictObject({ workspaceId: idParam('workspaceId') }),
     query: none,
     body: z.strictObject({ name: workspaceName.optional(), clusterIds: clusterIds.optional() }),
-    result: returns<Workspace & { clusterIds: string[] }>(),
+    result: workspaceWithClusters,
     paginated: false,
   }),
 
@@ -56,7 +61,7 @@ export const settingsOperations = {
     params: z.strictObject({ workspaceId: idParam('workspaceId') }),
     query: none,
     body: noBody,
-    result: returns<Workspace>(),
+    result: workspace,
     paginated: false,
   }),
 
@@ -68,7 +73,7 @@ export const settingsOperations = {
     params: none,
     query: none,
     body: noBody,
-    result: returns<AppSettings>(),
+    result: appSettings,
     paginated: false,
   }),
 
@@ -94,7 +99,7 @@ export const settingsOperations = {
         })
         .optional(),
     }),
-    result: returns<AppSettings>(),
+    result: appSettings,
     paginated: false,
   }),
 } as const;

@@ -1,48 +1,58 @@
+import { z } from 'zod';
+
 /**
  * Cluster snapshots (issue 10 §2): one cluster captured into one `.skiff` file, a versioned SQLite
  * database, and reviewed later with no network as a read-only cluster.
  */
 
-export type SnapshotJobStatus = 'running' | 'done' | 'failed';
+export const snapshotJobStatus = z.enum(['running', 'done', 'failed']).meta({ id: 'SnapshotJobStatus' });
+export type SnapshotJobStatus = z.infer<typeof snapshotJobStatus>;
 
 /** A part of the cluster a capture could not take; the file says so too. */
-export interface SnapshotGap {
-  /** What is missing: a kind's plural (`pods`), `events`, `eventHistory`, `logs` or `metrics`. */
-  part: string;
-  /** The pod and container for `logs`, else absent. */
-  target?: string;
-  /** Why, in the cluster's or the service's words. */
-  reason: string;
-}
+export const snapshotGap = z
+  .strictObject({
+    part: z.string().meta({
+      description:
+        "What is missing: a kind's plural (`pods`), `events`, `eventHistory`, `logs` or `metrics`.",
+    }),
+    target: z.string().optional().meta({ description: 'The pod and container for `logs`, else absent.' }),
+    reason: z.string().meta({ description: "Why, in the cluster's or the service's words." }),
+  })
+  .meta({ id: 'SnapshotGap' });
+export type SnapshotGap = z.infer<typeof snapshotGap>;
 
-export interface SnapshotProgress {
-  /** Objects of the nine kinds written so far. */
-  objects: number;
-  /** Events written so far (history included). */
-  events: number;
-  /** Pods whose logs are written, and how many pods will have logs taken. */
-  podLogsDone: number;
-  podLogsTotal: number;
-}
+export const snapshotProgress = z
+  .strictObject({
+    objects: z.number().int().meta({ description: 'Objects of the nine kinds written so far.' }),
+    events: z.number().int().meta({ description: 'Events written so far (history included).' }),
+    podLogsDone: z.number().int().meta({ description: 'Pods whose logs are written.' }),
+    podLogsTotal: z.number().int().meta({ description: 'How many pods will have logs taken.' }),
+  })
+  .meta({ id: 'SnapshotProgress' });
+export type SnapshotProgress = z.infer<typeof snapshotProgress>;
 
 /** A capture job, as `GET /v1/snapshots/{snapshotId}` reports it. */
-export interface SnapshotJob {
-  snapshotId: string;
-  status: SnapshotJobStatus;
-  workspaceId: string;
-  clusterId: string;
-  /** The kubeconfig context captured. */
-  context: string;
-  startedAt: string;
-  /** Set once the job is done or failed. */
-  finishedAt?: string;
-  progress: SnapshotProgress;
-  /** The final file's size; set once done. */
-  sizeBytes?: number;
-  /** Parts the capture could not take. A done job with gaps is still a usable snapshot. */
-  missing: SnapshotGap[];
-  /** Why a failed job failed. No file is left behind for it. */
-  error?: string;
-  /** The file name offered for download, e.g. `prod-eu-2026-11-24T14-03-00Z.skiff`. */
-  fileName: string;
-}
+export const snapshotJob = z
+  .strictObject({
+    snapshotId: z.string(),
+    status: snapshotJobStatus,
+    workspaceId: z.string(),
+    clusterId: z.string(),
+    context: z.string().meta({ description: 'The kubeconfig context captured.' }),
+    startedAt: z.string(),
+    finishedAt: z.string().optional().meta({ description: 'Set once the job is done or failed.' }),
+    progress: snapshotProgress,
+    sizeBytes: z.number().int().optional().meta({ description: "The final file's size; set once done." }),
+    missing: z.array(snapshotGap).meta({
+      description: 'Parts the capture could not take. A done job with gaps is still a usable snapshot.',
+    }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: 'Why a failed job failed. No file is left behind for it.' }),
+    fileName: z.string().meta({
+      description: 'The file name offered for download, e.g. `prod-eu-2026-11-24T14-03-00Z.skiff`.',
+    }),
+  })
+  .meta({ id: 'SnapshotJob' });
+export type SnapshotJob = z.infer<typeof snapshotJob>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation, returns, type StreamBody } from './define';
-import type { Cluster } from './models';
+import { defineOperation, streamBody } from './define';
+import { cluster } from './models';
 import { idParam } from './params';
-import type { SnapshotJob } from './snapshot-models';
+import { snapshotJob } from './snapshot-models';
 
 /**
  * Cluster snapshots (issue 10 §2): take one from a connected cluster as a background job, download
@@ -34,7 +34,7 @@ export const snapshotOperations = {
         logs: z.enum(['all', 'failing', 'none']).default('all'),
       })
       .optional(),
-    result: returns<SnapshotJob>(),
+    result: snapshotJob,
     paginated: false,
     successStatus: 202,
   }),
@@ -47,7 +47,7 @@ export const snapshotOperations = {
     params: z.strictObject(snapshotId),
     query: z.strictObject({}),
     body: z.undefined(),
-    result: returns<SnapshotJob>(),
+    result: snapshotJob,
     paginated: false,
   }),
 
@@ -59,7 +59,7 @@ export const snapshotOperations = {
     params: z.strictObject(snapshotId),
     query: z.strictObject({}),
     body: z.undefined(),
-    result: returns<StreamBody>(),
+    result: streamBody<Uint8Array>(),
     paginated: false,
     streaming: true,
     produces: [SNAPSHOT_MEDIA_TYPE],
@@ -75,7 +75,8 @@ export const snapshotOperations = {
     query: z.strictObject({}),
     // The raw file; the HTTP edge streams it to disk and hands the operation its path.
     body: z.undefined(),
-    result: returns<Cluster>(),
+    consumes: [SNAPSHOT_MEDIA_TYPE, 'application/octet-stream'],
+    result: cluster,
     paginated: false,
     successStatus: 201,
   }),

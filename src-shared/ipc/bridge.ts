@@ -10,6 +10,8 @@ export type Bridge = {
   [K in OperationName]: (input: RawInput<Operations[K]>) => Promise<IpcOutcome<unknown>>;
 };
 
+export type { SavedSnapshot, SnapshotFilesBridge } from './snapshot-files';
+
 /** Desktop only (`window.skiffDesktop`): sign this device in again after its session was logged out. */
 export interface DesktopBridge {
   renewSession(): Promise<IpcOutcome<null>>;

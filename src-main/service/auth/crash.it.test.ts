@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureServiceBuilt, SERVICE_NODE_FLAGS } from '../../../scripts/serve.mjs';
+import { checkedBody } from '../test/contract-check';
 import { TEST_ADMIN_PASSWORD } from '../test/login';
 import { hashSecret } from './secrets';
 import { queryDataDir } from './test-stack';
@@ -90,7 +91,7 @@ async function post<T>(url: string, path: string, body: unknown, headers: Record
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as T };
+  return { status: res.status, body: checkedBody<T>('POST', path, res, await res.text()) };
 }
 
 interface Chain {

@@ -8,6 +8,7 @@ import type { ContextSource } from '../clusters/kubeconfig';
 import { createService, type Service, type ServiceConfig } from '../index';
 import { silentLogger } from '../logger';
 import { DATABASE_FILE } from '../storage/database';
+import { checkAnswer } from '../test/contract-check';
 import { TEST_ADMIN_PASSWORD } from '../test/login';
 import type { AuthOptions } from './options';
 
@@ -82,7 +83,13 @@ export async function startAuthStack(
     auth: { passwordCost: FAST_HASH, onAdminCreated: () => {}, ...opts.auth },
     ...opts.config,
   });
-  const { url } = await service.listen(0, '127.0.0.1');
+  const removeDataDir = () => (opts.dataDir ? undefined : rm(dataDir, { recursive: true, force: true }));
+  const listening = await service.listen(0, '127.0.0.1').catch(async (err: unknown) => {
+    // A service that cannot start fails its test but leaves no folder behind.
+    await service.close().finally(removeDataDir);
+    throw err;
+  });
+  const { url } = listening;
   const port = Number(new URL(url).port);
 
   const call: AuthStack['call'] = (method, path, o = {}) =>
@@ -99,12 +106,17 @@ export async function startAuthStack(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          const json = (res.headers['content-type'] ?? '').includes('json') && text !== '';
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: json ? JSON.parse(text) : text,
-          });
+          const contentType = res.headers['content-type'] ?? '';
+          const json = contentType.includes('json') && text !== '';
+          const body: unknown = json ? JSON.parse(text) : text;
+          try {
+            // Every answer is checked against its operation's result schema (or the problem schema).
+            checkAnswer(method, path, res.statusCode ?? 0, contentType, body);
+          } catch (err) {
+            reject(err);
+            return;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body as never });
         });
       });
       req.on('error', reject);
@@ -128,8 +140,7 @@ export async function startAuthStack(
     },
     stop: () => service.close(),
     async close() {
-      await service.close();
-      if (!opts.dataDir) await rm(dataDir, { recursive: true, force: true });
+      await service.close().finally(removeDataDir);
     },
   };
 }

@@ -16,8 +16,8 @@ import {
   type ResourceEntry,
   resourceEntry,
 } from './entries';
+import { bothObservers, DEFAULT_FEED_CAPACITY, EventFeed } from './event-feed';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
-import { DEFAULT_FEED_CAPACITY, EventFeed, bothObservers } from './event-feed';
 import type { ContextSource } from './kubeconfig';
 import { PodUsageCache } from './pod-usage';
 import { type CacheObserver, ResourceCache } from './resource-cache';

@@ -10,11 +10,19 @@ import {
   saveWorkspaceConfig,
   type WorkspaceConfig,
 } from '../workspaces/config';
-import { ClusterConnection, type EventRecording, type WatchOptions } from './cluster';
+import { ClusterConnection, type ClusterOptions, type EventRecording, type WatchOptions } from './cluster';
 import type { ContextSource } from './kubeconfig';
 import { assignClusterIds } from './slug';
 
 export const DEMO_CLUSTER_ID = 'demo';
+
+/** What the cluster record says of a snapshot cluster (snapshots/open.ts). */
+export interface SnapshotFacts {
+  context: string;
+  server: string;
+  kubernetesVersion?: string;
+  takenAt: string;
+}
 
 export interface RegistryOptions {
   contexts: readonly ContextSource[];
@@ -34,6 +42,8 @@ export interface RegistryOptions {
 export class ClusterRegistry {
   private config: WorkspaceConfig;
   private readonly clusters = new Map<string, ClusterConnection>();
+  private readonly snapshots = new Map<string, SnapshotFacts>();
+  private readonly connOpts: ClusterOptions;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly opts: RegistryOptions) {
@@ -43,13 +53,14 @@ export class ClusterRegistry {
       this.config.clusterIds,
       opts.demo ? [DEMO_CLUSTER_ID] : [],
     );
-    const connOpts = {
+    const connOpts: ClusterOptions = {
       timeoutMs: opts.timeoutMs,
       logger: opts.logger,
       ...(opts.watch ? { watch: opts.watch } : {}),
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.eventRecording ? { eventRecording: opts.eventRecording } : {}),
     };
+    this.connOpts = connOpts;
     for (const source of opts.contexts) {
       const id = ids[source.context]!;
       this.clusters.set(id, new ClusterConnection(id, source, connOpts));
@@ -178,6 +189,27 @@ export class ClusterRegistry {
     saveWorkspaceConfig(this.opts.store, this.config);
     this.opts.eventRecording?.monitoringChanged(clusterId);
     return next;
+  }
+
+  /** True when the id names a cluster now or one assigned to a context before. */
+  idTaken(clusterId: string): boolean {
+    return this.clusters.has(clusterId) || Object.values(this.config.clusterIds).includes(clusterId);
+  }
+
+  /**
+   * Adds a snapshot's frozen cluster, served by its own simulator through `source`. It lives as
+   * long as this run and is not saved: the default workspace shows it, as it shows every cluster.
+   */
+  addSnapshot(clusterId: string, source: ContextSource, facts: SnapshotFacts): ClusterConnection {
+    const cluster = new ClusterConnection(clusterId, source, this.connOpts);
+    this.clusters.set(clusterId, cluster);
+    this.snapshots.set(clusterId, facts);
+    return cluster;
+  }
+
+  /** A snapshot cluster's facts; undefined for a cluster that is not a snapshot. */
+  snapshotOf(clusterId: string): SnapshotFacts | undefined {
+    return this.snapshots.get(clusterId);
   }
 
   /** Every cluster, whichever workspaces hold it (for service-wide work such as recording). */

@@ -21,10 +21,12 @@ export async function loadClusterSources(
   env: NodeJS.ProcessEnv = process.env,
   /** Options of the demo cluster, such as a short event TTL. */
   demoOptions: Pick<SimulatorOptions, 'eventTtlMs'> = {},
+  /** False when something else will be shown (snapshots opened at start): no demo unless asked for. */
+  demoWhenEmpty = true,
 ): Promise<ClusterSources> {
   const paths = resolveKubeconfigPaths(kubeconfig, env, storedPaths);
   const contexts = loadContexts(paths);
-  if (!wantDemo && contexts.length > 0) return { paths, contexts };
+  if (!wantDemo && (contexts.length > 0 || !demoWhenEmpty)) return { paths, contexts };
   const simulator = await startSimulator({ tickMs: 2_000, ...demoOptions });
   const demo = contextsFromYaml(simulator.kubeconfigYaml('demo'))[0]!;
   return { paths, contexts, demo, simulator };

@@ -9,7 +9,7 @@ import { addToTimeline, emptyTimeline, rangeOf, timelineRange } from './aggregat
 import { filterKey, type HistoryFilter, type HistoryRow } from './filter';
 import { type EventHistoryOptions, type ResolvedHistoryOptions, resolveHistoryOptions } from './options';
 import { EventRecorder } from './recorder';
-import type { GroupRow } from './store';
+import type { GroupRow, HistoryStore } from './store';
 
 export { type EventHistoryOptions, parseDuration, type RecordMode } from './options';
 
@@ -25,6 +25,8 @@ export class EventHistory implements EventRecording {
   private readonly recorder: EventRecorder | undefined;
   /** Totals by cluster, table version and filter: the pages of a walk count once. */
   private readonly memo = new Map<string, number>();
+  /** Snapshots' histories: read from their files' copies, never recorded into (snapshots/open-history.ts). */
+  private readonly frozen = new Map<string, () => Promise<HistoryStore>>();
 
   constructor(deps: {
     db: Promise<AppDatabase>;
@@ -48,10 +50,12 @@ export class EventHistory implements EventRecording {
 
   /** False with `--record-events off`: includeExpired then answers the live events only. */
   get recording(): boolean {
-    return this.recorder !== undefined;
+    // A snapshot's history answers whatever --record-events says; other clusters then find none.
+    return this.recorder !== undefined || this.frozen.size > 0;
   }
 
   observer(clusterId: string, current: () => readonly EventEntry[]): CacheObserver<EventEntry> | undefined {
+    if (this.frozen.has(clusterId)) return undefined;
     return this.recorder?.observer(clusterId, current);
   }
 
@@ -73,7 +77,7 @@ export class EventHistory implements EventRecording {
   }
 
   async page(clusterId: string, f: HistoryFilter, limit: number, offset: number) {
-    const store = await this.ready();
+    const store = await this.ready(clusterId);
     if (!store) return undefined;
     const total = this.remember(`list|${clusterId}|${filterKey(f)}`, clusterId, () =>
       store.count(clusterId, f),
@@ -83,7 +87,7 @@ export class EventHistory implements EventRecording {
   }
 
   async groups(clusterId: string, f: HistoryFilter, limit: number, offset: number) {
-    const store = await this.ready();
+    const store = await this.ready(clusterId);
     if (!store) return undefined;
     const total = this.remember(`groups|${clusterId}|${filterKey(f)}`, clusterId, () =>
       store.groupCount(clusterId, f),
@@ -98,7 +102,7 @@ export class EventHistory implements EventRecording {
     now: number,
     wanted: number,
   ): Promise<EventTimeline | undefined> {
-    const store = await this.ready();
+    const store = await this.ready(clusterId);
     if (!store) return undefined;
     const span = store.span(clusterId, f);
     const bounds = {
@@ -116,9 +120,23 @@ export class EventHistory implements EventRecording {
     return timeline;
   }
 
+  /**
+   * A batch of every row recorded for a cluster, live and expired and whatever the monitoring flags
+   * say, in the list's order after `after` (snapshot capture walks the whole history with it).
+   * Undefined when nothing is recorded (`--record-events off`, or no database).
+   */
+  async rowsAfter(
+    clusterId: string,
+    after: { lastMs: number; eventId: string } | undefined,
+    limit: number,
+  ): Promise<HistoryRow[] | undefined> {
+    const store = await this.ready(clusterId);
+    return store?.rowsAfter(clusterId, after, limit);
+  }
+
   /** When this cluster's history was last written, or undefined when nothing of it was ever recorded. */
   async lastRecorded(clusterId: string): Promise<number | undefined> {
-    const store = await this.ready();
+    const store = await this.ready(clusterId);
     return store?.lastRecorded(clusterId);
   }
 
@@ -127,7 +145,14 @@ export class EventHistory implements EventRecording {
     await this.recorder?.close();
   }
 
-  private async ready() {
+  /** A snapshot cluster's history, built on first read; its events are never recorded. */
+  attachFrozen(clusterId: string, store: () => Promise<HistoryStore>): void {
+    this.frozen.set(clusterId, store);
+  }
+
+  private async ready(clusterId: string) {
+    const frozen = this.frozen.get(clusterId);
+    if (frozen) return frozen();
     if (!this.recorder) return undefined;
     await this.recorder.flush();
     return this.recorder.table();

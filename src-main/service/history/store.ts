@@ -159,6 +159,29 @@ export class HistoryStore {
     return rows.map((r) => toRow(clusterId, r));
   }
 
+  /**
+   * Up to `limit` of a cluster's rows, live and expired, in the list's order after the row `after`:
+   * a keyset walk of the whole history (snapshot capture), so each batch costs the same however
+   * deep it is.
+   */
+  rowsAfter(
+    clusterId: string,
+    after: { lastMs: number; eventId: string } | undefined,
+    limit: number,
+  ): HistoryRow[] {
+    const rows = after
+      ? this.db.all<StoredRow>(
+          `SELECT ${COLUMNS} FROM event_history WHERE cluster_id = :cluster
+             AND (last_ms < :lastMs OR (last_ms = :lastMs AND event_id > :eventId)) ${ORDER} LIMIT :limit`,
+          { cluster: clusterId, lastMs: after.lastMs, eventId: after.eventId, limit },
+        )
+      : this.db.all<StoredRow>(
+          `SELECT ${COLUMNS} FROM event_history WHERE cluster_id = :cluster ${ORDER} LIMIT :limit`,
+          { cluster: clusterId, limit },
+        );
+    return rows.map((r) => toRow(clusterId, r));
+  }
+
   /** The oldest and newest lastTimestamp among the matching rows (ms), or undefined when none match. */
   span(clusterId: string, f: HistoryFilter): { oldest: number; newest: number } | undefined {
     const w = whereOf(clusterId, f);

@@ -1,4 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AuthRequirement, StreamBody } from '../../../src-shared/contract/define';
 import { operations } from '../../../src-shared/contract/operations';
 import type { CallContext, Principal } from '../context';
@@ -11,6 +13,7 @@ import { clientWentAway } from './client-gone';
 import { COMMON_HEADERS, sendJson, sendProblem } from './respond';
 import { createApiRouter } from './router';
 import { negotiate, sendStream } from './stream';
+import { createUpload, DEFAULT_UPLOAD_MAX_BYTES, type UploadOptions } from './upload';
 
 /** Decides who is calling; throws a ProblemError (401/403) when the requirement is not met. */
 export type Authenticator = (req: IncomingMessage, requirement: AuthRequirement) => Promise<Principal>;
@@ -24,9 +27,13 @@ export interface HttpAppOptions {
   guard?: RequestGuard;
   /** The client's address; defaults to the socket peer (a trusted proxy's X-Forwarded-For is resolved here). */
   clientAddress?: (req: IncomingMessage) => string | undefined;
+  /** Serves the OpenAPI document and the API reference page (/v1/openapi.json, /v1/docs), public. */
+  apiDocs?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   /** Serves the renderer for every non-API path (web mode). */
   serveStatic?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   logger: Logger;
+  /** Where file bodies (operations with `consumes`) are streamed, and their bound. */
+  uploads?: UploadOptions;
 }
 
 function queryObject(search: URLSearchParams): Record<string, string> {
@@ -86,7 +93,8 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
       if (options.serveStatic && (await options.serveStatic(req, res, path))) return;
       throw new ProblemError('route_not_found', `no route for ${path}`);
     }
-    const match = router.match(req.method ?? 'GET', path);
+    if (options.apiDocs && (await options.apiDocs(req, res, path))) return;
+    const match = router.match(req.method ?? 'GET', path, url.searchParams);
     if (match === null) throw new ProblemError('route_not_found', `no API route for ${path}`);
     if ('allowed' in match) {
       throw new ProblemError(
@@ -99,7 +107,17 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
     const spec = operations[match.name];
     const principal = await options.authenticate(req, spec.auth);
     if (spec.requiresJson) requireJsonContentType(req);
-    const body = spec.method === 'GET' || spec.method === 'DELETE' ? undefined : await readJsonBody(req);
+    const upload = spec.consumes
+      ? createUpload(
+          req,
+          res,
+          spec.consumes,
+          options.uploads ?? { dir: join(tmpdir(), 'skiff-uploads'), maxBytes: DEFAULT_UPLOAD_MAX_BYTES },
+          signal,
+        )
+      : undefined;
+    const body =
+      upload || spec.method === 'GET' || spec.method === 'DELETE' ? undefined : await readJsonBody(req);
     const address = options.clientAddress ? options.clientAddress(req) : req.socket.remoteAddress;
     // Negotiated before any work, so an unacceptable Accept costs no cluster request.
     const mediaType = spec.streaming
@@ -110,22 +128,37 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
       client: { via: 'http', address, userAgent: req.headers['user-agent'] },
       signal,
       ...(mediaType ? { mediaType } : {}),
+      ...(upload ? { upload: upload.upload } : {}),
+      // A stream outlives its request's check: it asks again with the same headers now and then.
+      ...(spec.streaming ? { recheck: () => options.authenticate(req, spec.auth) } : {}),
     };
-    const reply = await options.invoke(
-      match.name,
-      { params: match.params, query: queryObject(url.searchParams), body },
-      ctx,
-    );
+    const query = queryObject(url.searchParams);
+    for (const [header, name] of Object.entries(spec.headerQuery ?? {})) {
+      const value = req.headers[header];
+      if (typeof value === 'string' && value !== '') query[name] = value;
+    }
+    const reply = await options
+      .invoke(match.name, { params: match.params, query, body }, ctx)
+      .finally(() => upload?.cleanup());
     if (spec.streaming) {
       const status = reply.status ?? spec.successStatus ?? 200;
-      return sendStream(res, status, reply.data as StreamBody, req.method === 'HEAD', COMMON_HEADERS);
+      const body = reply.data as StreamBody<string | Uint8Array>;
+      return sendStream(res, status, body, req.method === 'HEAD', { ...COMMON_HEADERS, ...reply.headers });
     }
-    const headers: Record<string, string> = reply.page ? pageHeaders(path, url.searchParams, reply.page) : {};
+    const headers: Record<string, string> = {
+      ...(reply.page ? pageHeaders(path, url.searchParams, reply.page) : {}),
+      ...reply.headers,
+    };
     if (reply.staleSince) headers['x-Stale-Since'] = reply.staleSince;
     const conditional = spec.method === 'GET' ? { ifNoneMatch: req.headers['if-none-match'] } : undefined;
     const status = reply.status ?? spec.successStatus ?? 200;
     // A reply built from stored JSON text is sent as that text; reading `data` would parse it all.
-    if (reply.json !== undefined) sendJson(res, status, undefined, headers, conditional, reply.json);
+    if (reply.json !== undefined)
+      sendJson(res, status, undefined, headers, conditional, {
+        json: reply.json,
+        jsonWrap: reply.jsonWrap,
+        etagSeed: reply.etagSeed,
+      });
     else sendJson(res, status, reply.data, headers, conditional);
   }
 }

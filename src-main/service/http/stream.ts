@@ -53,15 +53,26 @@ export function negotiate(accept: string | undefined, produces: readonly string[
   return best;
 }
 
-function drained(res: ServerResponse): Promise<void> {
+/** How long a consumer the producer gave up on (StreamBody.stop) may take to drain before it is cut off. */
+export const STOP_GRACE_MS = 2_000;
+
+function drained(res: ServerResponse, stop?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const cut = () => {
+      timer = setTimeout(() => res.destroy(), STOP_GRACE_MS);
+    };
     const done = () => {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', cut);
       res.off('drain', done);
       res.off('close', done);
       resolve();
     };
     res.on('drain', done);
     res.on('close', done);
+    if (stop?.aborted) cut();
+    else stop?.addEventListener('abort', cut, { once: true });
   });
 }
 
@@ -75,7 +86,7 @@ function drained(res: ServerResponse): Promise<void> {
 export async function sendStream(
   res: ServerResponse,
   status: number,
-  body: StreamBody,
+  body: StreamBody<string | Uint8Array>,
   headOnly: boolean,
   commonHeaders: Record<string, string>,
 ): Promise<void> {
@@ -84,6 +95,8 @@ export async function sendStream(
     'Content-Type': body.contentType,
     // Reverse proxies (nginx) would otherwise hold back a follow until their buffer fills.
     'X-Accel-Buffering': 'no',
+    ...(body.length !== undefined ? { 'Content-Length': String(body.length) } : {}),
+    ...(body.fileName !== undefined ? { 'Content-Disposition': attachment(body.fileName) } : {}),
   });
   res.flushHeaders();
   const iterator = body.chunks[Symbol.asyncIterator]();
@@ -91,11 +104,26 @@ export async function sendStream(
     while (!headOnly && !res.destroyed) {
       const next = await iterator.next();
       if (next.done || res.destroyed) break;
-      if (!res.write(next.value)) await drained(res);
+      if (!res.write(next.value)) await drained(res, body.stop);
     }
     if (!res.destroyed) res.end();
+    // Given up on: its last words may wait in a full buffer, but not for ever.
+    if (body.stop?.aborted && !res.writableFinished) {
+      const timer = setTimeout(() => res.destroy(), STOP_GRACE_MS);
+      res.once('close', () => clearTimeout(timer));
+    }
   } finally {
     // Not awaited: a generator parked on a cluster read finishes once the request's signal aborts.
     iterator.return?.().catch(() => {});
   }
+}
+
+/**
+ * RFC 6266: the name as a quoted ASCII fallback, and as UTF-8 in filename* when it is not plain
+ * ASCII, so no name can break out of the header.
+ */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === fileName) return `attachment; filename="${fileName}"`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -153,7 +153,7 @@ export function eventHandlers(
         rows,
         query.limit,
         query.offset,
-        (e) => JSON.stringify(eventRecord(e, params.workspaceId)),
+        { text: (e) => JSON.stringify(eventRecord(e, params.workspaceId)), variant: params.workspaceId },
         read,
       );
     },

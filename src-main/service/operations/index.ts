@@ -3,10 +3,13 @@ import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import type { EventHistory } from '../history/index';
 import type { AppSettingsDeps } from '../settings/app-settings';
+import type { SnapshotJobs } from '../snapshots/jobs';
+import type { SnapshotOpener } from '../snapshots/open';
 import { authHandlers } from './auth';
 import { authActivityHandlers } from './auth-activity';
 import { authAdminHandlers } from './auth-admin';
 import { eventHistoryHandlers } from './event-history';
+import { type EventWatchHandlers, eventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
 import { guidanceHandlers } from './guidance';
 import { logHandlers } from './logs';
@@ -23,7 +26,10 @@ export function createHandlers(
   auth: AuthService,
   settings: AppSettingsDeps,
   history: EventHistory,
+  snapshots: SnapshotJobs,
   now: () => number = Date.now,
+  eventWatch: EventWatchHandlers | undefined,
+  opener: SnapshotOpener,
 ): OperationHandlers {
   return {
     ...authHandlers(auth),
@@ -34,10 +40,16 @@ export function createHandlers(
     ...workspaceHandlers(registry),
     ...resourceHandlers(registry),
     ...eventHandlers(registry, history, now),
+    watchEvents: (eventWatch ?? eventWatchHandlers(registry, {}, now)).watchEvents,
     ...eventHistoryHandlers(registry, history, now),
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),
-    ...snapshotHandlers(),
+    ...snapshotHandlers({
+      registry,
+      history,
+      jobs: snapshots,
+      opener,
+    }),
   };
 }

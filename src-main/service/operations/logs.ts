@@ -81,8 +81,11 @@ export function logHandlers(
     async getLogs({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const filter = filterOf(query);
-      // A range that ended already cannot gain lines: following it would only wait forever.
-      const follow = query.follow === true && (query.until === undefined || query.until > Date.now());
+      // A range that ended already cannot gain lines, nor can a snapshot: following would only wait forever.
+      const follow =
+        query.follow === true &&
+        (query.until === undefined || query.until > Date.now()) &&
+        registry.snapshotOf(cluster.clusterId) === undefined;
       const session = await openLogSession(
         sessionDeps(cluster, opts),
         {

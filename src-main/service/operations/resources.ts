@@ -32,7 +32,7 @@ async function listPage(
     rows,
     query.limit,
     query.offset,
-    (r) => `${head}${r.json}}`,
+    { text: (r) => r.json, jsonWrap: { prefix: head, suffix: '}' }, variant: '' },
     read,
   );
 }

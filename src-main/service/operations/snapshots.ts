@@ -1,14 +1,92 @@
-import type { OperationHandlers } from '../context';
+import { open } from 'node:fs/promises';
+import type { StreamBody } from '../../../src-shared/contract/define';
+import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
+import {
+  DEFAULT_SNAPSHOT_LOG_LINES,
+  SNAPSHOT_MEDIA_TYPE,
+} from '../../../src-shared/contract/snapshot-operations';
+import type { ClusterRegistry } from '../clusters/registry';
+import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
+import type { EventHistory } from '../history/index';
+import type { SnapshotJobs } from '../snapshots/jobs';
+import type { SnapshotOpener } from '../snapshots/open';
+import { clusterSource } from '../snapshots/source';
+import { openSnapshotHandler } from './snapshot-open';
 
-// PLACEHOLDER while issue 10 §2 is built this session: the capture and open helpers replace these.
-const pending = async (): Promise<never> => {
-  throw new ProblemError('route_not_found', 'Snapshots are not built yet.');
-};
+/** Capture jobs (issue 10 §2): start one, poll it, download its file. Opening files is snapshot-open's. */
+export interface SnapshotDeps {
+  registry: ClusterRegistry;
+  history: EventHistory;
+  jobs: SnapshotJobs;
+  opener: SnapshotOpener;
+}
 
-export function snapshotHandlers(): Pick<
-  OperationHandlers,
-  'createSnapshot' | 'getSnapshot' | 'downloadSnapshot' | 'openSnapshot'
-> {
-  return { createSnapshot: pending, getSnapshot: pending, downloadSnapshot: pending, openSnapshot: pending };
+const notFound = (snapshotId: string) =>
+  new ProblemError('snapshot_not_found', `snapshot "${snapshotId}" not found`);
+
+/**
+ * A job is seen only by those who can see its cluster's workspace; to everyone else it does not
+ * exist (the same 404), as a workspace they are not a member of does not.
+ */
+function visibleJob(deps: SnapshotDeps, snapshotId: string, principal: Principal): SnapshotJob {
+  const job = deps.jobs.get(snapshotId);
+  if (!job) throw notFound(snapshotId);
+  if (principal.workspaces === 'all') return job;
+  try {
+    deps.registry.cluster(job.workspaceId, job.clusterId, principal);
+  } catch {
+    throw notFound(snapshotId);
+  }
+  return job;
+}
+
+export function snapshotHandlers(
+  deps: SnapshotDeps,
+): Pick<OperationHandlers, 'createSnapshot' | 'getSnapshot' | 'downloadSnapshot' | 'openSnapshot'> {
+  return {
+    createSnapshot: async ({ params, body }, ctx) => {
+      const cluster = deps.registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+      const history = deps.history.recording ? deps.history : undefined;
+      const job = deps.jobs.start(clusterSource(cluster, history), params.workspaceId, {
+        logLines: body?.logLines ?? DEFAULT_SNAPSHOT_LOG_LINES,
+        logs: body?.logs ?? 'all',
+      });
+      return { data: job, status: 202, headers: { Location: `/v1/snapshots/${job.snapshotId}` } };
+    },
+
+    getSnapshot: async ({ params }, ctx) => ({ data: visibleJob(deps, params.snapshotId, ctx.principal) }),
+
+    downloadSnapshot: async ({ params }, ctx) => {
+      const job = visibleJob(deps, params.snapshotId, ctx.principal);
+      if (job.status === 'running')
+        throw new ProblemError('conflict', 'the snapshot is still being taken; download it once it is done', {
+          snapshotId: job.snapshotId,
+          jobStatus: job.status,
+        });
+      const file = deps.jobs.file(job.snapshotId);
+      if (job.status === 'failed' || !file)
+        throw new ProblemError(
+          'conflict',
+          `the snapshot failed and has no file: ${job.error ?? 'no reason given'}`,
+          {
+            snapshotId: job.snapshotId,
+            jobStatus: job.status,
+          },
+        );
+      // Opened now, so a job forgotten a moment later still downloads whole; gone already is a 404.
+      const handle = await open(file.path, 'r').catch(() => {
+        throw notFound(job.snapshotId);
+      });
+      const body: StreamBody<Uint8Array> = {
+        contentType: ctx.mediaType ?? SNAPSHOT_MEDIA_TYPE,
+        chunks: handle.createReadStream({ highWaterMark: 256 * 1024, autoClose: true }),
+        length: file.sizeBytes,
+        fileName: file.fileName,
+      };
+      return { data: body };
+    },
+
+    openSnapshot: openSnapshotHandler(deps.registry, deps.opener),
+  };
 }

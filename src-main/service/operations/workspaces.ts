@@ -2,6 +2,7 @@ import type { Cluster } from '../../../src-shared/contract/models';
 import type { ClusterConnection } from '../clusters/cluster';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
+import { ProblemError } from '../errors';
 import { paginate } from '../pagination';
 import { requireAdmin } from './settings';
 
@@ -10,6 +11,21 @@ export async function describeCluster(
   c: ClusterConnection,
   workspaceId: string,
 ): Promise<Cluster> {
+  const snapshot = registry.snapshotOf(c.clusterId);
+  if (snapshot) {
+    // Frozen: never probed, never stale; it says what was captured and when.
+    return {
+      clusterId: c.clusterId,
+      workspaceId,
+      name: `${snapshot.context} (snapshot)`,
+      context: snapshot.context,
+      server: snapshot.server,
+      status: 'snapshot',
+      ...(snapshot.kubernetesVersion ? { kubernetesVersion: snapshot.kubernetesVersion } : {}),
+      takenAt: snapshot.takenAt,
+      monitoring: { clusterAgent: { monitoring: registry.monitoring(c.clusterId) } },
+    };
+  }
   const probed = await c.status();
   // A broken watch is as telling as a failed probe, and says since when the data is old.
   const stale = c.staleness();
@@ -53,6 +69,8 @@ export function workspaceHandlers(
       // The flags belong to the cluster, shared by every workspace that holds it.
       requireAdmin(ctx.principal, 'change monitoring flags');
       const c = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+      if (registry.snapshotOf(c.clusterId))
+        throw new ProblemError('conflict', 'a snapshot is read-only: its monitoring flags cannot change');
       registry.setMonitoring(c.clusterId, body.clusterAgent.monitoring);
       return { data: await describeCluster(registry, c, params.workspaceId) };
     },

@@ -14,6 +14,7 @@ import type { EventInput } from '../../simulator/index';
 import { loadContexts } from '../clusters/kubeconfig';
 import { createService, type Service } from '../index';
 import { silentLogger } from '../logger';
+import { checkedBody } from './contract-check';
 import { eventually } from './eventually';
 import { type HttpResult, parseLinks, type Stack, startStack } from './harness';
 import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from './login';
@@ -349,7 +350,7 @@ async function restarted(kubeconfig: string) {
     return {
       status: res.status,
       headers: res.headers,
-      body: (await res.json()) as EventRecord[],
+      body: checkedBody<EventRecord[]>('GET', p, res, await res.text()),
       contentType: '',
     };
   };

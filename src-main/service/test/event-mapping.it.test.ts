@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster, EventRecord } from '../../../src-shared/contract/models';
 import type { EventInput } from '../../simulator/index';
 import { eventually } from './eventually';
@@ -30,12 +30,17 @@ async function added(input: EventInput): Promise<EventRecord> {
 describe('monitoring flags act on the category of the involved object', () => {
   const NS = 'flags-lab';
   /** A namespaced object: a "resource" event. */
-  const POD = 'flags-pod';
+  let POD = '';
   /** Cluster-scoped objects: "system" events (a node, and a namespace object itself). */
-  const NODE = 'flags-node';
-  const NAMESPACE = 'flags-namespace';
+  let NODE = '';
+  let NAMESPACE = '';
 
-  beforeAll(async () => {
+  // Fresh fixtures for each test, added inside it: the cache maps them while the test runs, so a
+  // mutation run counts each flag test as covering the mapping (setup in beforeAll counts for none).
+  let round = 0;
+  beforeEach(async () => {
+    round++;
+    [POD, NODE, NAMESPACE] = [`flags-pod-${round}`, `flags-node-${round}`, `flags-namespace-${round}`];
     await added({
       involvedObject: { kind: 'Pod', name: POD, namespace: NS },
       metadata: { namespace: NS },

@@ -5,6 +5,7 @@ import { loadContexts } from '../clusters/kubeconfig';
 import type { EventHistoryOptions } from '../history/index';
 import { createService, type Service } from '../index';
 import { silentLogger } from '../logger';
+import { checkedBody } from './contract-check';
 import { eventually } from './eventually';
 import { parseLinks, type Stack, startStack } from './harness';
 import { login, TEST_ADMIN_PASSWORD } from './login';
@@ -110,7 +111,11 @@ describe('event history retention', () => {
       const session = await login(url);
       const get: Get = async (p) => {
         const res = await fetch(url + p, { headers: session.headers });
-        return { status: res.status, headers: res.headers, body: (await res.json()) as EventRecord[] };
+        return {
+          status: res.status,
+          headers: res.headers,
+          body: checkedBody<EventRecord[]>('GET', p, res, await res.text()),
+        };
       };
       await eventually(async () => {
         const after = await history(get);

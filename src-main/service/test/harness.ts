@@ -6,6 +6,7 @@ import { type Simulator, type SimulatorOptions, startSimulator } from '../../sim
 import { loadContexts } from '../clusters/kubeconfig';
 import { createService, type Service, type ServiceConfig } from '../index';
 import { silentLogger } from '../logger';
+import { checkAnswer } from './contract-check';
 import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from './login';
 
 export const CONTEXT = 'sim-test';
@@ -55,7 +56,42 @@ export interface StackOptions {
  */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const sim = await startSimulator({ tickMs: false, ...opts.simulator });
-  const dir = await mkdtemp(join(tmpdir(), 'skiff-it-'));
+  let dir: string | undefined;
+  let service: Service | undefined;
+  const stop = async () => {
+    try {
+      await service?.close();
+    } finally {
+      await sim.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    dir = await mkdtemp(join(tmpdir(), 'skiff-it-'));
+    return await started(
+      sim,
+      dir,
+      opts,
+      (s) => {
+        service = s;
+      },
+      stop,
+    );
+  } catch (err) {
+    // A stack that cannot start (a broken build, a mutant) fails its test but leaves no simulator
+    // running and no folder behind.
+    await stop().catch(() => {});
+    throw err;
+  }
+}
+
+async function started(
+  sim: Simulator,
+  dir: string,
+  opts: StackOptions,
+  created: (service: Service) => void,
+  stop: () => Promise<void>,
+): Promise<Stack> {
   const kubeconfigPath = join(dir, 'kubeconfig');
   const server = opts.clusterServer ? await opts.clusterServer(sim) : sim.url;
   const kubeconfig = opts.kubeconfig ? opts.kubeconfig(sim) : sim.kubeconfigYaml(CONTEXT);
@@ -67,6 +103,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     adminPassword: TEST_ADMIN_PASSWORD,
     ...opts.service,
   });
+  created(service);
   const { url } = await service.listen(0, '127.0.0.1');
   const session = await login(url);
   const send = async <T>(
@@ -85,6 +122,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const text = await res.text();
     const contentType = res.headers.get('content-type') ?? '';
     const parsed = contentType.includes('json') && text !== '' ? (JSON.parse(text) as T) : (text as T);
+    // Every answer is checked against its operation's result schema (or the problem schema).
+    checkAnswer(method, path, res.status, contentType, parsed);
     return { status: res.status, headers: res.headers, body: parsed, contentType };
   };
   return {
@@ -102,11 +141,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       kc.loadFromString(sim.kubeconfigYaml(CONTEXT));
       return kc.makeApiClient(CoreV1Api);
     },
-    async close() {
-      await service.close();
-      await sim.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close: stop,
   };
 }
 

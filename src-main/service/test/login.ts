@@ -3,6 +3,8 @@
  * Bearer access token. Start the service with `adminPassword: TEST_ADMIN_PASSWORD` (or run it
  * with SKIFF_ADMIN_PASSWORD) and spread `headers` into each request.
  */
+import { checkedBody } from './contract-check';
+
 export const TEST_ADMIN_PASSWORD = 'test-admin-password-0123';
 
 export interface LoggedIn {
@@ -19,12 +21,18 @@ export async function login(
   password = TEST_ADMIN_PASSWORD,
   extraHeaders: Record<string, string> = {},
 ): Promise<LoggedIn> {
-  const res = await fetch(new URL('/v1/auth/login', baseUrl), {
+  const url = new URL('/v1/auth/login', baseUrl);
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...extraHeaders },
     body: JSON.stringify({ username, password }),
   });
-  const body = (await res.json()) as { accessToken?: string; refreshToken?: string; sessionId?: string };
+  const body = checkedBody<{ accessToken?: string; refreshToken?: string; sessionId?: string }>(
+    'POST',
+    url.pathname,
+    res,
+    await res.text(),
+  );
   if (res.status !== 200 || !body.accessToken || !body.refreshToken || !body.sessionId) {
     throw new Error(`login as ${username} answered ${res.status}: ${JSON.stringify(body)}`);
   }

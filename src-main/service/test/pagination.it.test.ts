@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { eventually } from './eventually';
-import { parseLinks, type Stack, startStack } from './harness';
+import { collectAll, parseLinks, type Stack, startStack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -156,5 +156,37 @@ describe('conditional GET', () => {
       return res;
     });
     expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it("an event page's ETag holds while its events do, and changes when one of them changes", async () => {
+    const path = `${stack.cluster}/kubernetes-events?limit=5`;
+    const first = await stack.get<Array<{ eventId: string; involvedObject: { namespace: string } }>>(path);
+    const etag = first.headers.get('etag')!;
+    expect((await stack.get(path, { 'if-none-match': etag })).status).toBe(304);
+    const last = first.body.at(-1)!;
+    const core = stack.sim.store
+      .list('events')
+      .find((e) => e.metadata.uid === last.eventId || e.metadata.name === last.eventId);
+    expect(core).toBeDefined();
+    stack.sim.store.bumpEvent(core!.metadata.namespace!, core!.metadata.name, {
+      message: 'changed by the test',
+    });
+    await eventually(async () => {
+      const res = await stack.get(path, { 'if-none-match': etag });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('etag')).not.toBe(etag);
+    });
+  });
+
+  it('answers 40 concurrent pages each with its own bytes: no body shares a buffer still being sent', async () => {
+    const walk = await collectAll<ResourceWrapper>(stack, `${pods()}?limit=1000`);
+    const offsets = Array.from({ length: 40 }, (_, i) => (i * 7) % Math.max(1, walk.length - 3));
+    const pages = await Promise.all(
+      offsets.map((offset) => stack.get<ResourceWrapper[]>(`${pods()}?limit=3&offset=${offset}`)),
+    );
+    pages.forEach((page, i) => {
+      const names = page.body.map((w) => w.resource.metadata.name);
+      expect(names).toEqual(walk.slice(offsets[i], offsets[i]! + 3).map((w) => w.resource.metadata.name));
+    });
   });
 });

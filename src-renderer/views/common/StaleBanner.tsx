@@ -1,4 +1,5 @@
 import { clockTime, timestamp } from '../../kube/format';
+import { useCurrentCluster } from '../../state/clusters';
 import './StaleBanner.css';
 
 /**
@@ -7,7 +8,9 @@ import './StaleBanner.css';
  * answer, so it goes away by itself with the first fresh poll.
  */
 export function StaleBanner({ staleSince }: { staleSince: string | undefined }) {
-  if (!staleSince) return null;
+  // A snapshot is old on purpose and never reaches a cluster; its own banner says when it was taken.
+  const snapshot = useCurrentCluster()?.status === 'snapshot';
+  if (!staleSince || snapshot) return null;
   const shown = clockTime(staleSince);
   if (shown === null) return null;
   return (

@@ -20,14 +20,17 @@ export function EventTimelinePanel({
   query,
   range,
   onRange,
+  changes,
 }: {
   scope: Scope;
   /** The table's filters with the range and includeExpired, without paging. */
   query: Record<string, string>;
   range: TimeRange;
   onRange: (r: TimeRange) => void;
+  /** While the table follows the live watch: its change count; the timeline refetches on it instead of polling. */
+  changes?: number | undefined;
 }) {
-  const key = `${scope.workspaceId}/${scope.clusterId}/timeline/${JSON.stringify(query)}`;
+  const key = `${scope.workspaceId}/${scope.clusterId}/timeline/${JSON.stringify(query)}${changes === undefined ? '' : `/${changes}`}`;
   const timeline = usePolling(
     key,
     async (signal) =>
@@ -38,7 +41,7 @@ export function EventTimelinePanel({
           { signal },
         )
       ).data,
-    { intervalMs: 5000, keepPrevious: true },
+    { intervalMs: changes === undefined ? 5000 : 0, keepPrevious: true },
   );
   const series = useMemo(() => (timeline.data ? timelineSeries(timeline.data) : null), [timeline.data]);
   return (

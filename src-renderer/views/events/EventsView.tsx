@@ -3,7 +3,7 @@ import { isDnsLabel } from '../../../src-shared/kube/names';
 import { useDebounced } from '../../hooks/useDebounced';
 import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
-import { EMPTY_FILTERS, useEventsView } from '../../state/events';
+import { EMPTY_FILTERS, useEventsView, useLiveEvents } from '../../state/events';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
 import { StaleBanner } from '../common/StaleBanner';
@@ -19,6 +19,7 @@ import './events.css';
 import './history.css';
 
 const PAGE = 100;
+const NO_EXPIRED: Set<string> = new Set();
 
 /**
  * Cluster-wide events, newest first: the timeline over the chosen range, then the filtered list
@@ -48,8 +49,13 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
   // A new filter starts from the first page again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: filterKey is the trigger, not an input
   useEffect(() => setCount(PAGE), [filterKey]);
+  // The plain list follows the live watch; groups and the recorded history are polled, and so is
+  // the list while its watch is down (a reconnect with Last-Event-ID is under way meanwhile).
+  const liveMode = !h.grouped && !h.showExpired;
+  const live = useLiveEvents(liveMode ? scope : null, query, count);
+  const polling = !liveMode || live.down;
   const rows = usePolling(
-    `${filterKey}/${count}`,
+    polling ? `${filterKey}/${count}` : null,
     async (signal) =>
       h.grouped
         ? { kind: 'groups' as const, ...(await fetchGroups(scope, query, count, signal)) }
@@ -57,7 +63,18 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
     { intervalMs: 5000, keepPrevious: true },
   );
   const sentinel = useRef<HTMLDivElement>(null);
-  const more = rows.data ? rows.data.items.length < rows.data.total : false;
+  const liveData =
+    liveMode && live.events && !polling
+      ? {
+          kind: 'events' as const,
+          items: live.events,
+          total: live.total,
+          expired: NO_EXPIRED,
+          ...(live.watch.kind === 'live' && live.watch.stale ? { staleSince: live.watch.stale } : {}),
+        }
+      : undefined;
+  const data = liveData ?? rows.data;
+  const more = data ? data.items.length < data.total : false;
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !more) return;
@@ -72,8 +89,7 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
   const filtered =
     !isEmptyRange(h.range) ||
     (Object.keys(EMPTY_FILTERS) as Array<keyof typeof EMPTY_FILTERS>).some((k) => f[k] !== EMPTY_FILTERS[k]);
-  const noun = rows.data?.kind === 'groups' ? 'groups' : 'events';
-  const data = rows.data;
+  const noun = data?.kind === 'groups' ? 'groups' : 'events';
   return (
     <section className="events-view" aria-labelledby={headingId} data-testid="events-view">
       <header className="list-head">
@@ -82,7 +98,11 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
           {data ? `${data.items.length} of ${data.total} ${noun}` : ''}
         </p>
         <p className="list-updated muted">
-          {rows.updatedAt ? `updated ${age(new Date(rows.updatedAt).toISOString())} ago` : ''}
+          {liveData
+            ? 'live'
+            : rows.updatedAt
+              ? `updated ${age(new Date(rows.updatedAt).toISOString())} ago`
+              : ''}
           {rows.fetching && <span className="dot-busy" aria-hidden="true" />}
         </p>
       </header>
@@ -91,7 +111,13 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
         scope={scope}
         namespaceError={nsValid ? null : 'a namespace is a DNS label: lower-case letters, digits and "-"'}
       />
-      <EventTimelinePanel scope={scope} query={query} range={h.range} onRange={h.setRange} />
+      <EventTimelinePanel
+        scope={scope}
+        query={query}
+        range={h.range}
+        onRange={h.setRange}
+        changes={liveData ? live.changes : undefined}
+      />
       {rows.error && data && (
         <p className="stale" role="status">
           Showing the last answer; the latest refresh failed: {problemText(rows.error)}

@@ -1,9 +1,10 @@
 import { useId } from 'react';
-import type { ClusterStatus } from '../../../src-shared/contract/models';
+import type { Cluster, ClusterStatus } from '../../../src-shared/contract/models';
 import { clockTime, timestamp } from '../../kube/format';
 import { useClusters } from '../../state/clusters';
 import { useRoute } from '../../state/route';
 import { Badge } from '../common/Badge';
+import { SnapshotActions } from '../snapshots/SnapshotActions';
 
 const STATUS_TEXT: Record<ClusterStatus, string> = {
   connected: 'connected',
@@ -14,10 +15,27 @@ const STATUS_TEXT: Record<ClusterStatus, string> = {
 
 export function ClusterStatusBadge({ status }: { status: ClusterStatus }) {
   return (
-    <Badge tone={status === 'connected' ? 'ok' : status === 'unreachable' ? 'bad' : 'warn'}>
+    <Badge
+      tone={
+        status === 'connected'
+          ? 'ok'
+          : status === 'snapshot'
+            ? 'neutral'
+            : status === 'unreachable'
+              ? 'bad'
+              : 'warn'
+      }
+    >
       {STATUS_TEXT[status]}
     </Badge>
   );
+}
+
+/** A snapshot says when it was taken, so two snapshots of one context can be told apart. */
+function optionLabel(c: Cluster): string {
+  if (c.status !== 'snapshot') return `${c.name} (${STATUS_TEXT[c.status]})`;
+  const taken = c.takenAt ? clockTime(c.takenAt) : null;
+  return `${c.context} (snapshot${taken ? ` taken ${taken}` : ''})`;
 }
 
 /** Workspace and cluster pickers; each cluster option says whether Skiff can reach it right now. */
@@ -59,7 +77,7 @@ export function Switchers() {
           {clusters.length === 0 && <option value="">no clusters</option>}
           {clusters.map((c) => (
             <option key={c.clusterId} value={c.clusterId}>
-              {c.name} ({STATUS_TEXT[c.status]})
+              {optionLabel(c)}
             </option>
           ))}
         </select>
@@ -68,7 +86,7 @@ export function Switchers() {
         <p className="cluster-status" data-testid="cluster-status">
           <ClusterStatusBadge status={current.status} />
           {current.kubernetesVersion && <span className="muted"> {current.kubernetesVersion}</span>}
-          {current.lastSyncedAt && clockTime(current.lastSyncedAt) && (
+          {current.status !== 'snapshot' && current.lastSyncedAt && clockTime(current.lastSyncedAt) && (
             <span className="muted" data-testid="cluster-synced">
               {' '}
               · data as of{' '}
@@ -79,6 +97,7 @@ export function Switchers() {
           )}
         </p>
       )}
+      <SnapshotActions workspaceId={workspaceId} cluster={current} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
+import { DOCS_PATH } from '../../../src-shared/contract/api-docs';
 import { useAppSettings } from '../../state/app-settings';
 
 /** The local HTTP API and the token lifetimes, as the service reports and accepts them. */
@@ -74,6 +75,17 @@ export function ServiceSection() {
         </button>
         <p className="muted">{api.url ? `Listening on ${api.url}` : 'Not listening.'}</p>
       </div>
+      {api.url && (
+        <p>
+          {/* The desktop window opens it in the system browser (navigation-policy.ts). */}
+          <a href={new URL(DOCS_PATH, api.url).href} target="_blank" rel="noopener noreferrer">
+            API reference (OpenAPI)
+          </a>{' '}
+          <span className="muted">
+            — every endpoint, parameter and error code; the document is at {api.url}/v1/openapi.json
+          </span>
+        </p>
+      )}
       <form className="row form-row" onSubmit={saveTokens} aria-label="Token lifetimes">
         <div className="field">
           <label htmlFor={ids.access}>Access token lifetime (minutes, 15–60)</label>

@@ -10,6 +10,8 @@ import { ClusterStatusBadge, Switchers } from '../navigation/Switchers';
 import { ResourcesArea } from '../resources/ResourcesArea';
 import { SecurityView } from '../security/SecurityView';
 import { SettingsView } from '../settings/SettingsView';
+import { SnapshotBanner } from '../snapshots/SnapshotBanner';
+import { SnapshotDropTarget } from '../snapshots/SnapshotDropTarget';
 import { Header } from './Header';
 
 /** Cluster statuses are re-read every few seconds so the switcher shows an outage, and its end, by itself. */
@@ -46,7 +48,7 @@ function ClusterBound({
   }
   return (
     <>
-      {cluster.status !== 'connected' && (
+      {cluster.status !== 'connected' && cluster.status !== 'snapshot' && (
         <div className="notice notice-warn" role="alert" data-testid="cluster-down">
           <strong>
             {cluster.name} is{' '}
@@ -82,13 +84,14 @@ export function Shell() {
           ) : (
             <p className="muted sidebar-note">No cluster selected.</p>
           )}
-          {cluster && cluster.status !== 'connected' && (
+          {cluster && cluster.status !== 'connected' && cluster.status !== 'snapshot' && (
             <p className="sidebar-note">
               <ClusterStatusBadge status={cluster.status} /> counts will return with the cluster.
             </p>
           )}
         </aside>
         <main id="main" className="main" tabIndex={-1}>
+          <SnapshotBanner cluster={cluster} />
           {area === 'resources' && (
             <ClusterBound>{(ws, cl) => <ResourcesArea workspaceId={ws} clusterId={cl} />}</ClusterBound>
           )}
@@ -99,6 +102,7 @@ export function Shell() {
           {area === 'settings' && <SettingsView />}
         </main>
       </div>
+      <SnapshotDropTarget />
     </div>
   );
 }

@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import {
+  DEFAULT_SNAPSHOT_LOG_LINES,
+  MAX_SNAPSHOT_LOG_LINES,
+} from '../../src-shared/contract/snapshot-operations';
+import type { LogsMode } from '../service/snapshots/log-targets';
+
+export interface SnapshotArgs {
+  /** The kubeconfig context to capture; `demo` with --demo. */
+  context: string;
+  /** Where the file goes; absent: `<context>-<time>.skiff` in the current folder. */
+  out?: string;
+  kubeconfig: string[];
+  demo: boolean;
+  logLines: number;
+  logs: LogsMode;
+  timeoutMs: number;
+}
+
+export const SNAPSHOT_USAGE = `usage: npm run snapshot -- --context NAME [--out FILE.skiff] [--kubeconfig PATH ...]
+       [--log-lines N (0-${MAX_SNAPSHOT_LOG_LINES}, default ${DEFAULT_SNAPSHOT_LOG_LINES})] [--logs all|failing|none] [--timeout SECONDS]
+       npm run snapshot -- --demo [--out FILE.skiff]   (the embedded demo cluster)`;
+
+/** Bad input; its message is one line, printed as is. */
+export class SnapshotUsageError extends Error {}
+
+const logLinesSchema = z.coerce.number().int().min(0).max(MAX_SNAPSHOT_LOG_LINES);
+const timeoutSchema = z.coerce.number().positive().max(600);
+
+/** Parses `npm run snapshot -- …`; returns null for --help. */
+export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | null {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse(argv));
+  } catch (err) {
+    // node:util's messages can run over lines; the first says what is wrong.
+    throw new SnapshotUsageError((err as Error).message.split('\n')[0]!);
+  }
+  if (values.help) return null;
+  const demo = values.demo ?? false;
+  if (demo && values.context !== undefined)
+    throw new SnapshotUsageError('--demo captures the embedded demo cluster; leave out --context');
+  const context = demo ? 'demo' : values.context;
+  if (context === undefined || context.trim() === '')
+    throw new SnapshotUsageError('--context NAME is required (or --demo); --help shows the options');
+  const logLines = logLinesSchema.safeParse(values['log-lines'] ?? String(DEFAULT_SNAPSHOT_LOG_LINES));
+  if (!logLines.success)
+    throw new SnapshotUsageError(`--log-lines must be a whole number from 0 to ${MAX_SNAPSHOT_LOG_LINES}`);
+  const logs = values.logs ?? 'all';
+  if (logs !== 'all' && logs !== 'failing' && logs !== 'none')
+    throw new SnapshotUsageError('--logs must be all, failing or none');
+  const timeout = timeoutSchema.safeParse(values.timeout ?? '10');
+  if (!timeout.success) throw new SnapshotUsageError('--timeout must be a number of seconds from 0 to 600');
+  if (values.out !== undefined && values.out.trim() === '')
+    throw new SnapshotUsageError('--out needs a file name');
+  return {
+    context,
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    kubeconfig: values.kubeconfig ?? [],
+    demo,
+    logLines: logLines.data,
+    logs,
+    timeoutMs: timeout.data * 1000,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      context: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+      kubeconfig: { type: 'string', multiple: true },
+      demo: { type: 'boolean' },
+      'log-lines': { type: 'string' },
+      logs: { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

@@ -1,0 +1,70 @@
+import type { ClusterRegistry } from '../clusters/registry';
+import type { OperationHandlers } from '../context';
+import { ProblemError } from '../errors';
+import { framingFor } from '../event-watch/framing';
+import { type EventWatchOptions, resolveWatchOptions } from '../event-watch/options';
+import { WatchSlots } from '../event-watch/slots';
+import { watchStream } from '../event-watch/stream';
+import { resolveEventFilter, syncedEvents } from './events';
+
+export interface EventWatchHandlers extends Pick<OperationHandlers, 'watchEvents'> {
+  /** Open watches, all credentials together (tests check that ended streams gave theirs back). */
+  readonly openWatches: () => number;
+}
+
+/**
+ * The event watch (watchEvents): the same filters as the list, answered as a stream of changes
+ * from the cluster's event feed (clusters/event-feed.ts; framing, resume and bounds in
+ * service/event-watch/). Its slot is taken before anything else so a 429 costs no cluster work.
+ */
+export function eventWatchHandlers(
+  registry: ClusterRegistry,
+  options: EventWatchOptions = {},
+  now: () => number = Date.now,
+): EventWatchHandlers {
+  const opts = resolveWatchOptions(options);
+  const slots = new WatchSlots(opts.maxPerCredential);
+  return {
+    openWatches: () => slots.total,
+    async watchEvents({ params, query }, ctx) {
+      if (query.includeExpired) {
+        throw new ProblemError(
+          'invalid_query',
+          'includeExpired does not apply to a watch: expired events no longer change; list them with includeExpired=true',
+        );
+      }
+      const release = slots.take(ctx.principal);
+      try {
+        const { cluster, cache } = await syncedEvents(registry, params, ctx);
+        const asOf = now();
+        const stop = new AbortController();
+        const framing = framingFor(ctx.mediaType ?? 'text/event-stream', opts.retryMs);
+        // A client that leaves before the first chunk was pulled never runs the stream's own cleanup.
+        ctx.signal.addEventListener('abort', release, { once: true });
+        return {
+          data: {
+            contentType: framing.contentType,
+            stop: stop.signal,
+            chunks: watchStream({
+              feed: cluster.eventFeed,
+              cache,
+              workspaceId: params.workspaceId,
+              filter: () => resolveEventFilter(query, asOf, registry.monitoring(cluster.clusterId)),
+              framing,
+              lastEventId: query.lastEventId === undefined ? undefined : Number(query.lastEventId),
+              sendInitial: query.sendInitialEvents !== false,
+              options: opts,
+              recheck: ctx.recheck,
+              signal: ctx.signal,
+              stop,
+              onEnd: release,
+            }),
+          },
+        };
+      } catch (err) {
+        release();
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,262 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { KubeObject } from '../../../src-shared/contract/models';
+import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
+import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
+import { cleanObject, type ResourceEntry } from '../clusters/entries';
+import { captureLogs, reasonOf } from './capture-logs';
+import { historyEventRow, liveEventRow } from './event-rows';
+import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
+import { type LogsMode, type LogTarget, logTargets, type PodLike } from './log-targets';
+import type { CaptureSource } from './source';
+import { SnapshotWriter } from './writer';
+
+/**
+ * Takes one cluster into one `.skiff` file (layout: format.ts). Objects of the nine kinds come
+ * from the cluster's watch caches (consistent, and no relist); events from one chunked list of
+ * the cluster, then the event history's rows the cluster no longer has; metrics from
+ * metrics.k8s.io; logs with a bounded number of requests open. A part that fails is a gap and the
+ * capture goes on; only objects that cannot be listed at all fail it (CaptureFailed), and then
+ * no file is left behind.
+ */
+
+export interface CaptureRequest {
+  logLines: number;
+  logs: LogsMode;
+  skiffVersion: string;
+  /** Written here first (same folder as `finalPath`), renamed to `finalPath` once complete. */
+  tempPath: string;
+  finalPath: string;
+  /** Updated as the capture goes, for whoever polls it. */
+  progress: SnapshotProgress;
+  /** Filled as parts fail, for whoever polls it. */
+  gaps: SnapshotGap[];
+  signal: AbortSignal;
+  now?: () => number;
+  /** When the capture counts as taken (the job's start); now when absent. */
+  startedMs?: number;
+  logConcurrency?: number;
+}
+
+export interface CaptureResult {
+  sizeBytes: number;
+  takenAt: string;
+  finishedAt: string;
+}
+
+/** A capture that has nothing worth keeping. */
+export class CaptureFailed extends Error {}
+
+/** Rows written between two yields to the event loop. */
+const BATCH = 2_000;
+const EVENT_CHUNK = '500';
+const HISTORY_BATCH = 5_000;
+
+export async function captureSnapshot(source: CaptureSource, req: CaptureRequest): Promise<CaptureResult> {
+  const now = req.now ?? Date.now;
+  const started = req.startedMs ?? now();
+  const writer = new SnapshotWriter(req.tempPath);
+  try {
+    const version = clusterVersion(source, req.signal);
+    const pods = await captureObjects(source, writer, req);
+    await captureEvents(source, writer, req);
+    await captureMetrics(source, writer, req);
+    if (req.logs !== 'none' && req.logLines > 0) await captureAllLogs(source, writer, req, pods);
+    const kubernetesVersion = await version;
+    const finished = now();
+    const takenAt = new Date(started).toISOString();
+    const finishedAt = new Date(finished).toISOString();
+    if (req.signal.aborted) throw req.signal.reason;
+    const sizeBytes = writer.finish(
+      {
+        format: SNAPSHOT_FORMAT,
+        schemaVersion: String(SNAPSHOT_SCHEMA_VERSION),
+        skiffVersion: req.skiffVersion,
+        context: source.context,
+        server: source.server,
+        ...(kubernetesVersion ? { kubernetesVersion } : {}),
+        takenAt,
+        finishedAt,
+        durationMs: String(finished - started),
+        logLines: String(req.logLines),
+        logs: req.logs,
+      },
+      req.gaps,
+      req.finalPath,
+    );
+    return { sizeBytes, takenAt, finishedAt };
+  } catch (err) {
+    writer.discard();
+    throw err;
+  }
+}
+
+async function clusterVersion(source: CaptureSource, signal: AbortSignal): Promise<string | undefined> {
+  try {
+    const v = await source.client.getJson<{ gitVersion?: string }>('/version', {
+      signal,
+      timeoutMs: source.timeoutMs,
+    });
+    return typeof v.gitVersion === 'string' ? v.gitVersion : undefined;
+  } catch {
+    // The version is a nicety of the file's meta; the objects say what the cluster held.
+    return undefined;
+  }
+}
+
+/** Writes every kind the caches could list; returns the pods (for their logs). */
+async function captureObjects(
+  source: CaptureSource,
+  writer: SnapshotWriter,
+  req: CaptureRequest,
+): Promise<readonly ResourceEntry[] | undefined> {
+  const kinds = RESOURCE_TYPES.map((t) => RESOURCE_KINDS[t]);
+  const read = await Promise.allSettled(kinds.map((k) => source.objects(k, req.signal)));
+  if (req.signal.aborted) throw req.signal.reason;
+  const failures = read.flatMap((r) => (r.status === 'rejected' ? [reasonOf(r.reason)] : []));
+  if (failures.length === kinds.length)
+    throw new CaptureFailed(`the cluster's objects could not be listed: ${failures[0]}`);
+  let pods: readonly ResourceEntry[] | undefined;
+  writer.begin();
+  for (const [i, kind] of kinds.entries()) {
+    const r = read[i]!;
+    if (r.status === 'rejected') {
+      req.gaps.push({ part: kind.plural, reason: reasonOf(r.reason) });
+      continue;
+    }
+    if (kind.singular === 'pod') pods = r.value;
+    let n = 0;
+    for (const e of r.value) {
+      writer.object(kind.singular, e.namespace, e.name, e.json);
+      req.progress.objects++;
+      if (++n % BATCH === 0) await yieldToEventLoop();
+    }
+  }
+  writer.commit();
+  return pods;
+}
+
+interface EventList {
+  metadata?: { continue?: string };
+  items?: KubeObject[];
+}
+
+/**
+ * The cluster's events in full (the caches keep only the record fields), then the history's rows
+ * the list did not have: expired = 1 when the history saw them go or the list no longer had them.
+ * When the list fails, recorded rows the history still holds as present are written as present.
+ */
+async function captureEvents(source: CaptureSource, writer: SnapshotWriter, req: CaptureRequest) {
+  writer.begin();
+  let listed = true;
+  try {
+    let token: string | undefined;
+    do {
+      const page: EventList = await source.client.getJson<EventList>('/api/v1/events', {
+        query: { limit: EVENT_CHUNK, ...(token ? { continue: token } : {}) },
+        signal: req.signal,
+        timeoutMs: source.timeoutMs,
+      });
+      for (const item of page.items ?? []) {
+        const row = liveEventRow(item);
+        if (writer.event(row.uid, row.namespace, row.lastTimestamp, false, row.json)) req.progress.events++;
+      }
+      token = page.metadata?.continue || undefined;
+      await yieldToEventLoop();
+    } while (token);
+  } catch (err) {
+    if (req.signal.aborted) throw req.signal.reason;
+    listed = false;
+    req.gaps.push({ part: 'events', reason: reasonOf(err) });
+  }
+  try {
+    let after: { lastMs: number; eventId: string } | undefined;
+    for (;;) {
+      const rows = await source.history(after, HISTORY_BATCH);
+      if (!rows || rows.length === 0) break;
+      for (const r of rows) {
+        const row = historyEventRow(r);
+        const expired = r.expiredAt !== undefined || listed;
+        if (writer.event(row.uid, row.namespace, row.lastTimestamp, expired, row.json)) req.progress.events++;
+      }
+      if (rows.length < HISTORY_BATCH) break;
+      const last = rows.at(-1)!;
+      after = { lastMs: last.lastMs, eventId: last.eventId };
+      await yieldToEventLoop();
+    }
+  } catch (err) {
+    if (req.signal.aborted) throw req.signal.reason;
+    req.gaps.push({ part: 'eventHistory', reason: reasonOf(err) });
+  }
+  writer.commit();
+}
+
+const METRICS_API = '/apis/metrics.k8s.io/v1beta1';
+const METRICS = [
+  { kind: 'pod', path: `${METRICS_API}/pods`, type: 'PodMetrics' },
+  { kind: 'node', path: `${METRICS_API}/nodes`, type: 'NodeMetrics' },
+] as const;
+
+/** PodMetrics and NodeMetrics; a metrics API that does not answer is one gap naming why. */
+async function captureMetrics(source: CaptureSource, writer: SnapshotWriter, req: CaptureRequest) {
+  const answers = await Promise.allSettled(
+    METRICS.map((m) =>
+      source.client.getJson<{ items?: KubeObject[] }>(m.path, {
+        signal: req.signal,
+        timeoutMs: source.timeoutMs,
+      }),
+    ),
+  );
+  if (req.signal.aborted) throw req.signal.reason;
+  const reasons = new Set<string>();
+  writer.begin();
+  for (const [i, m] of METRICS.entries()) {
+    const a = answers[i]!;
+    if (a.status === 'rejected') {
+      reasons.add(`${m.kind} metrics: ${reasonOf(a.reason)}`);
+      continue;
+    }
+    for (const item of a.value.items ?? []) {
+      if (!item?.metadata?.name) continue;
+      const clean = cleanObject(item, 'metrics.k8s.io/v1beta1', m.type);
+      writer.metric(m.kind, clean.metadata.namespace ?? '', clean.metadata.name, JSON.stringify(clean));
+    }
+  }
+  writer.commit();
+  if (reasons.size > 0) req.gaps.push({ part: 'metrics', reason: [...reasons].join('; ') });
+}
+
+async function captureAllLogs(
+  source: CaptureSource,
+  writer: SnapshotWriter,
+  req: CaptureRequest,
+  pods: readonly ResourceEntry[] | undefined,
+) {
+  if (!pods) {
+    req.gaps.push({ part: 'logs', reason: 'no logs were taken: the pods could not be listed' });
+    return;
+  }
+  const targets: LogTarget[][] = [];
+  for (const [i, entry] of pods.entries()) {
+    const t = logTargets(JSON.parse(entry.json) as PodLike, req.logs);
+    if (t.length > 0) targets.push(t);
+    if ((i + 1) % BATCH === 0) await yieldToEventLoop();
+  }
+  req.progress.podLogsTotal = targets.length;
+  writer.begin();
+  try {
+    await captureLogs(targets, {
+      client: source.client,
+      timeoutMs: source.timeoutMs,
+      lines: req.logLines,
+      ...(req.logConcurrency ? { concurrency: req.logConcurrency } : {}),
+      signal: req.signal,
+      write: (t, lines) => writer.log(t.namespace, t.pod, t.container, t.previous, lines),
+      podDone: () => {
+        req.progress.podLogsDone++;
+      },
+      gap: (g) => req.gaps.push(g),
+    });
+  } finally {
+    writer.commit();
+  }
+}

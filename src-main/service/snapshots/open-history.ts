@@ -1,0 +1,59 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { KubeObject } from '../../../src-shared/contract/models';
+import { eventEntry } from '../clusters/entries';
+import { HistoryStore } from '../history/store';
+import type { Logger } from '../logger';
+import { AppDatabase } from '../storage/database';
+import type { SnapshotFile } from './reader';
+
+/**
+ * A snapshot's event history, for `includeExpired=true`, the timeline and the groups: every event
+ * of the file (those the cluster still had and the expired ones its history held) in an in-memory
+ * database of the app's own schema, so the same queries answer it as answer a live cluster's
+ * history. Nothing of a snapshot is ever written into the app's skiff.db. Expired rows carry the
+ * capture time as the moment they were seen gone.
+ */
+
+const BATCH = 2_000;
+
+export async function buildSnapshotHistory(
+  file: SnapshotFile,
+  clusterId: string,
+  logger: Logger,
+): Promise<{ store: HistoryStore; db: AppDatabase }> {
+  const db = AppDatabase.open(':memory:', logger);
+  const store = new HistoryStore(db);
+  const takenMs = Date.parse(file.facts.takenAt);
+  // Indexes are built once after the rows are in, far faster than kept up row by row.
+  const indexes = db.all<{ name: string; sql: string }>(
+    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'event_history' AND sql IS NOT NULL",
+  );
+  try {
+    for (const { name } of indexes) db.run(`DROP INDEX ${name}`);
+    for (const batch of file.eventBatches(BATCH)) {
+      const entries = batch.map((row) => ({
+        entry: eventEntry(JSON.parse(row.json) as KubeObject, clusterId),
+        row,
+      }));
+      db.write('snapshot history', () => {
+        store.upsert(
+          clusterId,
+          entries.map((e) => e.entry),
+          takenMs,
+        );
+        store.markExpired(
+          clusterId,
+          entries.filter((e) => e.row.expired).map((e) => e.entry.eventId),
+          takenMs,
+        );
+      });
+      // 100,000 events take a while: other requests are answered between the batches.
+      await yieldToEventLoop();
+    }
+    for (const { sql } of indexes) db.run(sql);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return { store, db };
+}

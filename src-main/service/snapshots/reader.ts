@@ -1,0 +1,249 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { KubeObject } from '../../../src-shared/contract/models';
+import { RESOURCE_KINDS, RESOURCE_TYPES, type ResourceType } from '../../../src-shared/kube/kinds';
+import { ProblemError } from '../errors';
+import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
+
+/**
+ * Reading a `.skiff` file (layout in format.ts): checked whole before anything is served, read-only
+ * (a file named on the command line is never changed), and every way it can be wrong said in one
+ * line: not SQLite, not a snapshot, truncated, from a newer Skiff, a capture that did not finish.
+ * Logs stay in the file and are read per container when asked for; the rest is read at open.
+ */
+
+/** What the file says about the capture. */
+export interface SnapshotFacts {
+  schemaVersion: number;
+  context: string;
+  server: string;
+  kubernetesVersion?: string;
+  /** RFC 3339, as the file has them. */
+  takenAt: string;
+  finishedAt: string;
+}
+
+/** One row of the events table. */
+export interface SnapshotEventRow {
+  json: string;
+  expired: boolean;
+}
+
+export interface SnapshotFile {
+  readonly path: string;
+  readonly facts: SnapshotFacts;
+  /** The objects of the nine kinds. Every object this file gives has kind and apiVersion set. */
+  objects(): KubeObject[];
+  /** The events the cluster still had at capture (expired = 0), as core/v1 Events. */
+  liveEvents(): KubeObject[];
+  /** Every event row, history included, in batches so a caller can yield between them. */
+  eventBatches(size: number): Generator<SnapshotEventRow[]>;
+  podMetrics(): KubeObject[];
+  nodeMetrics(): KubeObject[];
+  log(namespace: string, pod: string, container: string, previous: boolean): string | undefined;
+  close(): void;
+}
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const HEADER_BYTES = 100;
+
+const invalid = (path: string, why: string) =>
+  new ProblemError('invalid_snapshot', `${path} is not a usable Skiff snapshot: ${why}`);
+
+/**
+ * The SQLite header says how many pages the file has (when its "version-valid-for" number matches
+ * the change counter, as every writer since 3.7 keeps it): a file shorter than that was cut off.
+ */
+function checkHeader(path: string, shownAs: string): void {
+  let size: number;
+  const header = Buffer.alloc(HEADER_BYTES);
+  let read = 0;
+  try {
+    size = statSync(path).size;
+    const fd = openSync(path, 'r');
+    try {
+      read = readSync(fd, header, 0, HEADER_BYTES, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new ProblemError('invalid_snapshot', `${shownAs}: ${(err as Error).message}`);
+  }
+  if (read < SQLITE_MAGIC.length || !header.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC))
+    throw invalid(shownAs, 'it is not an SQLite database');
+  if (read < HEADER_BYTES) throw invalid(shownAs, `the file is truncated (${size} bytes)`);
+  const rawPageSize = header.readUInt16BE(16);
+  const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
+  const pages = header.readUInt32BE(28);
+  const countValid = header.readUInt32BE(92) === header.readUInt32BE(24);
+  if (countValid && pages > 0 && size < pageSize * pages)
+    throw invalid(shownAs, `the file is truncated (${size} of ${pageSize * pages} bytes)`);
+}
+
+function readMeta(db: DatabaseSync, shownAs: string): Map<string, string> {
+  let rows: Array<{ key: string; value: string }>;
+  try {
+    rows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>;
+  } catch {
+    throw invalid(shownAs, 'it has no meta table (an SQLite database, but not a snapshot)');
+  }
+  return new Map(rows.map((r) => [String(r.key), String(r.value)]));
+}
+
+function factsOf(meta: Map<string, string>, shownAs: string): SnapshotFacts {
+  if (meta.get('format') !== SNAPSHOT_FORMAT)
+    throw invalid(
+      shownAs,
+      `meta.format is not "${SNAPSHOT_FORMAT}" (an SQLite database, but not a snapshot)`,
+    );
+  const versionText = meta.get('schemaVersion') ?? '';
+  if (!/^\d+$/.test(versionText)) throw invalid(shownAs, 'meta.schemaVersion is not a whole number');
+  const schemaVersion = Number(versionText);
+  if (schemaVersion > SNAPSHOT_SCHEMA_VERSION) {
+    throw new ProblemError(
+      'snapshot_version_unsupported',
+      `${shownAs} was written by a newer Skiff (snapshot format version ${schemaVersion}); this Skiff reads versions up to ${SNAPSHOT_SCHEMA_VERSION}: update Skiff to open it`,
+      { schemaVersion, supported: SNAPSHOT_SCHEMA_VERSION },
+    );
+  }
+  if (meta.get('complete') !== '1')
+    throw invalid(shownAs, 'the capture did not finish (meta.complete is not 1)');
+  const context = meta.get('context');
+  const takenAt = meta.get('takenAt') ?? '';
+  if (!context) throw invalid(shownAs, 'meta.context is missing');
+  if (Number.isNaN(Date.parse(takenAt))) throw invalid(shownAs, 'meta.takenAt is not a time');
+  const kubernetesVersion = meta.get('kubernetesVersion');
+  return {
+    schemaVersion,
+    context,
+    server: meta.get('server') ?? '',
+    ...(kubernetesVersion ? { kubernetesVersion } : {}),
+    takenAt,
+    finishedAt: meta.get('finishedAt') ?? takenAt,
+  };
+}
+
+/** What the apiserver defaults on create and the log routes rely on. */
+function podDefaults(obj: KubeObject): KubeObject {
+  return {
+    ...obj,
+    spec: { containers: [], ...obj.spec },
+    status: { phase: 'Pending', ...obj.status },
+  };
+}
+
+function typedObject(type: string, json: string): KubeObject | undefined {
+  if (!(RESOURCE_TYPES as readonly string[]).includes(type)) return undefined;
+  const kind = RESOURCE_KINDS[type as ResourceType];
+  const obj = JSON.parse(json) as KubeObject;
+  obj.kind = kind.kind;
+  obj.apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+  return kind.kind === 'Pod' ? podDefaults(obj) : obj;
+}
+
+/** Checks a snapshot file as opening does (meta, version, completeness), and closes it. */
+export function checkSnapshotFile(path: string): SnapshotFacts {
+  const file = openSnapshotFile(path);
+  file.close();
+  return file.facts;
+}
+
+/**
+ * Opens and checks a snapshot file. `shownAs` names it in messages (an upload is not named by its
+ * temporary path). Throws a ProblemError: `invalid_snapshot` or `snapshot_version_unsupported`.
+ */
+export function openSnapshotFile(path: string, shownAs = path): SnapshotFile {
+  checkHeader(path, shownAs);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path, { readOnly: true });
+  } catch (err) {
+    throw invalid(shownAs, (err as Error).message);
+  }
+  const damaged = (err: unknown) =>
+    err instanceof ProblemError ? err : invalid(shownAs, `the file is damaged (${(err as Error).message})`);
+  let facts: SnapshotFacts;
+  try {
+    facts = factsOf(readMeta(db, shownAs), shownAs);
+  } catch (err) {
+    db.close();
+    throw damaged(err);
+  }
+  let logStatement: StatementSync | undefined;
+  const guarded = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (err) {
+      throw damaged(err);
+    }
+  };
+  const metrics = (kind: 'pod' | 'node') =>
+    guarded(() =>
+      (db.prepare('SELECT json FROM metrics WHERE kind = ?').all(kind) as Array<{ json: string }>).map(
+        (r) => {
+          const obj = JSON.parse(r.json) as KubeObject;
+          obj.kind = kind === 'pod' ? 'PodMetrics' : 'NodeMetrics';
+          obj.apiVersion = 'metrics.k8s.io/v1beta1';
+          return obj;
+        },
+      ),
+    );
+  return {
+    path,
+    facts,
+    objects: () =>
+      guarded(() => {
+        const rows = db.prepare('SELECT kind, json FROM objects').all() as Array<{
+          kind: string;
+          json: string;
+        }>;
+        const out: KubeObject[] = [];
+        for (const r of rows) {
+          const obj = typedObject(r.kind, r.json);
+          if (obj) out.push(obj);
+        }
+        return out;
+      }),
+    liveEvents: () =>
+      guarded(() =>
+        (db.prepare('SELECT json FROM events WHERE expired = 0').all() as Array<{ json: string }>).map(
+          (r) => {
+            const obj = JSON.parse(r.json) as KubeObject;
+            obj.kind = 'Event';
+            obj.apiVersion = 'v1';
+            return obj;
+          },
+        ),
+      ),
+    *eventBatches(size) {
+      const rows = guarded(() => db.prepare('SELECT json, expired FROM events').iterate());
+      let batch: SnapshotEventRow[] = [];
+      for (;;) {
+        const next = guarded(() => rows.next());
+        if (next.done) break;
+        const r = next.value as { json: string; expired: number };
+        batch.push({ json: r.json, expired: r.expired === 1 });
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    },
+    podMetrics: () => metrics('pod'),
+    nodeMetrics: () => metrics('node'),
+    log(namespace, pod, container, previous) {
+      if (!db.isOpen) return undefined;
+      logStatement ??= db.prepare(
+        'SELECT text FROM logs WHERE namespace = ? AND pod = ? AND container = ? AND previous = ?',
+      );
+      const row = guarded(
+        () => logStatement?.get(namespace, pod, container, previous ? 1 : 0) as { text: string } | undefined,
+      );
+      return row?.text;
+    },
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}

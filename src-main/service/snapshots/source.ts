@@ -1,0 +1,59 @@
+import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
+import type { ClusterConnection } from '../clusters/cluster';
+import type { ResourceEntry } from '../clusters/entries';
+import type { KubeClient } from '../clusters/kube-client';
+import { ProblemError } from '../errors';
+import type { HistoryRow } from '../history/filter';
+import type { EventHistory } from '../history/index';
+
+/** What a capture reads from: one cluster's caches and client, and its recorded events. */
+export interface CaptureSource {
+  clusterId: string;
+  context: string;
+  server: string;
+  client: KubeClient;
+  timeoutMs: number;
+  /** Every object of a kind, as the cluster's watch cache holds it (waiting for its first list). */
+  objects(kind: ResourceKindInfo, signal: AbortSignal): Promise<readonly ResourceEntry[]>;
+  /** The recorded events after `after`, `limit` at most; undefined when nothing is recorded. */
+  history(
+    after: { lastMs: number; eventId: string } | undefined,
+    limit: number,
+  ): Promise<HistoryRow[] | undefined>;
+}
+
+/**
+ * A cache's first list may take longer than one request timeout on a large cluster; its informer
+ * keeps listing meanwhile, so a capture waits a few timeouts before it gives the kind up.
+ */
+const ACQUIRE_ATTEMPTS = 3;
+
+async function acquired(cluster: ClusterConnection, kind: ResourceKindInfo, signal: AbortSignal) {
+  const cache = cluster.resources(kind);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await cache.acquire(signal);
+      return cache;
+    } catch (err) {
+      const waitedOut = err instanceof ProblemError && err.code === 'cluster_timeout';
+      if (!waitedOut || attempt >= ACQUIRE_ATTEMPTS || signal.aborted) throw err;
+    }
+  }
+}
+
+/** A connected cluster as a capture source; `history` absent when the service records no events. */
+export function clusterSource(cluster: ClusterConnection, history?: EventHistory): CaptureSource {
+  return {
+    clusterId: cluster.clusterId,
+    context: cluster.context,
+    server: cluster.source.server,
+    client: cluster.client,
+    timeoutMs: cluster.timeoutMs,
+    async objects(kind, signal) {
+      // The cache's current snapshot is immutable: the capture reads it while the watch goes on.
+      return (await acquired(cluster, kind, signal)).read().snapshot.all;
+    },
+    history: async (after, limit) =>
+      history ? history.rowsAfter(cluster.clusterId, after, limit) : undefined,
+  };
+}
