@@ -5,6 +5,8 @@ import { join } from 'node:path';
 
 /** The environment variable naming this `vitest run`'s temp folder, for vitest.tmpdir-per-file.ts. */
 export const RUN_TMPDIR_ENV = 'SKIFF_TEST_RUN_TMPDIR';
+/** A run's folder: `skiff-vitest-<pid of the run>-XXXXXX`. */
+const RUN_PREFIX = 'skiff-vitest-';
 
 /**
  * Once per `vitest run`: builds the headless service (tests that start `serve` as a process run the
@@ -15,7 +17,7 @@ export const RUN_TMPDIR_ENV = 'SKIFF_TEST_RUN_TMPDIR';
  * (vitest.tmpdir-per-file.ts), and `os.tmpdir()` answers it in the test and in what the test starts.
  * At the end, a folder that is not empty names the file that left it, and the run fails. Several
  * people run Vitest at once on one machine, so the check looks only at this run's folder, never
- * at the shared temp dir.
+ * at the shared temp dir (beyond removing the folders of earlier runs that were killed).
  */
 export default function setup(): () => void {
   const r = spawnSync(
@@ -36,7 +38,8 @@ export default function setup(): () => void {
     base = join(process.cwd(), '.test-tmp');
     mkdirSync(base, { recursive: true });
   }
-  const runDir = mkdtempSync(join(base, 'skiff-vitest-'));
+  removeFoldersOfEndedRuns(base);
+  const runDir = mkdtempSync(join(base, `${RUN_PREFIX}${process.pid}-`));
   process.env[RUN_TMPDIR_ENV] = runDir;
   // Workers are forked after global setup with this process's environment.
   process.env.TMPDIR = runDir;
@@ -53,6 +56,28 @@ export default function setup(): () => void {
     // An error thrown here is only logged by Vitest; the exit code is what fails the run.
     process.exitCode = 1;
   };
+}
+
+/**
+ * A run that was killed (a timeout, Ctrl-C twice) never reached its teardown. Its folder carries
+ * its process id, so a later run removes it once that process is gone; a live run's is left alone.
+ */
+function removeFoldersOfEndedRuns(base: string): void {
+  for (const name of readdirSync(base)) {
+    const pid = Number(/^skiff-vitest-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    rmSync(join(base, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**

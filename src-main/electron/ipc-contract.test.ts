@@ -219,4 +219,31 @@ describe('the handler refuses', () => {
     const outcome = (await ipc.invoke(APP, IPC_INVOKE, name, input)) as IpcOutcome<unknown>;
     expect(outcome).toMatchObject({ ok: false, problem: { code } });
   });
+
+  it('a streaming operation, naming the channel the app reads that stream on', async () => {
+    const cluster = { workspaceId: 'default', clusterId: 'demo' };
+    const pods = await bridge().listResources({
+      params: { ...cluster, resourceType: 'Pod' },
+      query: { limit: '1' },
+    });
+    const pod = (
+      pods.ok ? (pods.data as Array<{ resource: { metadata: { name: string; namespace: string } } }>) : []
+    )[0]!.resource.metadata;
+    const streams = [
+      [
+        'getLogs',
+        {
+          params: { ...cluster, namespace: pod.namespace, resourceType: 'pod', resourceName: pod.name },
+          query: {},
+        },
+        'the log stream channel',
+      ],
+      ['watchEvents', { params: cluster, query: { watch: 'true' } }, 'the event stream channel'],
+    ] as const;
+    for (const [name, input, channel] of streams) {
+      const outcome = (await ipc.invoke(APP, IPC_INVOKE, name, input)) as IpcOutcome<unknown>;
+      expect(outcome, name).toMatchObject({ ok: false, problem: { code: 'not_acceptable' } });
+      expect(!outcome.ok && outcome.problem.detail, name).toContain(channel);
+    }
+  });
 });

@@ -2,6 +2,9 @@ import type { IpcMainInvokeEvent } from 'electron';
 import type { StreamBody } from '../../src-shared/contract/define';
 import { type OperationName, operationNames, operations } from '../../src-shared/contract/operations';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
+import { IPC_EVENT_STREAM } from '../../src-shared/ipc/event-stream';
+import { IPC_LOG_STREAM } from '../../src-shared/ipc/log-stream';
+import { IPC_SNAPSHOT_SAVE } from '../../src-shared/ipc/snapshot-files';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
 import type { Invoker } from '../service/invoke';
@@ -26,6 +29,13 @@ export interface IpcHandlerOptions {
 }
 
 const NAMES = new Set<string>(operationNames);
+
+/** Where the app reads each streaming operation instead, named in the refusal of an invoke(). */
+const STREAM_CHANNELS: Partial<Record<OperationName, string>> = {
+  getLogs: `the log stream channel (${IPC_LOG_STREAM})`,
+  watchEvents: `the event stream channel (${IPC_EVENT_STREAM})`,
+  downloadSnapshot: `the snapshot save channel (${IPC_SNAPSHOT_SAVE})`,
+};
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -69,7 +79,7 @@ export function registerIpcHandlers(ipcMain: IpcMainLike, opts: IpcHandlerOption
         (reply.data as StreamBody).chunks[Symbol.asyncIterator]().return?.(undefined);
         throw new ProblemError(
           'not_acceptable',
-          `${name} streams; the app reads it on the log stream channel`,
+          `${name} streams; the app reads it on ${STREAM_CHANNELS[name as OperationName] ?? 'a channel of its own'}, not on invoke`,
         );
       }
       return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkHeader, paginate, serialisedPage } from './pagination';
+import { linkHeader, pageHeaders, paginate, serialisedPage } from './pagination';
 
 const rels = (header: string) =>
   Object.fromEntries(
@@ -103,5 +103,31 @@ describe('serialisedPage', () => {
   it('a row outside the page does not change its ETag seed', () => {
     const changedOutside = [{ json: '{"n":"z"}' }, rows[1]!, rows[2]!, { json: '{"n":"y"}' }];
     expect(wrapped('', changedOutside).etagSeed).toBe(wrapped('').etagSeed);
+  });
+
+  it('says when its rows are stale only when they are', () => {
+    const plain = serialisedPage(rows, 2, 0, { text: (r) => r.json, variant: '' }, read);
+    expect('staleSince' in plain).toBe(false);
+    const stale = serialisedPage(
+      rows,
+      2,
+      0,
+      { text: (r) => r.json, variant: '' },
+      { token: 't1', staleSince: '2026-11-24T08:00:00.000Z' },
+    );
+    expect(stale.staleSince).toBe('2026-11-24T08:00:00.000Z');
+  });
+});
+
+describe('pageHeaders', () => {
+  it('sends X-Expired-Rows only for a page that has expired rows', () => {
+    const page = { total: 3, limit: 2, offset: 0 };
+    expect(pageHeaders('/v1/x', new URLSearchParams(), page)).not.toHaveProperty('X-Expired-Rows');
+    expect(pageHeaders('/v1/x', new URLSearchParams(), { ...page, expiredRows: '0-1' })).toMatchObject({
+      'x-Total': '3',
+      'x-Limit': '2',
+      'x-Offset': '0',
+      'X-Expired-Rows': '0-1',
+    });
   });
 });

@@ -12,8 +12,9 @@ import { expireEvents, startEventTtl } from './event-ttl';
 import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 import type { ListOrder } from './list';
 import { type MetricsProvider, MetricsSource } from './metrics';
+import { resourceForKind } from './resources';
 import { type Faults, Router } from './server';
-import { CapturedMetrics, type SnapshotContent, SnapshotLogSource } from './snapshot-content';
+import { CapturedMetrics, type SnapshotContent, SnapshotLogSource, withKnownItems } from './snapshot-content';
 import { SimStore } from './store';
 import { Ticker } from './ticker';
 import { createPki, type SimPki } from './tls';
@@ -23,7 +24,7 @@ export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod
 export type { EventBump, EventInput } from './events';
 export type { ExecPluginConfig } from './kubeconfig';
 export type { Faults } from './server';
-export type { SnapshotContent } from './snapshot-content';
+export type { SnapshotContent, SnapshotObject } from './snapshot-content';
 export { type Change, SimStore } from './store';
 export { type ClientIdentity, createPki, type SimPki } from './tls';
 export type { CoreEvent, KubeObject, KubeObjectInput, Pod } from './types';
@@ -104,8 +105,15 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const demo = content
     ? undefined
     : buildDemo({ seed, now: now(), ...(opts.scale ? { scale: opts.scale } : {}) });
-  store.load(content?.objects ?? demo?.objects ?? []);
-  if (content) store.defer('events', () => content.events());
+  store.load(demo?.objects ?? []);
+  if (content) {
+    for (const [kind, read] of Object.entries(content.objects)) {
+      const d = resourceForKind(kind);
+      if (!d) throw new Error(`unknown kind ${kind}`);
+      store.defer(d.resource, () => withKnownItems(read()));
+    }
+    store.defer('events', () => content.events());
+  }
   store.logs.source = content ? new SnapshotLogSource(store, content) : demo?.logSource;
   const computed = new MetricsSource(store, seed);
   const metrics: MetricsProvider = content ? new CapturedMetrics(content) : computed;

@@ -38,6 +38,15 @@ export function itemJson(def: ResourceDef, obj: KubeObject): string {
   return json;
 }
 
+/**
+ * Tells the list item JSON of an object whose JSON is known already (a snapshot holds its
+ * objects as text), so it is never serialised. The caller vouches that `json` is the object
+ * without apiVersion and kind.
+ */
+export function primeItemJson(obj: KubeObject, json: string): void {
+  itemCache.set(obj, json);
+}
+
 export function listEnvelope(def: ResourceDef): string {
   return `{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(def))}`;
 }

@@ -1,20 +1,31 @@
 /**
  * A frozen cluster: what the simulator serves in place of the demo data when it stands in for a
- * snapshot (issue 10 §2). Objects load into the store as they were captured, logs come from the
- * captured lines (and every follow ends with them), metrics from the captured metrics.k8s.io
+ * snapshot (issue 10 §2). Objects load into the store as they were captured, each kind when it is
+ * first read (the first page of pods waits for no other kind, nor for the events); logs come from
+ * the captured lines (and every follow ends with them), metrics from the captured metrics.k8s.io
  * items. The simulator knows nothing of the file: the service reads it and hands over this.
  */
 
 import type { LogLine, LogSource, RunRef } from './logs';
 import type { MetricsProvider, MetricsResult } from './metrics';
+import { primeItemJson } from './present';
 import { type Filter, matches } from './selectors';
 import { notFound } from './status';
 import type { SimStore } from './store';
 import type { ContainerStatus, KubeObject, Pod } from './types';
 
+/**
+ * A captured object with kind and apiVersion set. `json`, when given, is the text it was parsed
+ * from and says exactly what the object says: its list item is then that text, not serialised again.
+ */
+export interface SnapshotObject {
+  object: KubeObject;
+  json?: string;
+}
+
 export interface SnapshotContent {
-  /** Every object but the events, each with kind and apiVersion set. */
-  objects: Iterable<KubeObject>;
+  /** Every object but the events, by kind ('Pod', 'Deployment', ...), read when that kind is first read. */
+  objects: Readonly<Record<string, () => Iterable<SnapshotObject>>>;
   /** The core/v1 Events, read only when something first asks for events. */
   events(): Iterable<KubeObject>;
   /**
@@ -26,6 +37,22 @@ export interface SnapshotContent {
   /** metrics.k8s.io PodMetrics and NodeMetrics items as captured, read when first asked for. */
   podMetrics(): readonly KubeObject[];
   nodeMetrics(): readonly KubeObject[];
+}
+
+/**
+ * The objects as the store loads them, each one's list item JSON known from its text where the
+ * text starts as the capture writes it (apiVersion and kind first, what a list item leaves out)
+ * and the store keeps the object's resourceVersion (see SimStore.load).
+ */
+export function* withKnownItems(items: Iterable<SnapshotObject>): Generator<KubeObject> {
+  for (const { object, json } of items) {
+    const rv = object.metadata.resourceVersion;
+    if (json !== undefined && rv && Number.isSafeInteger(Number(rv)) && Number(rv) > 0) {
+      const head = `{"apiVersion":${JSON.stringify(object.apiVersion)},"kind":${JSON.stringify(object.kind)},`;
+      if (json.startsWith(head)) primeItemJson(object, `{${json.slice(head.length)}`);
+    }
+    yield object;
+  }
 }
 
 const FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;

@@ -50,7 +50,7 @@ export class SimStore {
   private readonly histories = new Map<string, History>();
   private readonly listeners = new Map<string, Set<ChangeListener>>();
   private readonly openWatches = new Set<(expired: boolean) => void>();
-  /** Resources whose objects load on first use (a snapshot's events), so nothing waits for them before. */
+  /** Resources whose objects load on first use (a snapshot's), so nothing waits for those it does not read. */
   private readonly deferred = new Map<string, () => Iterable<KubeObject>>();
   private uidCounter = 0;
   /** Lowest revision a new watch or continue token may start from. */
@@ -79,7 +79,12 @@ export class SimStore {
     const pending = this.deferred.get(d.resource);
     if (pending) {
       this.deferred.delete(d.resource);
-      this.load(pending());
+      this.fill(pending());
+      // Only this resource's history starts here: a watch of another resource from the revision
+      // of a list made before stays valid, as nothing of it changed.
+      const h = this.history(d.resource);
+      h.changes.length = 0;
+      h.compactedRv = this.revision;
     }
     let t = this.tables.get(d.resource);
     if (!t) {
@@ -183,6 +188,13 @@ export class SimStore {
    * Each gets its own resourceVersion; history starts after the load.
    */
   load(objects: Iterable<KubeObject>): void {
+    this.fill(objects);
+    for (const h of this.histories.values()) h.changes.length = 0;
+    this.compact();
+  }
+
+  /** Puts objects into their tables, each keeping a valid resourceVersion it has, as `load` describes. */
+  private fill(objects: Iterable<KubeObject>): void {
     const perResource = new Map<string, [string, KubeObject][]>();
     for (const obj of objects) {
       const d = resourceForKind(obj.kind);
@@ -200,8 +212,6 @@ export class SimStore {
       bucket.push([objectKey(d.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name), obj]);
     }
     for (const [resource, entries] of perResource) this.table(resource).load(entries);
-    for (const h of this.histories.values()) h.changes.length = 0;
-    this.compact();
   }
 
   /** Loads a resource's objects as `load` does, but only when something first reads that resource. */

@@ -47,6 +47,12 @@ export interface OperationSpec<
   /** Media types a streaming operation can answer, the default first; chosen from Accept. */
   produces?: readonly string[];
   /**
+   * For the media types of `produces` that are a sequence of JSON records (an NDJSON line, an SSE
+   * `data:`): the schema of one record. The API document describes the stream by it and the test
+   * suites validate every record they read with it.
+   */
+  records?: Readonly<Record<string, z.ZodType>>;
+  /**
    * The request body is a file of one of these media types, not JSON: the HTTP edge streams it
    * to a temporary file (bounded in size) when the operation asks for it, and the operation gets
    * its path; `body` stays undefined.
@@ -107,7 +113,8 @@ export interface StreamBody<C extends string | Uint8Array = string> {
 
 /**
  * The result schema of a streaming operation: a marker, not a description of the bytes. The API
- * document describes such a body by its media types (`produces`); the tests read the stream itself.
+ * document describes such a body by its media types (`produces`) and, for a stream of JSON
+ * records, by the schema of one record (`records`); the tests read the stream itself.
  */
 export const streamBody = <C extends string | Uint8Array = string>() =>
   z.custom<StreamBody<C>>(

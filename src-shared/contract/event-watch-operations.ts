@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineOperation, streamBody } from './define';
 import { eventsQuery } from './events-query';
-import type { EventRecord } from './models';
+import { eventRecord } from './models';
 import { booleanParam, idParam } from './params';
-import type { Problem } from './problem';
+import { problem } from './problem';
 
 /**
  * The live event watch: `GET …/kubernetes-events?watch=true`, like `kubectl get events --watch`.
@@ -16,17 +16,59 @@ export const NDJSON_WATCH = 'application/x-ndjson';
 /** Media types of the watch; the first is the default when Accept says nothing. */
 export const EVENT_WATCH_MEDIA_TYPES = [SSE, NDJSON_WATCH] as const;
 
-export type EventChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+const changeId = z.string().regex(/^\d{1,20}$/);
+
+export const eventChangeType = z.enum(['ADDED', 'MODIFIED', 'DELETED']).meta({ id: 'EventChangeType' });
+export type EventChangeType = z.infer<typeof eventChangeType>;
 
 /**
  * One changed event. `id` is the change's position in the cluster's change feed (a decimal
  * integer, increasing; the SSE `id`), absent on the records that replay the current state.
  */
-export interface EventChange {
-  type: EventChangeType;
-  id?: string;
-  event: EventRecord;
-}
+export const eventChange = z
+  .strictObject({
+    type: eventChangeType,
+    id: changeId.optional().meta({
+      description:
+        "The change's position in the cluster's change feed (decimal, increasing; the SSE id); absent on the records that replay the current state.",
+    }),
+    event: eventRecord,
+  })
+  .meta({ id: 'EventChange' });
+export type EventChange = z.infer<typeof eventChange>;
+
+/** The control records of the watch, each its own strict schema (see eventWatchRecord). */
+export const eventWatchSynced = z.strictObject({ type: z.literal('SYNCED'), id: changeId }).meta({
+  id: 'EventWatchSynced',
+  description: 'The current state has been sent; `id` is where the client now stands.',
+});
+export const eventWatchReset = z.strictObject({ type: z.literal('RESET'), reason: z.string() }).meta({
+  id: 'EventWatchReset',
+  description:
+    'The Last-Event-ID given can no longer be resumed from: drop what you hold; the current state follows as ADDED, then SYNCED.',
+});
+export const eventWatchBookmark = z
+  .strictObject({ type: z.literal('BOOKMARK'), id: changeId })
+  .meta({ id: 'EventWatchBookmark', description: 'No matching change, but the feed moved on to `id`.' });
+export const eventWatchHeartbeat = z.strictObject({ type: z.literal('HEARTBEAT') }).meta({
+  id: 'EventWatchHeartbeat',
+  description: 'NDJSON only; SSE sends a `: heartbeat` comment instead.',
+});
+export const eventWatchStatus = z
+  .strictObject({
+    type: z.literal('STATUS'),
+    stale: z.boolean(),
+    staleSince: z
+      .string()
+      .optional()
+      .meta({ description: 'RFC 3339: when the data last matched the cluster.' }),
+    problem: problem.optional().meta({ description: 'Why the watch broke, when known.' }),
+  })
+  .meta({ id: 'EventWatchStatus', description: "The cluster's watch broke (stale: true) or recovered." });
+export const eventWatchError = z.strictObject({ type: z.literal('ERROR'), problem }).meta({
+  id: 'EventWatchError',
+  description: 'The stream ends; `problem` says why (credential ended, client too slow, shutdown).',
+});
 
 /**
  * Everything the watch sends, the same JSON in both framings (SSE `data:`, or one NDJSON line).
@@ -39,14 +81,34 @@ export interface EventChange {
  * - STATUS: the cluster's watch broke (`stale: true`, with since when and why) or recovered.
  * - ERROR: the stream ends; `problem` says why (credential ended, client too slow, shutdown).
  */
-export type EventWatchRecord =
-  | EventChange
-  | { type: 'SYNCED'; id: string }
-  | { type: 'RESET'; reason: string }
-  | { type: 'BOOKMARK'; id: string }
-  | { type: 'HEARTBEAT' }
-  | { type: 'STATUS'; stale: boolean; staleSince?: string; problem?: Problem }
-  | { type: 'ERROR'; problem: Problem };
+export const eventWatchRecord = z
+  .discriminatedUnion('type', [
+    eventChange,
+    eventWatchSynced,
+    eventWatchReset,
+    eventWatchBookmark,
+    eventWatchHeartbeat,
+    eventWatchStatus,
+    eventWatchError,
+  ])
+  .meta({
+    id: 'EventWatchRecord',
+    description:
+      'One record of the event watch, the same JSON in both framings: a change (ADDED, MODIFIED, DELETED) or a control record (SYNCED, RESET, BOOKMARK, HEARTBEAT, STATUS, ERROR).',
+  });
+export type EventWatchRecord = z.infer<typeof eventWatchRecord>;
+
+/**
+ * The SSE `event:` name of each record type; a change has none, so it is a plain `message` to
+ * EventSource. HEARTBEAT is never a record over SSE (a `: heartbeat` comment instead).
+ */
+export const SSE_EVENT_NAMES = {
+  SYNCED: 'synced',
+  RESET: 'reset',
+  BOOKMARK: 'bookmark',
+  STATUS: 'status',
+  ERROR: 'error',
+} as const satisfies Partial<Record<EventWatchRecord['type'], string>>;
 
 /** The resume point: a change id from this watch (decimal digits). */
 const lastEventIdParam = z
@@ -81,5 +143,6 @@ export const eventWatchOperations = {
     paginated: false,
     streaming: true,
     produces: EVENT_WATCH_MEDIA_TYPES,
+    records: { [SSE]: eventWatchRecord, [NDJSON_WATCH]: eventWatchRecord },
   }),
 } as const;

@@ -6,11 +6,14 @@ import { booleanParam, documented, namespaceParam } from './params';
 const DURATION = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** `since` and `until` take an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d). */
+/**
+ * `since` and `until` take an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d); on a
+ * snapshot cluster a duration counts back from its takenAt (operations/event-clock.ts).
+ */
 const instantParam = (name: string) =>
   documented(instantText(name), {
     type: 'string',
-    description: `${name}: an ISO 8601 instant, or a duration back from now (30s, 15m, 2h, 7d).`,
+    description: `${name}: an ISO 8601 instant, or a duration back from now (30s, 15m, 2h, 7d); on a snapshot cluster, back from its takenAt.`,
     examples: ['15m', '2026-01-31T12:00:00Z'],
   });
 

@@ -5,7 +5,7 @@ import { compileSearch, type LevelSet, MAX_CONTEXT, MAX_PATTERN_LENGTH } from '.
 import { timeValueToMs } from '../logs/time';
 import { LOG_LEVELS, type LogLevel } from '../logs/types';
 import { defineOperation, streamBody } from './define';
-import { LOG_MEDIA_TYPES, LOG_RESOURCE_TYPES } from './log-models';
+import { LOG_MEDIA_TYPES, LOG_RESOURCE_TYPES, logRecord, NDJSON } from './log-models';
 import { booleanParam, documented, idParam, namespaceParam, resourceNameParam } from './params';
 
 /**
@@ -25,24 +25,30 @@ const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as c
 const timeParam = (name: string) =>
   documented(timeText(name), {
     type: 'string',
-    description: `${name}: an RFC 3339 time with a zone, epoch seconds or milliseconds, or a duration before now (90s, 1h30m).`,
+    description: `${name}: an RFC 3339 time with a zone, epoch seconds or milliseconds, or a duration before now (90s, 1h30m); on a snapshot cluster, before its takenAt.`,
     examples: ['15m', '2026-11-22T10:00:00Z'],
   });
+
+/**
+ * An instant, or a duration the operation counts back from its cluster's "now" (a snapshot's is
+ * when it was taken), so the contract leaves durations unresolved.
+ */
+export type LogTime = { instant: number } | { durationMs: number };
 
 const timeText = (name: string) =>
   z
     .string()
     .optional()
-    .transform((raw, ctx): number | undefined => {
+    .transform((raw, ctx): LogTime | undefined => {
       if (raw === undefined || raw === '') return undefined;
       if (DURATION.test(raw)) {
         let ms = 0;
         for (const m of raw.matchAll(DURATION_PART))
           ms += Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
-        return Date.now() - ms;
+        return { durationMs: ms };
       }
       const ms = timeValueToMs(raw);
-      if (ms !== undefined) return ms;
+      if (ms !== undefined) return { instant: ms };
       ctx.addIssue({
         code: 'custom',
         message: `${name} must be an RFC 3339 time with a zone (2026-11-22T10:00:00Z), epoch seconds or milliseconds, or a duration before now such as 15m or 1h30m`,
@@ -195,5 +201,6 @@ export const logOperations = {
     paginated: false,
     streaming: true,
     produces: LOG_MEDIA_TYPES,
+    records: { [NDJSON]: logRecord },
   }),
 } as const;

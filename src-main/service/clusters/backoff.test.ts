@@ -51,4 +51,21 @@ describe('Backoff', () => {
     now += 5_000;
     expect(b.next()).toBe(100);
   });
+
+  it('keeps backing off on a wall clock: failures with no connection between them, and a short-lived one', () => {
+    // Date.now()-sized times: a clock starting at 0 hides arithmetic on a missing connection time.
+    let now = Date.UTC(2026, 10, 24, 9);
+    const b = new Backoff(
+      opts,
+      () => now,
+      () => 1,
+    );
+    expect([b.next(), b.next(), b.next()]).toEqual([100, 200, 400]);
+    b.connected();
+    now += 3_000;
+    expect(b.next()).toBe(800);
+    b.connected();
+    now += 5_000;
+    expect(b.next()).toBe(100);
+  });
 });

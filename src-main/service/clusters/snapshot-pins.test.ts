@@ -66,4 +66,40 @@ describe('SnapshotPins', () => {
     expect(expired(() => a.resolve('nonsense'))).toBe('snapshot_expired');
     expect(expired(() => a.resolve(`${token.split('.')[0]}.zz`))).toBe('snapshot_expired');
   });
+
+  it('keeps a snapshot used exactly the idle time ago', () => {
+    const { pins, advance } = setup(3, 1_000);
+    const { token } = pins.pin({ version: 1 });
+    advance(1_000);
+    expect(pins.resolve(token).snapshot.version).toBe(1);
+  });
+
+  it('pinning forgets idle snapshots too, not only resolving', () => {
+    const { pins, advance } = setup(3, 1_000);
+    pins.pin({ version: 1 });
+    pins.pin({ version: 2 });
+    advance(1_001);
+    pins.pin({ version: 3 });
+    expect(pins.size).toBe(1);
+  });
+
+  it('pinning a version again makes it the most recently used', () => {
+    const { pins } = setup(2);
+    const t1 = pins.pin({ version: 1 }).token;
+    const t2 = pins.pin({ version: 2 }).token;
+    pins.pin({ version: 1 });
+    pins.pin({ version: 3 });
+    expect(expired(() => pins.resolve(t2))).toBe('snapshot_expired');
+    expect(pins.resolve(t1).snapshot.version).toBe(1);
+  });
+
+  it('refuses a version that is not plain base-36 text, even when part of it would parse', () => {
+    const { pins } = setup();
+    const epoch = pins.pin({ version: 1 }).token.split('.')[0];
+    for (const version of ['1!', ' 1', '1 ', '000000000001'])
+      expect(
+        expired(() => pins.resolve(`${epoch}.${version}`)),
+        version,
+      ).toBe('snapshot_expired');
+  });
 });

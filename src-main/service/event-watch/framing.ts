@@ -1,4 +1,8 @@
-import { type EventWatchRecord, SSE } from '../../../src-shared/contract/event-watch-operations';
+import {
+  type EventWatchRecord,
+  SSE,
+  SSE_EVENT_NAMES,
+} from '../../../src-shared/contract/event-watch-operations';
 
 /**
  * The two framings of the event watch. The JSON of a record is the same in both; SSE adds the
@@ -14,13 +18,7 @@ export interface Framing {
   opening(): string;
 }
 
-const SSE_EVENT: Partial<Record<EventWatchRecord['type'], string>> = {
-  SYNCED: 'synced',
-  RESET: 'reset',
-  BOOKMARK: 'bookmark',
-  STATUS: 'status',
-  ERROR: 'error',
-};
+const SSE_EVENT: Partial<Record<EventWatchRecord['type'], string>> = SSE_EVENT_NAMES;
 
 export function framingFor(mediaType: string, retryMs: number): Framing {
   if (mediaType === SSE) {

@@ -1,4 +1,10 @@
-import type { LogLineRecord, LogMarkerRecord, LogRecord } from '../../../src-shared/contract/log-models';
+import {
+  type LogLineRecord,
+  type LogMarkerRecord,
+  type LogRecord,
+  NDJSON,
+} from '../../../src-shared/contract/log-models';
+import { ContractViolation, checkRecordText } from '../test/contract-check';
 import type { Stack } from '../test/harness';
 
 /** A log request held open by a test, collecting what arrives and when. */
@@ -10,7 +16,12 @@ export interface OpenStream {
   records: LogRecord[];
   arrivals: number[];
   ended: boolean;
-  /** Resolves once `check` holds for what has arrived; rejects after `timeoutMs`. */
+  /** The first NDJSON line the contract's record schema refused (a ContractViolation). */
+  violation: Error | undefined;
+  /**
+   * Resolves once `check` holds for what has arrived; rejects after `timeoutMs`, and as soon as a
+   * line breaks the contract.
+   */
   waitFor(check: (s: OpenStream) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
 }
@@ -33,9 +44,16 @@ export async function openStream(stack: Stack, path: string, ndjson = true): Pro
     records: [],
     arrivals: [],
     ended: false,
+    violation: undefined,
     waitFor(check, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
         const test = () => {
+          if (s.violation) {
+            waiters.delete(test);
+            clearTimeout(timer);
+            reject(s.violation);
+            return;
+          }
           if (!check(s)) return;
           waiters.delete(test);
           clearTimeout(timer);
@@ -63,12 +81,14 @@ export async function openStream(stack: Stack, path: string, ndjson = true): Pro
         for (const line of parts) {
           s.lines.push(line);
           s.arrivals.push(now);
-          if (ndjson && res.ok) s.records.push(JSON.parse(line) as LogRecord);
+          // Every line must be a record of the contract's schema: an unknown field fails the test.
+          if (ndjson && res.ok) s.records.push(checkRecordText<LogRecord>('getLogs', NDJSON, line));
         }
         for (const w of [...waiters]) w();
       }
-    } catch {
-      // Aborted by the test.
+    } catch (err) {
+      // Aborted by the test, or a line the contract refuses (kept for waitFor to report).
+      if (err instanceof ContractViolation) s.violation = err;
     }
     s.ended = true;
     for (const w of [...waiters]) w();

@@ -5,6 +5,7 @@ import { type OperationName, operationNames, operations } from '../../../src-sha
 import { problem } from '../../../src-shared/contract/problem';
 import { problemResponses } from './errors';
 import { type JsonSchema, schemaConverter } from './schemas';
+import { BINARY, streamContent } from './streams';
 
 /**
  * The OpenAPI 3.1 document of the /v1 API, generated from the contract table: every path with its
@@ -22,8 +23,6 @@ type Spec = OperationSpec & {
   /** Raw request bodies (a snapshot file): the media types accepted. */
   consumes?: readonly string[];
 };
-
-const BINARY = { type: 'string', contentMediaType: 'application/octet-stream' };
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
@@ -119,23 +118,11 @@ function requestBody(spec: Spec, convert: ReturnType<typeof schemaConverter>): J
   };
 }
 
-function streamContent(spec: Spec): Json {
-  return Object.fromEntries(
-    (spec.produces ?? ['text/plain']).map((type) => {
-      const text = type.startsWith('text/') || type.includes('json');
-      const schema = text ? { type: 'string' } : BINARY;
-      const description =
-        type === 'application/x-ndjson'
-          ? 'One JSON record per line.'
-          : type === 'text/event-stream'
-            ? 'Server-sent events, one JSON record in each `data:`.'
-            : undefined;
-      return [type, { schema: { ...schema, ...(description ? { description } : {}) } }];
-    }),
-  );
-}
-
-function successResponse(spec: Spec, convert: ReturnType<typeof schemaConverter>): [string, Json] {
+function successResponse(
+  name: OperationName,
+  spec: Spec,
+  convert: ReturnType<typeof schemaConverter>,
+): [string, Json] {
   const status = String(spec.successStatus ?? 200);
   const headers: Json = {};
   if (spec.paginated) Object.assign(headers, PAGE_HEADERS);
@@ -155,7 +142,7 @@ function successResponse(spec: Spec, convert: ReturnType<typeof schemaConverter>
     headers.ETag = header('A strong validator of the body and headers.');
   if (status === '202') headers.Location = header('Where to poll the job this request started.');
   const content = spec.streaming
-    ? streamContent(spec)
+    ? streamContent(name, spec.produces ?? ['text/plain'], spec.records ?? {}, convert)
     : { 'application/json': { schema: convert.output(spec.result) } };
   return [
     status,
@@ -168,7 +155,7 @@ function successResponse(spec: Spec, convert: ReturnType<typeof schemaConverter>
 }
 
 function operationObject(name: OperationName, spec: Spec, convert: ReturnType<typeof schemaConverter>): Json {
-  const [status, success] = successResponse(spec, convert);
+  const [status, success] = successResponse(name, spec, convert);
   const responses: Json = { [status]: success };
   if (spec.method === 'GET' && !spec.streaming)
     responses['304'] = { description: 'Not Modified: the If-None-Match ETag still holds.' };

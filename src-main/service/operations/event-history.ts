@@ -8,6 +8,7 @@ import { liveGroups, liveTimeline, toEventGroup } from '../history/aggregate';
 import { filterKey } from '../history/filter';
 import type { EventHistory } from '../history/index';
 import type { GroupRow } from '../history/store';
+import { durationsEnd } from './event-clock';
 import { resolveEventFilter, syncedEvents } from './events';
 
 /** Groups of a live snapshot, per filter: the pages of one view group once. */
@@ -38,7 +39,7 @@ export function eventHistoryHandlers(
     async eventTimeline({ params, query }, ctx) {
       const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
       const staleSince = cache.staleSince;
-      const at = now();
+      const at = durationsEnd(registry, cluster.clusterId, now());
       const f = resolveEventFilter(query, at, flags);
       const recorded = query.includeExpired && history.recording;
       const found = recorded ? await history.timeline(cluster.clusterId, f, at, query.buckets) : undefined;
@@ -59,7 +60,7 @@ export function eventHistoryHandlers(
     async eventGroups({ params, query }, ctx) {
       const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
       const staleSince = cache.staleSince;
-      const f = resolveEventFilter(query, now(), flags);
+      const f = resolveEventFilter(query, durationsEnd(registry, cluster.clusterId, now()), flags);
       const { limit, offset } = query;
       let groups: readonly GroupRow[];
       let total: number;

@@ -5,6 +5,7 @@ import { framingFor } from '../event-watch/framing';
 import { type EventWatchOptions, resolveWatchOptions } from '../event-watch/options';
 import { WatchSlots } from '../event-watch/slots';
 import { watchStream } from '../event-watch/stream';
+import { durationsEnd } from './event-clock';
 import { resolveEventFilter, syncedEvents } from './events';
 
 export interface EventWatchHandlers extends Pick<OperationHandlers, 'watchEvents'> {
@@ -36,7 +37,7 @@ export function eventWatchHandlers(
       const release = slots.take(ctx.principal);
       try {
         const { cluster, cache } = await syncedEvents(registry, params, ctx);
-        const asOf = now();
+        const asOf = durationsEnd(registry, cluster.clusterId, now());
         const stop = new AbortController();
         const framing = framingFor(ctx.mediaType ?? 'text/event-stream', opts.retryMs);
         // A client that leaves before the first chunk was pulled never runs the stream's own cleanup.

@@ -9,6 +9,7 @@ import { ProblemError } from '../errors';
 import { formatRanges, type HistoryFilter, type HistoryRow } from '../history/filter';
 import type { EventHistory } from '../history/index';
 import { serialisedPage } from '../pagination';
+import { durationsEnd } from './event-clock';
 
 type Instant = { instant: number } | { durationMs: number } | undefined;
 
@@ -121,7 +122,8 @@ async function recordedWhileUnreachable(
     if (!(err instanceof ProblemError) || !CLUSTER_DOWN.has(err.code)) throw err;
     const recordedAt = await history.lastRecorded(cluster.clusterId);
     if (recordedAt === undefined) throw err;
-    const f = resolveEventFilter(query, now(), registry.monitoring(cluster.clusterId));
+    const asOf = durationsEnd(registry, cluster.clusterId, now());
+    const f = resolveEventFilter(query, asOf, registry.monitoring(cluster.clusterId));
     const found = await history.page(cluster.clusterId, f, query.limit, query.offset);
     if (!found) throw err;
     const staleSince = new Date(recordedAt).toISOString();
@@ -142,13 +144,14 @@ export function eventHandlers(
       }
       const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
       if (query.includeExpired && history.recording) {
-        const f = resolveEventFilter(query, now(), flags);
+        const f = resolveEventFilter(query, durationsEnd(registry, cluster.clusterId, now()), flags);
         const found = await history.page(cluster.clusterId, f, query.limit, query.offset);
         if (found) return historyPage(found.rows, found.total, query, params.workspaceId, cache.staleSince);
       }
       const read = cache.read(query.snapshot);
       // A duration counts back from the walk's first page, so every page agrees on the cut.
-      const rows = eventRows(read.snapshot, resolveEventFilter(query, read.asOf, flags));
+      const asOf = durationsEnd(registry, cluster.clusterId, read.asOf);
+      const rows = eventRows(read.snapshot, resolveEventFilter(query, asOf, flags));
       return serialisedPage<(typeof rows)[number], EventRecord>(
         rows,
         query.limit,

@@ -1,5 +1,5 @@
 import { NDJSON } from '../../../src-shared/contract/log-models';
-import type { LogQuery } from '../../../src-shared/contract/log-operations';
+import type { LogQuery, LogTime } from '../../../src-shared/contract/log-operations';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
 import type { ClusterConnection } from '../clusters/cluster';
 import { toProblem } from '../clusters/kube-client';
@@ -11,6 +11,7 @@ import { formatLog } from '../logs/format';
 import { linearRegex } from '../logs/linear-regex';
 import type { PodLike } from '../logs/pod';
 import { type LogSessionDeps, openLogSession } from '../logs/session';
+import { durationsEnd } from './event-clock';
 
 export interface LogHandlerOptions {
   logger?: Logger;
@@ -51,8 +52,14 @@ function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSe
   };
 }
 
+/** A time of the query as an instant: a duration counts back from `asOf`. */
+const instantOf = (t: LogTime | undefined, asOf: number) =>
+  t === undefined ? undefined : 'instant' in t ? t.instant : asOf - t.durationMs;
+
 /** The filter the query asks for, or null when it asks for none (every line is passed through). */
-function filterOf(query: LogQuery): LogFilter | null {
+function filterOf(
+  query: Omit<LogQuery, 'since' | 'until'> & { since: number | undefined; until: number | undefined },
+): LogFilter | null {
   const { level, since, until, search, context } = query;
   if (level === undefined && since === undefined && until === undefined && search === undefined && !context) {
     return null;
@@ -80,11 +87,15 @@ export function logHandlers(
   return {
     async getLogs({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      const filter = filterOf(query);
+      // On a snapshot a duration counts back from when it was taken (event-clock.ts).
+      const asOf = durationsEnd(registry, cluster.clusterId, Date.now());
+      const since = instantOf(query.since, asOf);
+      const until = instantOf(query.until, asOf);
+      const filter = filterOf({ ...query, since, until });
       // A range that ended already cannot gain lines, nor can a snapshot: following would only wait forever.
       const follow =
         query.follow === true &&
-        (query.until === undefined || query.until > Date.now()) &&
+        (until === undefined || until > Date.now()) &&
         registry.snapshotOf(cluster.clusterId) === undefined;
       const session = await openLogSession(
         sessionDeps(cluster, opts),
@@ -95,8 +106,8 @@ export function logHandlers(
           ...(query.container ? { container: query.container } : {}),
           follow,
           previous: query.previous === true,
-          ...(query.since !== undefined ? { since: query.since } : {}),
-          ...(query.until !== undefined ? { until: query.until } : {}),
+          ...(since !== undefined ? { since } : {}),
+          ...(until !== undefined ? { until } : {}),
           ...(query.tailLines !== undefined ? { tailLines: query.tailLines } : {}),
         },
         ctx.signal,

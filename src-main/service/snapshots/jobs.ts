@@ -118,14 +118,17 @@ export class SnapshotJobs {
     return structuredClone(view);
   }
 
-  /** The job as it stands, or undefined when there is none by that id. */
+  /** The job as it stands, or undefined when there is none by that id (or it was forgotten). */
   get(snapshotId: string): SnapshotJob | undefined {
+    // A job past its time is gone at once, not only at the next sweep of the timer.
+    this.sweep();
     const job = this.jobs.get(snapshotId);
     return job ? structuredClone(job.view) : undefined;
   }
 
   /** The finished file of a job that is done; undefined when there is none. */
   file(snapshotId: string): { path: string; sizeBytes: number; fileName: string } | undefined {
+    this.sweep();
     const job = this.jobs.get(snapshotId);
     if (job?.view.status !== 'done' || job.view.sizeBytes === undefined) return undefined;
     return { path: job.path, sizeBytes: job.view.sizeBytes, fileName: job.view.fileName };

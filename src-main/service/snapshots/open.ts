@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
-import { type KubeObject, type Simulator, startSimulator } from '../../simulator/index';
+import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
+import { type KubeObject, type Simulator, type SnapshotObject, startSimulator } from '../../simulator/index';
 import type { ClusterConnection } from '../clusters/cluster';
 import { contextsFromYaml } from '../clusters/kubeconfig';
 import type { ClusterRegistry } from '../clusters/registry';
@@ -56,6 +57,8 @@ export function snapshotClusterId(context: string, takenAt: string, taken: (id: 
 export class SnapshotOpener {
   private readonly opened = new Map<string, Open>();
   private closed = false;
+  /** Ends the first lists started at open when the service closes first. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: { registry: ClusterRegistry; history: EventHistory; logger: Logger }) {}
 
@@ -91,9 +94,12 @@ export class SnapshotOpener {
         tickMs: false,
         token: randomBytes(24).toString('base64url'),
         // The reader sets kind and apiVersion on everything it gives, as the simulator needs.
-        // Events and metrics are read when first asked for: the first page of pods waits for neither.
+        // Each kind, the events and the metrics are read when first asked for: the first page of
+        // pods waits for none of the others.
         content: {
-          objects: file.objects() as KubeObject[],
+          objects: Object.fromEntries(
+            RESOURCE_TYPES.map((t) => [RESOURCE_KINDS[t].kind, () => file.objects(t) as SnapshotObject[]]),
+          ),
           events: () => file.liveEvents() as KubeObject[],
           log: (namespace, pod, container, previous) => file.log(namespace, pod, container, previous),
           podMetrics: () => file.podMetrics() as KubeObject[],
@@ -120,6 +126,11 @@ export class SnapshotOpener {
       takenAt: facts.takenAt,
       ...(facts.kubernetesVersion ? { kubernetesVersion: facts.kubernetesVersion } : {}),
     });
+    // The pods list is what is shown first: it starts now rather than when the first page is asked for.
+    cluster
+      .resources(RESOURCE_KINDS.pod)
+      .acquire(this.closing.signal)
+      .catch(() => {});
     logger.info(
       { clusterId, context: facts.context, takenAt: facts.takenAt, file: opts.shownAs ?? path },
       'snapshot opened',
@@ -153,6 +164,7 @@ export class SnapshotOpener {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort();
     const all = [...this.opened.values()];
     this.opened.clear();
     await Promise.all(

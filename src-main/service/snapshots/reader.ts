@@ -9,7 +9,8 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
  * Reading a `.skiff` file (layout in format.ts): checked whole before anything is served, read-only
  * (a file named on the command line is never changed), and every way it can be wrong said in one
  * line: not SQLite, not a snapshot, truncated, from a newer Skiff, a capture that did not finish.
- * Logs stay in the file and are read per container when asked for; the rest is read at open.
+ * Objects are read per kind, events and metrics when first asked for; logs stay in the file and
+ * are read per container.
  */
 
 /** What the file says about the capture. */
@@ -23,6 +24,16 @@ export interface SnapshotFacts {
   finishedAt: string;
 }
 
+/**
+ * One object of the file, parsed, with kind and apiVersion set. `json` is the text it was parsed
+ * from, given only while the object says exactly what the text says (nothing was defaulted), so
+ * a server may send that text instead of serialising the object again.
+ */
+export interface SnapshotObject {
+  object: KubeObject;
+  json?: string;
+}
+
 /** One row of the events table. */
 export interface SnapshotEventRow {
   json: string;
@@ -32,8 +43,8 @@ export interface SnapshotEventRow {
 export interface SnapshotFile {
   readonly path: string;
   readonly facts: SnapshotFacts;
-  /** The objects of the nine kinds. Every object this file gives has kind and apiVersion set. */
-  objects(): KubeObject[];
+  /** The objects of one of the nine kinds. */
+  objects(type: ResourceType): SnapshotObject[];
   /** The events the cluster still had at capture (expired = 0), as core/v1 Events. */
   liveEvents(): KubeObject[];
   /** Every event row, history included, in batches so a caller can yield between them. */
@@ -123,22 +134,40 @@ function factsOf(meta: Map<string, string>, shownAs: string): SnapshotFacts {
   };
 }
 
-/** What the apiserver defaults on create and the log routes rely on. */
-function podDefaults(obj: KubeObject): KubeObject {
-  return {
-    ...obj,
-    spec: { containers: [], ...obj.spec },
-    status: { phase: 'Pending', ...obj.status },
-  };
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What the apiserver defaults on create and the log routes rely on; true when it changed nothing. */
+function podDefaults(obj: KubeObject): boolean {
+  let unchanged = true;
+  if (!isRecord(obj.spec)) {
+    obj.spec = {};
+    unchanged = false;
+  }
+  if (!('containers' in obj.spec)) {
+    obj.spec.containers = [];
+    unchanged = false;
+  }
+  if (!isRecord(obj.status)) {
+    obj.status = {};
+    unchanged = false;
+  }
+  if (!('phase' in obj.status)) {
+    obj.status.phase = 'Pending';
+    unchanged = false;
+  }
+  return unchanged;
 }
 
-function typedObject(type: string, json: string): KubeObject | undefined {
-  if (!(RESOURCE_TYPES as readonly string[]).includes(type)) return undefined;
-  const kind = RESOURCE_KINDS[type as ResourceType];
-  const obj = JSON.parse(json) as KubeObject;
-  obj.kind = kind.kind;
-  obj.apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
-  return kind.kind === 'Pod' ? podDefaults(obj) : obj;
+function typedObject(type: ResourceType, json: string): SnapshotObject {
+  const kind = RESOURCE_KINDS[type];
+  const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+  const object = JSON.parse(json) as KubeObject;
+  let same = object.kind === kind.kind && object.apiVersion === apiVersion;
+  object.kind = kind.kind;
+  object.apiVersion = apiVersion;
+  if (kind.kind === 'Pod') same = podDefaults(object) && same;
+  return same ? { object, json } : { object };
 }
 
 /** Checks a snapshot file as opening does (meta, version, completeness), and closes it. */
@@ -191,18 +220,13 @@ export function openSnapshotFile(path: string, shownAs = path): SnapshotFile {
   return {
     path,
     facts,
-    objects: () =>
+    objects: (type) =>
       guarded(() => {
-        const rows = db.prepare('SELECT kind, json FROM objects').all() as Array<{
-          kind: string;
+        if (!(RESOURCE_TYPES as readonly string[]).includes(type)) return [];
+        const rows = db.prepare('SELECT json FROM objects WHERE kind = ?').all(type) as Array<{
           json: string;
         }>;
-        const out: KubeObject[] = [];
-        for (const r of rows) {
-          const obj = typedObject(r.kind, r.json);
-          if (obj) out.push(obj);
-        }
-        return out;
+        return rows.map((r) => typedObject(type, r.json));
       }),
     liveEvents: () =>
       guarded(() =>
@@ -217,18 +241,20 @@ export function openSnapshotFile(path: string, shownAs = path): SnapshotFile {
       ),
     *eventBatches(size) {
       const rows = guarded(() => db.prepare('SELECT json, expired FROM events').iterate());
-      let batch: SnapshotEventRow[] = [];
       for (;;) {
-        const next = guarded(() => rows.next());
-        if (next.done) break;
-        const r = next.value as { json: string; expired: number };
-        batch.push({ json: r.json, expired: r.expired === 1 });
-        if (batch.length >= size) {
-          yield batch;
-          batch = [];
-        }
+        const batch = guarded(() => {
+          const out: SnapshotEventRow[] = [];
+          while (out.length < size) {
+            const next = rows.next();
+            if (next.done) break;
+            const r = next.value as { json: string; expired: number };
+            out.push({ json: r.json, expired: r.expired === 1 });
+          }
+          return out;
+        });
+        if (batch.length === 0) return;
+        yield batch;
       }
-      if (batch.length > 0) yield batch;
     },
     podMetrics: () => metrics('pod'),
     nodeMetrics: () => metrics('node'),

@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventWatchRecord } from '../../../src-shared/contract/event-watch-operations';
+import { type EventWatchRecord, NDJSON_WATCH } from '../../../src-shared/contract/event-watch-operations';
 import type { Problem } from '../../../src-shared/contract/problem';
+import { checkRecordText } from './contract-check';
 import { addEvent, changeOf, openWatch } from './event-watch.test-support';
 import { eventually } from './eventually';
 import { startProxiedStack } from './faults-support';
@@ -32,7 +33,7 @@ const lastRecord = (text: string): EventWatchRecord => {
   const lines = text.split('\r\n').join('\n').trimEnd().split('\n');
   // Chunked transfer coding wraps the NDJSON: the last JSON line before the terminating chunk.
   const json = lines.filter((l) => l.startsWith('{'));
-  return JSON.parse(json.at(-1)!) as EventWatchRecord;
+  return checkRecordText<EventWatchRecord>('watchEvents', NDJSON_WATCH, json.at(-1)!);
 };
 
 describe('event watch: a client that falls behind', () => {

@@ -1,6 +1,11 @@
-import type { EventWatchRecord } from '../../../src-shared/contract/event-watch-operations';
+import {
+  type EventWatchRecord,
+  NDJSON_WATCH,
+  SSE,
+} from '../../../src-shared/contract/event-watch-operations';
 import { SseParser } from '../../../src-shared/streams/sse';
 import type { EventInput } from '../../simulator/index';
+import { ContractViolation, checkRecordText } from './contract-check';
 import type { Stack } from './harness';
 
 /** One record as it arrived: the JSON, and over SSE the `event:` name and the id in force. */
@@ -18,9 +23,14 @@ export interface WatchClient {
   records: Received[];
   /** SSE comments and NDJSON HEARTBEAT lines seen. */
   heartbeats: number;
-  /** Resolves with the first record (from `from` on) that `match` accepts; rejects after `timeoutMs`. */
+  /** The first record the contract's record schema refused (a ContractViolation); reading stopped there. */
+  violation: Error | undefined;
+  /**
+   * Resolves with the first record (from `from` on) that `match` accepts; rejects after
+   * `timeoutMs`, and as soon as a record breaks the contract.
+   */
   until(match: (r: EventWatchRecord) => boolean, timeoutMs?: number, from?: number): Promise<Received>;
-  /** Resolves when the server ends the stream. */
+  /** Resolves when the server ends the stream; rejects when a record broke the contract. */
   ended: Promise<void>;
   close(): void;
 }
@@ -49,9 +59,16 @@ export async function openWatch(stack: Stack, req: WatchRequest = {}): Promise<W
     headers: res.headers,
     records,
     heartbeats: 0,
+    violation: undefined,
     until(match, timeoutMs = 5_000, from = 0) {
       return new Promise((resolve, reject) => {
         const look = () => {
+          if (client.violation) {
+            waiters.delete(look);
+            clearTimeout(timer);
+            reject(client.violation);
+            return true;
+          }
           const found = records.slice(from).find((r) => match(r.record));
           if (!found) return false;
           waiters.delete(look);
@@ -67,8 +84,8 @@ export async function openWatch(stack: Stack, req: WatchRequest = {}): Promise<W
             ),
           );
         }, timeoutMs);
-        if (!look()) waiters.add(() => look());
-        if (ended) void ended.then(() => look());
+        if (!look()) waiters.add(look);
+        if (ended) void ended.then(look, look);
       });
     },
     ended: Promise.resolve(),
@@ -95,7 +112,8 @@ export async function openWatch(stack: Stack, req: WatchRequest = {}): Promise<W
           const lines = line.split('\n');
           line = lines.pop()!;
           for (const l of lines) {
-            const record = JSON.parse(l) as EventWatchRecord;
+            // Every record must be one of the contract's schema: an unknown field fails the test.
+            const record = checkRecordText<EventWatchRecord>('watchEvents', NDJSON_WATCH, l);
             if (record.type === 'HEARTBEAT') client.heartbeats++;
             else records.push({ record });
           }
@@ -103,15 +121,19 @@ export async function openWatch(stack: Stack, req: WatchRequest = {}): Promise<W
           client.heartbeats += (value.match(/^: heartbeat$/gm) ?? []).length;
           for (const e of sse.push(value))
             records.push({
-              record: JSON.parse(e.data) as EventWatchRecord,
+              record: checkRecordText<EventWatchRecord>('watchEvents', SSE, e.data),
               event: e.event,
               lastEventId: e.lastEventId,
             });
         }
         settle();
       }
-    } catch {
-      // Closed by the test, or cut by the server: either is an end.
+    } catch (err) {
+      // Closed by the test, or cut by the server: either is an end. A broken record is reported.
+      if (!(err instanceof ContractViolation)) return;
+      client.violation = err;
+      void reader.cancel();
+      throw err;
     } finally {
       settle();
     }

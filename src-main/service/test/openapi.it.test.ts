@@ -107,6 +107,53 @@ describe('GET /v1/openapi.json', () => {
     );
   });
 
+  it('describes a stream of records by the schema of one record: an NDJSON line, an SSE data', () => {
+    const schemas = (doc.components as Json).schemas;
+    const logs = opOf('getLogs')!.responses['200'].content['application/x-ndjson'].schema;
+    expect(logs).toMatchObject({ $ref: '#/components/schemas/LogRecord' });
+    expect(logs.description).toMatch(/one JSON document per line/);
+    const events = opOf('listEvents')!.responses['200'].content;
+    expect(events['application/x-ndjson'].schema).toMatchObject({
+      $ref: '#/components/schemas/EventWatchRecord',
+      description: expect.stringMatching(/one JSON document per line/),
+    });
+    const sse = events['text/event-stream'].schema;
+    expect(sse).toMatchObject({
+      type: 'string',
+      'x-skiff-record': { $ref: '#/components/schemas/EventWatchRecord' },
+    });
+    for (const name of ['message', 'synced', 'reset', 'bookmark', 'status', 'error'])
+      expect(sse.description).toContain(`\`${name}\``);
+    // Each kind of record is its own strict schema, referred to from the union.
+    const members = (union: string) =>
+      (schemas[union].oneOf as Array<{ $ref: string }>).map((m) => m.$ref.split('/').at(-1)!);
+    expect(members('LogRecord').sort()).toEqual(
+      ['LogErrorRecord', 'LogLineRecord', 'LogMarkerRecord', 'LogSeparatorRecord'].sort(),
+    );
+    expect(members('EventWatchRecord').sort()).toEqual(
+      [
+        'EventChange',
+        'EventWatchBookmark',
+        'EventWatchError',
+        'EventWatchHeartbeat',
+        'EventWatchReset',
+        'EventWatchStatus',
+        'EventWatchSynced',
+      ].sort(),
+    );
+    for (const name of [...members('LogRecord'), ...members('EventWatchRecord')])
+      expect(schemas[name].additionalProperties, name).toBe(false);
+    expect(schemas.EventChange.properties.event).toEqual({ $ref: '#/components/schemas/EventRecord' });
+    // No stream of records anywhere in the document is left as a bare string.
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const op of Object.values(item) as Json[])
+        for (const answer of Object.values(op.responses) as Json[])
+          for (const [type, media] of Object.entries((answer.content ?? {}) as Record<string, Json>)) {
+            if (type === 'application/x-ndjson') expect(media.schema.$ref, path).toBeDefined();
+            if (type === 'text/event-stream') expect(media.schema['x-skiff-record'], path).toBeDefined();
+          }
+  });
+
   it('generates TypeScript types that the paging example type-checks against', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'skiff-openapi-types-'));
     try {

@@ -21,6 +21,7 @@ export function EventTimelinePanel({
   range,
   onRange,
   changes,
+  takenAt,
 }: {
   scope: Scope;
   /** The table's filters with the range and includeExpired, without paging. */
@@ -29,6 +30,8 @@ export function EventTimelinePanel({
   onRange: (r: TimeRange) => void;
   /** While the table follows the live watch: its change count; the timeline refetches on it instead of polling. */
   changes?: number | undefined;
+  /** A snapshot's takenAt: the presets count back from it. */
+  takenAt?: string | undefined;
 }) {
   const key = `${scope.workspaceId}/${scope.clusterId}/timeline/${JSON.stringify(query)}${changes === undefined ? '' : `/${changes}`}`;
   const timeline = usePolling(
@@ -46,7 +49,7 @@ export function EventTimelinePanel({
   const series = useMemo(() => (timeline.data ? timelineSeries(timeline.data) : null), [timeline.data]);
   return (
     <section className="event-history" aria-label="Event timeline">
-      <RangeControls range={range} onChange={onRange} />
+      <RangeControls range={range} onChange={onRange} takenAt={takenAt} />
       {series && <TimelineChart series={series} onSelect={onRange} />}
       {/* A cluster that is down is already said once, by the events table below. */}
       {!series && timeline.error && isClusterDown(timeline.error) && (

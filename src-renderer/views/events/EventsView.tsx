@@ -3,6 +3,7 @@ import { isDnsLabel } from '../../../src-shared/kube/names';
 import { useDebounced } from '../../hooks/useDebounced';
 import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
+import { useCurrentCluster } from '../../state/clusters';
 import { EMPTY_FILTERS, useEventsView, useLiveEvents } from '../../state/events';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
@@ -29,6 +30,9 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
   const f = useEventsView();
   const h = useEventHistory();
   const select = useRoute((s) => s.select);
+  // On a snapshot the service counts durations back from when it was taken; the range says so.
+  const current = useCurrentCluster();
+  const takenAt = current?.status === 'snapshot' ? current.takenAt : undefined;
   const [count, setCount] = useState(PAGE);
   const settled = useDebounced(
     { reason: f.reason.trim(), namespace: f.namespace.trim(), kind: f.kind, name: f.name.trim() },
@@ -117,6 +121,7 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
         range={h.range}
         onRange={h.setRange}
         changes={liveData ? live.changes : undefined}
+        takenAt={takenAt}
       />
       {rows.error && data && (
         <p className="stale" role="status">

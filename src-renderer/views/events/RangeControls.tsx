@@ -12,8 +12,17 @@ import {
 /**
  * The range without a mouse: presets, two datetime inputs applied together, and a reset. The
  * range in words sits first, so it reads the same whichever way it was set (drag, preset, typing).
+ * On a snapshot (`takenAt`) the presets count back from when it was taken, and say so.
  */
-export function RangeControls({ range, onChange }: { range: TimeRange; onChange: (r: TimeRange) => void }) {
+export function RangeControls({
+  range,
+  onChange,
+  takenAt,
+}: {
+  range: TimeRange;
+  onChange: (r: TimeRange) => void;
+  takenAt?: string | undefined;
+}) {
   const ids = { from: useId(), until: useId(), err: useId() };
   const [from, setFrom] = useState(toLocalInput(range.since));
   const [until, setUntil] = useState(toLocalInput(range.until));
@@ -38,7 +47,7 @@ export function RangeControls({ range, onChange }: { range: TimeRange; onChange:
   return (
     <div className="range-controls">
       <p className="range-text" data-testid="event-range" aria-live="polite">
-        <span className="muted">Range:</span> {describeRange(range, timestamp)}
+        <span className="muted">Range:</span> {describeRange(range, timestamp, takenAt)}
       </p>
       <fieldset className="range-presets">
         <legend className="sr-only">Preset ranges</legend>
@@ -47,7 +56,7 @@ export function RangeControls({ range, onChange }: { range: TimeRange; onChange:
             key={p.value}
             type="button"
             aria-pressed={range.since === p.value && range.until === null}
-            title={`Events of ${p.text}`}
+            title={`Events of ${p.text}${takenAt ? ` before the snapshot (taken ${timestamp(takenAt)})` : ''}`}
             onClick={() => onChange({ since: p.value, until: null })}
           >
             {p.label}

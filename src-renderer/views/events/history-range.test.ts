@@ -90,4 +90,17 @@ describe('describeRange', () => {
     expect(describeRange({ since: null, until: 'B' }, fmt)).toBe('Up to <B>');
     expect(describeRange({ since: '1h', until: 'B' }, fmt)).toBe('the last hour, until <B>');
   });
+
+  it('on a snapshot says that durations count back from when it was taken, and instants stay', () => {
+    const taken = '2026-03-01T12:00:00Z';
+    expect(describeRange({ since: '1h', until: null }, fmt, taken)).toBe(
+      'Events of the last hour before the snapshot',
+    );
+    expect(describeRange({ since: '90m', until: null }, fmt, taken)).toBe(
+      'Events of the last 90m before the snapshot',
+    );
+    expect(describeRange({ since: 'A', until: null }, fmt, taken)).toBe('From <A> to the snapshot');
+    expect(describeRange({ since: 'A', until: 'B' }, fmt, taken)).toBe('<A> – <B>');
+    expect(describeRange(NO_RANGE, fmt, taken)).toBe('All events');
+  });
 });

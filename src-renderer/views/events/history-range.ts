@@ -1,7 +1,8 @@
 /**
  * The events view's time range: what it sends as `since`/`until` (an ISO instant, or for the
- * presets a duration back from now that the service resolves on each poll) and how it is shown
- * and typed. Pure, so it is tested without a DOM.
+ * presets a duration back from now that the service resolves on each poll; on a snapshot the
+ * service counts it back from when the snapshot was taken) and how it is shown and typed. Pure,
+ * so it is tested without a DOM.
  */
 
 export interface TimeRange {
@@ -68,20 +69,27 @@ export function rangeFromSelection(a: number, b: number): TimeRange | null {
   return { since: new Date(lo * 1000).toISOString(), until: new Date(hi * 1000).toISOString() };
 }
 
-/** The range in words, for the line above the chart. `format` shows an instant (locale-dependent in the app). */
-export function describeRange(r: TimeRange, format: (iso: string) => string): string {
+/** What a relative range ends at: now, or on a snapshot the moment it was taken. */
+const endOf = (takenAt: string | undefined) => (takenAt ? 'the snapshot' : 'now');
+
+/**
+ * The range in words, for the line above the chart. `format` shows an instant (locale-dependent
+ * in the app). `takenAt`: the cluster is a snapshot taken then, so durations count back from it.
+ */
+export function describeRange(r: TimeRange, format: (iso: string) => string, takenAt?: string): string {
   const preset = PRESETS.find((p) => p.value === r.since);
+  const before = takenAt ? ' before the snapshot' : '';
   const since = r.since
     ? preset
-      ? preset.text
+      ? `${preset.text}${before}`
       : isDuration(r.since)
-        ? `the last ${r.since}`
+        ? `the last ${r.since}${before}`
         : format(r.since)
     : null;
   const sinceIsRelative = r.since !== null && isDuration(r.since);
   if (since && r.until)
     return sinceIsRelative ? `${since}, until ${format(r.until)}` : `${since} – ${format(r.until)}`;
-  if (since) return sinceIsRelative ? `Events of ${since}` : `From ${since} to now`;
+  if (since) return sinceIsRelative ? `Events of ${since}` : `From ${since} to ${endOf(takenAt)}`;
   if (r.until) return `Up to ${format(r.until)}`;
   return 'All events';
 }

@@ -1,0 +1,13 @@
+import type { ClusterRegistry } from '../clusters/registry';
+
+/**
+ * The instant a cluster's relative durations count back from: `since`/`until` of the events list,
+ * timeline, groups and watch (and the timeline's open end), and of the logs. For a snapshot that
+ * is when it was taken: nothing in it is newer, so counting from now would leave `since=15m` on
+ * yesterday's snapshot empty. For any other cluster it is `now`. Absolute instants never move.
+ */
+export function durationsEnd(registry: ClusterRegistry, clusterId: string, now: number): number {
+  const takenAt = registry.snapshotOf(clusterId)?.takenAt;
+  const taken = takenAt === undefined ? Number.NaN : Date.parse(takenAt);
+  return Number.isNaN(taken) ? now : taken;
+}
