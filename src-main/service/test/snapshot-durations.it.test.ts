@@ -7,10 +7,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
-import type { EventWatchRecord } from '../../../src-shared/contract/event-watch-operations';
+import { type EventWatchRecord, NDJSON_WATCH } from '../../../src-shared/contract/event-watch-operations';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import { DEMO_PODS, type KubeObject, startSimulator } from '../../simulator/index';
 import { writeSnapshotFixture } from '../snapshots/open-fixture.test-support';
+import { checkRecordText } from './contract-check';
 import {
   type Cluster,
   isExpired,
@@ -166,7 +167,7 @@ describe('relative durations on a snapshot count back from its takenAt', () => {
         const lines = buffered.split('\n');
         buffered = lines.pop() ?? '';
         for (const line of lines.filter((l) => l.trim() !== '')) {
-          const record = JSON.parse(line) as EventWatchRecord;
+          const record = checkRecordText<EventWatchRecord>('watchEvents', NDJSON_WATCH, line);
           if (record.type === 'SYNCED') break synced;
           if (record.type === 'ADDED') added.push(record.event.eventId);
         }
