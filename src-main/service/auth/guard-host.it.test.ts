@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthStack, startAuthStack } from './test-stack';
 
 /**
@@ -36,15 +36,17 @@ function interfaceHosts(): { v4: string | undefined; v6: string | undefined } {
 }
 const NICS = interfaceHosts();
 
+// A stack per test: the allowlist is parsed when the service starts, and a mutation run credits
+// code run in a beforeAll to no test (docs/mutation-testing.md).
 let stack: AuthStack;
-beforeAll(async () => {
+beforeEach(async () => {
   stack = await startAuthStack({
     auth: {
       allowedHosts: ['web.lan:80', 'box.lan:8443', 'any-port.lan', '[fd12::7]:9000', 'fd12::8'],
     },
   });
 });
-afterAll(() => stack.close());
+afterEach(() => stack.close());
 
 const accepted = async (host: string) => expect(await statusFor(stack.port, host), host).toBe(200);
 const refused = async (host: string) => expect(await statusFor(stack.port, host), host).toBe(403);

@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
 
+// A stack per test: the allowlist is parsed when the service starts, and a mutation run credits
+// code run in a beforeAll to no test (docs/mutation-testing.md).
 let stack: AuthStack;
 let admin: Tokens;
-beforeAll(async () => {
+beforeEach(async () => {
   stack = await startAuthStack({ auth: { allowedHosts: ['skiff.example.test', 'box.lan:8443'] } });
   admin = await stack.login();
 });
-afterAll(() => stack.close());
+afterEach(() => stack.close());
 
 const get = (headers: Record<string, string>) =>
   stack.call<{ code?: string }>('GET', '/v1/workspaces', { headers: { ...admin.bearer, ...headers } });

@@ -78,4 +78,13 @@ describe('an ended session’s overlap entry is forgotten at once', () => {
     // a's session ended with the change; b's, the one that asked, goes on with its entry.
     expect(core.issuer.pendingRetries).toBe(1);
   });
+
+  it('on reuse detection', async () => {
+    const second = (await refresh(a.refreshToken)).body.refreshToken;
+    await refresh(second);
+    expect(core.issuer.pendingRetries).toBe(2);
+    // The first token is now older than the previous one: reuse, and a's session ends.
+    expect((await refresh(a.refreshToken)).body.code).toBe('refresh_token_reused');
+    expect(core.issuer.pendingRetries).toBeLessThan(2);
+  });
 });

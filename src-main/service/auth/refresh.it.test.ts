@@ -147,10 +147,21 @@ describe('ended sessions', () => {
     const res = await refresh(first.refreshToken);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'invalid_grant' });
+    expect(JSON.stringify(res.body)).toMatch(/logged out/);
   });
 
-  it('refuses the refresh token of an expired session', async () => {
+  it('refuses the refresh token of an expired session, saying it expired', async () => {
     stack.clock.advance(14 * 86_400_000);
-    expect((await refresh(first.refreshToken)).body).toMatchObject({ code: 'invalid_grant' });
+    const res = await refresh(first.refreshToken);
+    expect(res.body).toMatchObject({ code: 'invalid_grant' });
+    expect(JSON.stringify(res.body)).toMatch(/expired/);
+  });
+
+  it('refuses a refresh token it never issued, with or without the token prefix: 401 invalid_grant', async () => {
+    const forged = `${first.refreshToken.slice(0, -4)}AAAA`;
+    for (const token of [forged, 'not-a-refresh-token']) {
+      const res = await refresh(token);
+      expect([res.status, (res.body as { code?: string }).code], token).toEqual([401, 'invalid_grant']);
+    }
   });
 });
