@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { type EventHistoryOptions, parseDuration } from '../service/history/index';
+import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
 
 export interface ServeOptions {
   host: string;
@@ -47,7 +47,6 @@ const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubec
        [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE]`;
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
-const timeoutSchema = z.coerce.number().positive().max(600);
 const accessMinutesSchema = z.coerce.number().int().min(15).max(60);
 const refreshDaysSchema = z.coerce.number().int().min(1).max(365);
 const activityDaysSchema = z.coerce.number().int().min(1).max(3650);
@@ -78,8 +77,8 @@ export function parseServeArgs(
   const { values } = parsed;
   const port = portSchema.safeParse(values.port ?? '7733');
   if (!port.success) throw new UsageError(`--port must be a whole number from 0 to 65535\n${USAGE}`);
-  const timeout = timeoutSchema.safeParse(values.timeout ?? '10');
-  if (!timeout.success) throw new UsageError(`--timeout must be a number of seconds from 0 to 600\n${USAGE}`);
+  const timeoutMs = timeoutMsOf(values.timeout);
+  if (timeoutMs === null) throw new UsageError(`${TIMEOUT_RULE}\n${USAGE}`);
   const access = accessMinutesSchema.optional().safeParse(values['access-token-minutes']);
   if (!access.success)
     throw new UsageError(`--access-token-minutes must be a whole number from 15 to 60\n${USAGE}`);
@@ -126,7 +125,7 @@ export function parseServeArgs(
     kubeconfig: values.kubeconfig ?? [],
     dataDir: values['data-dir'] ?? defaults.dataDir,
     demo: values.demo ?? false,
-    timeoutMs: timeout.data * 1000,
+    timeoutMs,
     ...(values['static-dir'] ? { staticDir: values['static-dir'] } : {}),
     trustProxy: values['trust-proxy'] ?? [],
     allowedHosts: values['allowed-host'] ?? [],
@@ -163,34 +162,27 @@ function parseEventHistoryArgs(values: ReturnType<typeof parse>['values']): Even
 }
 
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      kubeconfig: { type: 'string', multiple: true },
-      'data-dir': { type: 'string' },
-      demo: { type: 'boolean' },
-      timeout: { type: 'string' },
-      'static-dir': { type: 'string' },
-      'trust-proxy': { type: 'string', multiple: true },
-      'allowed-host': { type: 'string', multiple: true },
-      'geoip-db': { type: 'string' },
-      'access-token-minutes': { type: 'string' },
-      'refresh-token-days': { type: 'string' },
-      'record-events': { type: 'string' },
-      'event-retention': { type: 'string' },
-      'event-history-max': { type: 'string' },
-      'demo-event-ttl': { type: 'string' },
-      'activity-retention': { type: 'string' },
-      'activity-max-entries': { type: 'string' },
-      'max-event-watches': { type: 'string' },
-      snapshot: { type: 'string', multiple: true },
-      'snapshot-max-size': { type: 'string' },
-      'snapshot-kubeconfig': { type: 'string' },
-    },
+  return parseOptions(argv, {
+    ...CLUSTER_OPTIONS,
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'static-dir': { type: 'string' },
+    'trust-proxy': { type: 'string', multiple: true },
+    'allowed-host': { type: 'string', multiple: true },
+    'geoip-db': { type: 'string' },
+    'access-token-minutes': { type: 'string' },
+    'refresh-token-days': { type: 'string' },
+    'record-events': { type: 'string' },
+    'event-retention': { type: 'string' },
+    'event-history-max': { type: 'string' },
+    'demo-event-ttl': { type: 'string' },
+    'activity-retention': { type: 'string' },
+    'activity-max-entries': { type: 'string' },
+    'max-event-watches': { type: 'string' },
+    snapshot: { type: 'string', multiple: true },
+    'snapshot-max-size': { type: 'string' },
+    'snapshot-kubeconfig': { type: 'string' },
   });
 }
 

@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import {
   DEFAULT_SNAPSHOT_LOG_LINES,
   MAX_SNAPSHOT_LOG_LINES,
 } from '../../src-shared/contract/snapshot-operations';
 import type { LogsMode } from '../service/snapshots/log-targets';
+import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
 
 export interface SnapshotArgs {
   /** The kubeconfig context to capture; `demo` with --demo. */
@@ -26,7 +26,6 @@ export const SNAPSHOT_USAGE = `usage: npm run snapshot -- --context NAME [--out 
 export class SnapshotUsageError extends Error {}
 
 const logLinesSchema = z.coerce.number().int().min(0).max(MAX_SNAPSHOT_LOG_LINES);
-const timeoutSchema = z.coerce.number().positive().max(600);
 
 /** Parses `npm run snapshot -- …`; returns null for --help. */
 export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | null {
@@ -50,8 +49,8 @@ export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | null 
   const logs = values.logs ?? 'all';
   if (logs !== 'all' && logs !== 'failing' && logs !== 'none')
     throw new SnapshotUsageError('--logs must be all, failing or none');
-  const timeout = timeoutSchema.safeParse(values.timeout ?? '10');
-  if (!timeout.success) throw new SnapshotUsageError('--timeout must be a number of seconds from 0 to 600');
+  const timeoutMs = timeoutMsOf(values.timeout);
+  if (timeoutMs === null) throw new SnapshotUsageError(TIMEOUT_RULE);
   if (values.out !== undefined && values.out.trim() === '')
     throw new SnapshotUsageError('--out needs a file name');
   return {
@@ -61,24 +60,17 @@ export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | null 
     demo,
     logLines: logLines.data,
     logs,
-    timeoutMs: timeout.data * 1000,
+    timeoutMs,
   };
 }
 
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      context: { type: 'string' },
-      out: { type: 'string', short: 'o' },
-      kubeconfig: { type: 'string', multiple: true },
-      demo: { type: 'boolean' },
-      'log-lines': { type: 'string' },
-      logs: { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  return parseOptions(argv, {
+    ...CLUSTER_OPTIONS,
+    context: { type: 'string' },
+    out: { type: 'string', short: 'o' },
+    'log-lines': { type: 'string' },
+    logs: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   });
 }

@@ -1,33 +1,15 @@
-import { EventEmitter } from 'node:events';
-import { MessageChannel, type MessagePort as NodePort } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLogStreamBridge } from '../../src-preload/log-stream';
 import { followEvents, ipcWatchTransport, type WatchState } from '../../src-renderer/api/event-stream';
 import { LiveEvents } from '../../src-renderer/api/event-stream-model';
 import type { EventWatchRecord } from '../../src-shared/contract/event-watch-operations';
 import type { EventRecord } from '../../src-shared/contract/models';
-import { IPC_EVENT_STREAM } from '../../src-shared/ipc/event-stream';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
 import { addEvent } from '../service/test/event-watch.test-support';
 import { eventually } from '../service/test/eventually';
 import { CLUSTER_ID, collectAll, type Stack, startStack } from '../service/test/harness';
-import { registerEventStreamIpc } from './event-stream-ipc';
-import type { PortEventLike, PortLike } from './log-stream-ipc';
-
-/** Electron's MessagePortMain hands listeners `{ data }`; a Node port hands the value itself. */
-function mainPort(port: NodePort): PortLike {
-  return {
-    on(event: 'message' | 'close', listener: (e: { data: unknown }) => void) {
-      if (event === 'message') port.on('message', (data: unknown) => listener({ data }));
-      else port.on('close', () => (listener as () => void)());
-      return this;
-    },
-    postMessage: (m) => port.postMessage(m),
-    start: () => port.start(),
-    close: () => port.close(),
-  } as PortLike;
-}
+import { portStreamBridge } from './port-stream.test-support';
+import { PORT_STREAMS } from './port-stream-ipc';
 
 let stack: Stack;
 let principal: Principal;
@@ -40,19 +22,17 @@ afterAll(async () => stack?.close());
 
 /** ipcMain with the event stream registered, the preload's bridge, and the renderer's transport. */
 function wire() {
-  const ipcMain = new EventEmitter();
-  registerEventStreamIpc<PortEventLike>(ipcMain, {
-    invoke: stack.service.invoke,
-    isTrustedSender: () => true,
-    principal: async () => {
-      if (loggedOut) throw new ProblemError('invalid_token', 'this device was logged out');
-      return principal;
+  const bridge = portStreamBridge(
+    PORT_STREAMS.events,
+    {
+      invoke: stack.service.invoke,
+      isTrustedSender: () => true,
+      principal: async () => {
+        if (loggedOut) throw new ProblemError('invalid_token', 'this device was logged out');
+        return principal;
+      },
     },
-  });
-  const bridge = buildLogStreamBridge(
-    (request, port) =>
-      ipcMain.emit(IPC_EVENT_STREAM, { ports: [mainPort(port as unknown as NodePort)] }, request),
-    () => new MessageChannel() as unknown as { port1: MessagePort; port2: MessagePort },
+    {},
   );
   return ipcWatchTransport(bridge);
 }

@@ -1,4 +1,3 @@
-import type { IpcMainInvokeEvent } from 'electron';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBridge } from '../../src-preload/bridge';
 import { ipcTransport } from '../../src-renderer/api/ipc-transport';
@@ -14,31 +13,10 @@ import { type Simulator, startSimulator } from '../simulator/index';
 import { APP_INDEX_URL } from './app-protocol-path';
 import { DesktopSession } from './desktop-session';
 import type { DesktopState, DesktopStore } from './desktop-store';
-import { type IpcMainLike, registerIpcHandlers } from './ipc-handlers';
+import { FakeIpc } from './fake-ipc.test-support';
+import { registerIpcHandlers } from './ipc-handlers';
 import { isAppUrl } from './navigation-policy';
 import type { TokenVault } from './token-vault';
-
-type Listener = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
-
-/**
- * A paired fake of ipcMain/ipcRenderer: handlers registered on one side, invoked from the other,
- * with arguments and results passed through structuredClone as Electron's IPC does.
- */
-class FakeIpc implements IpcMainLike {
-  private readonly handlers = new Map<string, Listener>();
-  handle(channel: string, listener: Listener) {
-    this.handlers.set(channel, listener);
-  }
-  removeHandler(channel: string) {
-    this.handlers.delete(channel);
-  }
-  async invoke(frameUrl: string, channel: string, ...args: unknown[]): Promise<unknown> {
-    const handler = this.handlers.get(channel);
-    if (!handler) throw new Error(`No handler registered for '${channel}'`);
-    const event = { senderFrame: { url: frameUrl, parent: null } } as unknown as IpcMainInvokeEvent;
-    return structuredClone(await handler(event, ...structuredClone(args)));
-  }
-}
 
 const APP = APP_INDEX_URL;
 const memoryVault: TokenVault = { kind: 'memory', backend: 'basic_text', seal: () => null, open: () => null };

@@ -1,44 +1,22 @@
-import { EventEmitter } from 'node:events';
-import { MessageChannel, type MessagePort as NodePort } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLogStreamBridge } from '../../src-preload/log-stream';
 import type { LogLineRecord } from '../../src-shared/contract/log-models';
-import { IPC_LOG_STREAM, type LogStreamDown } from '../../src-shared/ipc/log-stream';
+import type { LogStreamDown } from '../../src-shared/ipc/log-stream';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
 import type { Invoker } from '../service/invoke';
 import { type Stack, startStack } from '../service/test/harness';
 import { DEMO_PODS } from '../simulator/index';
-import { type PortEventLike, type PortLike, registerLogStreamIpc } from './log-stream-ipc';
-
-/** Electron's MessagePortMain hands listeners `{ data }`; a Node port hands the value itself. */
-function mainPort(port: NodePort): PortLike {
-  return {
-    on(event: 'message' | 'close', listener: (e: { data: unknown }) => void) {
-      if (event === 'message') port.on('message', (data: unknown) => listener({ data }));
-      else port.on('close', () => (listener as () => void)());
-      return this;
-    },
-    postMessage: (m) => port.postMessage(m),
-    start: () => port.start(),
-    close: () => port.close(),
-  } as PortLike;
-}
+import { portStreamBridge } from './port-stream.test-support';
+import { PORT_STREAMS } from './port-stream-ipc';
 
 const PRINCIPAL: Principal = { accountId: 'local', workspaces: 'all', admin: true };
 
 /** ipcMain, the preload bridge and the page, wired in one process. */
 function wire(invoke: Invoker, trusted = true) {
-  const ipcMain = new EventEmitter();
-  registerLogStreamIpc<PortEventLike & { trusted: boolean }>(ipcMain, {
-    invoke,
-    isTrustedSender: (e) => e.trusted,
-    principal: async () => PRINCIPAL,
-  });
-  const bridge = buildLogStreamBridge(
-    (request, port) =>
-      ipcMain.emit(IPC_LOG_STREAM, { ports: [mainPort(port as unknown as NodePort)], trusted }, request),
-    () => new MessageChannel() as unknown as { port1: MessagePort; port2: MessagePort },
+  const bridge = portStreamBridge(
+    PORT_STREAMS.logs,
+    { invoke, isTrustedSender: (e) => e.trusted, principal: async () => PRINCIPAL },
+    { trusted },
   );
   const open = (credit: number, query: Record<string, string> = {}) => {
     const got: LogStreamDown[] = [];
@@ -150,16 +128,10 @@ describe('log stream over IPC, against the simulator', () => {
 
   it('follows a pod through the real operation', async () => {
     const { payments } = DEMO_PODS;
-    const ipcMain = new EventEmitter();
-    registerLogStreamIpc<PortEventLike>(ipcMain, {
-      invoke: stack.service.invoke,
-      isTrustedSender: () => true,
-      principal: async () => PRINCIPAL,
-    });
-    const bridge = buildLogStreamBridge(
-      (request, port) =>
-        ipcMain.emit(IPC_LOG_STREAM, { ports: [mainPort(port as unknown as NodePort)] }, request),
-      () => new MessageChannel() as unknown as { port1: MessagePort; port2: MessagePort },
+    const bridge = portStreamBridge(
+      PORT_STREAMS.logs,
+      { invoke: stack.service.invoke, isTrustedSender: () => true, principal: async () => PRINCIPAL },
+      {},
     );
     const lines: LogLineRecord[] = [];
     let resolveSeen: () => void = () => {};

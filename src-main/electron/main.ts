@@ -1,6 +1,6 @@
 // First: V8 must know it should keep the heap small before the other modules allocate.
 import '../service/heap-profile';
-import { app, ipcMain, safeStorage, session } from 'electron';
+import { app, ipcMain, safeStorage, session, type WebFrameMain } from 'electron';
 // The window icon; electron-vite resolves ?asset to a path that holds in dev and packaged builds.
 import icon from '../../resources/icons/512x512.png?asset';
 import { loadClusterSources } from '../service/clusters/sources';
@@ -9,11 +9,10 @@ import { createLogger } from '../service/logger';
 import { registerAppScheme, serveAppScheme } from './app-protocol';
 import { DesktopSession } from './desktop-session';
 import { openDesktopStore } from './desktop-store';
-import { registerEventStreamIpc } from './event-stream-ipc';
 import { registerIpcHandlers } from './ipc-handlers';
 import { LocalApi } from './local-api';
-import { registerLogStreamIpc } from './log-stream-ipc';
 import { isAppUrl } from './navigation-policy';
+import { PORT_STREAMS, registerPortStreamIpc } from './port-stream-ipc';
 import { chooseSnapshotOpenPath, chooseSnapshotSavePath } from './snapshot-dialogs';
 import { registerSnapshotIpc } from './snapshot-ipc';
 import { openSnapshotForDesktop } from './snapshot-open';
@@ -67,41 +66,27 @@ async function start() {
 
   const desktop = new DesktopSession(service, vault, store);
   const appUrl = rendererUrl();
+  // Only the top frame of our own page: an iframe or a navigated-away page gets nothing.
+  const isTrustedSender = (event: { senderFrame: WebFrameMain | null }) => {
+    const frame = event.senderFrame;
+    return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
+  };
+  const principal = () => desktop.principal();
   registerIpcHandlers(ipcMain, {
     invoke: service.invoke,
-    isTrustedSender: (event) => {
-      const frame = event.senderFrame;
-      // Only the top frame of our own page: an iframe or a navigated-away page gets nothing.
-      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
-    },
-    principal: () => desktop.principal(),
+    isTrustedSender,
+    principal,
     renewSession: () => desktop.renew(),
   });
-  registerLogStreamIpc(ipcMain, {
-    invoke: service.invoke,
-    isTrustedSender: (event) => {
-      const frame = event.senderFrame;
-      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
-    },
-    principal: () => desktop.principal(),
-  });
-  // The events view's live watch: the same MessagePort protocol, the watchEvents operation.
-  registerEventStreamIpc(ipcMain, {
-    invoke: service.invoke,
-    isTrustedSender: (event) => {
-      const frame = event.senderFrame;
-      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
-    },
-    principal: () => desktop.principal(),
-  });
+  // A pod's log and the events view's live watch: MessagePorts with credit.
+  for (const stream of Object.values(PORT_STREAMS)) {
+    registerPortStreamIpc(ipcMain, stream, { invoke: service.invoke, isTrustedSender, principal });
+  }
   // Snapshot files: saved and opened by main with its own dialogs; the page never handles the bytes.
   registerSnapshotIpc(ipcMain, {
     invoke: service.invoke,
-    isTrustedSender: (event) => {
-      const frame = event.senderFrame;
-      return frame !== null && frame.parent === null && isAppUrl(frame.url, appUrl);
-    },
-    principal: () => desktop.principal(),
+    isTrustedSender,
+    principal,
     chooseSavePath: chooseSnapshotSavePath,
     chooseOpenPath: chooseSnapshotOpenPath,
     openFile: (path, principal) => openSnapshotForDesktop(service, path, principal),

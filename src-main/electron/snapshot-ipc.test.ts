@@ -1,7 +1,6 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IpcMainInvokeEvent } from 'electron';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildSnapshotFilesBridge } from '../../src-preload/snapshot-files';
 import type { Cluster } from '../../src-shared/contract/models';
@@ -11,29 +10,10 @@ import type { SnapshotFilesBridge } from '../../src-shared/ipc/snapshot-files';
 import type { Principal } from '../service/context';
 import { CLUSTER_ID, type Stack, startStack } from '../service/test/harness';
 import { APP_INDEX_URL } from './app-protocol-path';
-import type { IpcMainLike } from './ipc-handlers';
+import { FakeIpc } from './fake-ipc.test-support';
 import { isAppUrl } from './navigation-policy';
 import { registerSnapshotIpc } from './snapshot-ipc';
 import { openSnapshotForDesktop } from './snapshot-open';
-
-type Listener = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>;
-
-/** ipcMain and ipcRenderer in one: arguments and answers pass through structuredClone as over IPC. */
-class FakeIpc implements IpcMainLike {
-  readonly handlers = new Map<string, Listener>();
-  handle(channel: string, listener: Listener) {
-    this.handlers.set(channel, listener);
-  }
-  removeHandler(channel: string) {
-    this.handlers.delete(channel);
-  }
-  async invoke(frameUrl: string, channel: string, ...args: unknown[]): Promise<unknown> {
-    const handler = this.handlers.get(channel);
-    if (!handler) throw new Error(`No handler registered for '${channel}'`);
-    const event = { senderFrame: { url: frameUrl, parent: null } } as unknown as IpcMainInvokeEvent;
-    return structuredClone(await handler(event, ...structuredClone(args)));
-  }
-}
 
 const ADMIN: Principal = { accountId: 'local', workspaces: 'all', admin: true };
 const SQLITE_MAGIC = 'SQLite format 3\0';

@@ -2,8 +2,10 @@ import { type EventWatchRecord, SSE } from '../../src-shared/contract/event-watc
 import { operations } from '../../src-shared/contract/operations';
 import { fillPath } from '../../src-shared/contract/path';
 import { isProblem, type Problem } from '../../src-shared/contract/problem';
-import type { LogStreamBridge, LogStreamDown } from '../../src-shared/ipc/log-stream';
+import type { LogStreamBridge } from '../../src-shared/ipc/log-stream';
 import { SseParser } from '../../src-shared/streams/sse';
+import { bodyChunks, type ChunkStream, openBridgeStream, refusalOf, streamProblem } from './chunk-stream';
+import { ApiError } from './client';
 import type { Scope } from './queries';
 
 declare global {
@@ -32,18 +34,12 @@ export interface WatchTransport {
     scope: Scope,
     query: Record<string, string>,
     lastEventId: string | undefined,
-  ): Promise<{ next(): Promise<string | null>; cancel(): void; framing: 'sse' | 'ndjson' }>;
+  ): Promise<ChunkStream & { framing: 'sse' | 'ndjson' }>;
   /** A 401 over HTTP: get a fresh access token; false when the session is over. */
   refresh?(): Promise<boolean>;
 }
 
-const problem = (status: number, detail: string, code: Problem['code'] = 'internal_error'): Problem => ({
-  type: 'about:blank',
-  title: 'Event watch failed',
-  status,
-  detail,
-  code,
-});
+const TITLE = 'Event watch failed';
 
 /** Turns chunks of either framing into records. */
 export function recordReader(framing: 'sse' | 'ndjson'): (chunk: string) => EventWatchRecord[] {
@@ -114,11 +110,11 @@ export function followEvents(
           }
           if (records.length > 0) handlers.records(records);
         }
-        failure ??= problem(0, 'The event watch ended; reconnecting.', 'cluster_unreachable');
+        failure ??= streamProblem(TITLE, 0, 'The event watch ended; reconnecting.', 'cluster_unreachable');
       } catch (err) {
         failure = isProblem((err as { problem?: unknown }).problem)
           ? (err as { problem: Problem }).problem
-          : problem(0, `The event watch broke off (${(err as Error).message}).`);
+          : streamProblem(TITLE, 0, `The event watch broke off (${(err as Error).message}).`);
       } finally {
         current = undefined;
       }
@@ -151,12 +147,6 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-class WatchRefused extends Error {
-  constructor(readonly problem: Problem) {
-    super(problem.detail);
-  }
-}
-
 /** Over /v1 HTTP: fetch with the session's token (EventSource cannot send it), read as SSE. */
 export function httpWatchTransport(
   origin: string,
@@ -178,27 +168,9 @@ export function httpWatchTransport(
         },
         signal: abort.signal,
       });
-      if (!res.ok || !res.body) {
-        const body: unknown = await res.json().catch(() => null);
-        throw new WatchRefused(isProblem(body) ? body : problem(res.status, res.statusText));
-      }
-      const reader = res.body.getReader();
-      const decoder = new TextDecoder();
-      return {
-        framing: 'sse' as const,
-        async next() {
-          for (;;) {
-            const read = await reader.read().catch((err: Error) => {
-              if (abort.signal.aborted) return { done: true as const, value: undefined };
-              throw err;
-            });
-            if (read.done) return null;
-            const text = decoder.decode(read.value, { stream: true });
-            if (text !== '') return text;
-          }
-        },
-        cancel: () => abort.abort(),
-      };
+      if (!res.ok || !res.body) throw new ApiError(await refusalOf(res, TITLE));
+      // A read that fails on its own rethrows as is; followEvents words it and reconnects.
+      return { framing: 'sse' as const, ...bodyChunks(res.body, abort, (err) => err) };
     },
   };
 }
@@ -209,53 +181,13 @@ const IPC_WINDOW = 8;
 /** Over the desktop app's MessagePort channel, read as NDJSON. */
 export function ipcWatchTransport(bridge: LogStreamBridge): WatchTransport {
   return {
-    open(scope, query, lastEventId) {
-      return new Promise((resolve, reject) => {
-        const chunks: string[] = [];
-        let ended = false;
-        let failure: Problem | null = null;
-        let wake: (() => void) | null = null;
-        const notify = () => {
-          const w = wake;
-          wake = null;
-          w?.();
-        };
-        const conn = {
-          framing: 'ndjson' as const,
-          async next() {
-            while (chunks.length === 0 && !ended && !failure) await new Promise<void>((r) => (wake = r));
-            const chunk = chunks.shift();
-            if (chunk !== undefined) {
-              handle.credit(1);
-              return chunk;
-            }
-            if (failure) throw new WatchRefused(failure);
-            return null;
-          },
-          cancel() {
-            ended = true;
-            handle.cancel();
-            notify();
-          },
-        };
-        const handle = bridge.open(
-          {
-            params: { ...scope },
-            query: { ...query, watch: 'true', ...(lastEventId ? { lastEventId } : {}) },
-            credit: IPC_WINDOW,
-          },
-          (m: LogStreamDown) => {
-            if (m.type === 'open') resolve(conn);
-            else if (m.type === 'chunk') chunks.push(m.data);
-            else if (m.type === 'end') ended = true;
-            else {
-              failure = m.problem;
-              reject(new WatchRefused(m.problem));
-            }
-            notify();
-          },
-        );
+    async open(scope, query, lastEventId) {
+      const stream = await openBridgeStream(bridge, {
+        params: { ...scope },
+        query: { ...query, watch: 'true', ...(lastEventId ? { lastEventId } : {}) },
+        credit: IPC_WINDOW,
       });
+      return { framing: 'ndjson' as const, ...stream };
     },
   };
 }

@@ -68,19 +68,22 @@ const guidanceAction = z
   ])
   .meta({ id: 'GuidanceAction', description: 'Data inside Skiff that answers a check’s question.' });
 
+/** What an entry explains; also the `subject` filter of the guidance operations. */
+export const guidanceSubject = z.enum([
+  'pod-phase',
+  'container-waiting',
+  'container-terminated',
+  'node-condition',
+  'deployment-condition',
+  'pod-condition',
+  'event-reason',
+  'exit-code',
+]);
+
 export const guidanceEntry = z
   .strictObject({
     id: z.string().meta({ description: 'Stable, unique.' }),
-    subject: z.enum([
-      'pod-phase',
-      'container-waiting',
-      'container-terminated',
-      'node-condition',
-      'deployment-condition',
-      'pod-condition',
-      'event-reason',
-      'exit-code',
-    ]),
+    subject: guidanceSubject,
     match: z.string().meta({
       description: 'The phase, reason, condition type or exit code this entry explains (exact API spelling).',
     }),

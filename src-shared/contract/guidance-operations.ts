@@ -1,19 +1,9 @@
 import { z } from 'zod';
 import { defineOperation } from './define';
-import { guidanceEntry } from './guidance-models';
+import { guidanceEntry, guidanceSubject } from './guidance-models';
 import { pageQuery } from './params';
 
 const none = z.strictObject({});
-const subjects = [
-  'pod-phase',
-  'container-waiting',
-  'container-terminated',
-  'node-condition',
-  'deployment-condition',
-  'pod-condition',
-  'event-reason',
-  'exit-code',
-] as const;
 
 /** The troubleshooting knowledge base, for scripts as well as the UI. Needs no cluster. */
 export const guidanceOperations = {
@@ -23,7 +13,7 @@ export const guidanceOperations = {
     summary: 'Every explanation Skiff knows: meaning, likely causes and first checks.',
     auth: 'credential',
     params: none,
-    query: z.strictObject({ subject: z.enum(subjects).optional(), ...pageQuery }),
+    query: z.strictObject({ subject: guidanceSubject.optional(), ...pageQuery }),
     body: z.undefined(),
     result: z.array(guidanceEntry),
     paginated: true,
@@ -35,7 +25,7 @@ export const guidanceOperations = {
     summary: 'The explanation of one reason, phase or condition (case-insensitive), e.g. CrashLoopBackOff.',
     auth: 'credential',
     params: z.strictObject({ reason: z.string().min(1).max(128) }),
-    query: z.strictObject({ subject: z.enum(subjects).optional() }),
+    query: z.strictObject({ subject: guidanceSubject.optional() }),
     body: z.undefined(),
     result: guidanceEntry,
     paginated: false,

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { reappears } from '../test/eventually';
 import { queryDataDir, startAuthStack } from './test-stack';
 
 /**
@@ -16,16 +15,6 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'skiff-auth-close-'));
 });
 afterEach(() => rm(dataDir, { recursive: true, force: true }));
-
-/** True if `path` appears at any point within `ms`: a late write would recreate it. */
-async function reappears(path: string, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) return true;
-    await sleep(20);
-  }
-  return existsSync(path);
-}
 
 async function activityTypes(): Promise<string[]> {
   return queryDataDir<{ type: string }>(dataDir, 'SELECT type FROM activity').map((e) => e.type);

@@ -89,6 +89,20 @@ export interface EventFilter {
   systemEvents: boolean;
 }
 
+/** Whether one event passes the list's filters: eventRows for one entry (the event watch's changes). */
+export function matchesEvent(e: EventEntry, f: EventFilter): boolean {
+  return (
+    (e.category === 'resource' ? f.resourceEvents : f.systemEvents) &&
+    (f.type === undefined || e.type === f.type) &&
+    (f.reason === undefined || e.reason === f.reason) &&
+    (f.namespace === undefined || e.namespace === f.namespace) &&
+    (f.kind === undefined || e.kindKey === f.kind) &&
+    (f.name === undefined || e.name === f.name) &&
+    (f.sinceMs === undefined || e.lastMs >= f.sinceMs) &&
+    (f.untilMs === undefined || e.lastMs <= f.untilMs)
+  );
+}
+
 /** Index name and value for each indexed filter the request sets. */
 function indexedFilters(f: EventFilter): Array<[string, string]> {
   const out: Array<[string, string]> = [];
@@ -127,14 +141,7 @@ export function eventRows(snapshot: CollectionSnapshot<EventEntry>, f: EventFilt
     if (f.untilMs !== undefined) rows = rows.slice(sincePrefix(rows, f.untilMs + 1));
     const extra = indexed.length > 1 || f.name !== undefined;
     if (!extra) return rows;
-    return rows.filter(
-      (e) =>
-        (f.type === undefined || e.type === f.type) &&
-        (f.reason === undefined || e.reason === f.reason) &&
-        (f.namespace === undefined || e.namespace === f.namespace) &&
-        (f.kind === undefined || e.kindKey === f.kind) &&
-        (f.name === undefined || e.name === f.name) &&
-        (e.category === 'resource' ? f.resourceEvents : f.systemEvents),
-    );
+    // The time bounds already hold (the slices above); matchesEvent checks them again, cheaply.
+    return rows.filter((e) => matchesEvent(e, f));
   });
 }

@@ -2,10 +2,9 @@ import type { EventWatchRecord } from '../../../src-shared/contract/event-watch-
 import type { Problem } from '../../../src-shared/contract/problem';
 import { type EventEntry, eventRecord } from '../clusters/entries';
 import type { EventFeed, FeedChange, FeedChangeType } from '../clusters/event-feed';
-import { type EventFilter, eventRows } from '../clusters/list-queries';
+import { type EventFilter, eventRows, matchesEvent } from '../clusters/list-queries';
 import type { ResourceCache } from '../clusters/resource-cache';
 import { ProblemError } from '../errors';
-import { matchesEvent } from './filter';
 import type { Framing } from './framing';
 import type { ResolvedWatchOptions } from './options';
 

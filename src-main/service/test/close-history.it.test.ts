@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import { queryDataDir } from '../auth/test-stack';
-import { eventually } from './eventually';
+import { eventually, reappears } from './eventually';
 import { CLUSTER_ID, collectAll, type Stack, startStack } from './harness';
 
 /**
@@ -35,16 +33,6 @@ const recordedIds = (s: Stack) =>
 
 const liveEventIds = async (s: Stack) =>
   (await collectAll<EventRecord>(s, `${s.cluster}/kubernetes-events?limit=1000`)).map((e) => e.eventId);
-
-/** True if `path` appears at any point within `ms`: a late write would recreate it. */
-async function reappears(path: string, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (existsSync(path)) return true;
-    await sleep(20);
-  }
-  return existsSync(path);
-}
 
 it('close writes the events the recorder still holds before the database closes', async () => {
   const s = await recordingStack(3_600_000);

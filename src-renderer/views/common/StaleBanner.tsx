@@ -1,5 +1,6 @@
 import { clockTime, timestamp } from '../../kube/format';
 import { useCurrentCluster } from '../../state/clusters';
+import './banner.css';
 import './StaleBanner.css';
 
 /**
@@ -14,7 +15,7 @@ export function StaleBanner({ staleSince }: { staleSince: string | undefined }) 
   const shown = clockTime(staleSince);
   if (shown === null) return null;
   return (
-    <p className="stale-banner" role="status" data-testid="stale-banner">
+    <p className="banner banner-warn stale-banner" role="status" data-testid="stale-banner">
       <strong>
         Data as of{' '}
         <time dateTime={staleSince} title={timestamp(staleSince)}>
@@ -22,7 +23,7 @@ export function StaleBanner({ staleSince }: { staleSince: string | undefined }) 
         </time>
         , cluster unreachable
       </strong>
-      <span className="stale-banner-note">
+      <span className="banner-note">
         {' '}
         Skiff keeps retrying; this updates by itself when the cluster answers.
       </span>

@@ -1,5 +1,6 @@
 import type { Cluster } from '../../../src-shared/contract/models';
 import { clockTime, timestamp } from '../../kube/format';
+import '../common/banner.css';
 import './snapshots.css';
 
 /**
@@ -10,7 +11,7 @@ export function SnapshotBanner({ cluster, now }: { cluster: Cluster | undefined;
   if (cluster?.status !== 'snapshot') return null;
   const taken = cluster.takenAt ? clockTime(cluster.takenAt, now) : null;
   return (
-    <div className="snapshot-banner" role="status" data-testid="snapshot-banner">
+    <div className="banner banner-neutral snapshot-banner" role="status" data-testid="snapshot-banner">
       <strong>
         Snapshot of {cluster.context} taken{' '}
         {taken && cluster.takenAt ? (
@@ -21,7 +22,7 @@ export function SnapshotBanner({ cluster, now }: { cluster: Cluster | undefined;
           'at an unknown time'
         )}
       </strong>
-      <span className="snapshot-banner-note">
+      <span className="banner-note">
         {' '}
         Read-only: the cluster as it was then. Nothing here reaches the cluster.
       </span>

@@ -1,5 +1,10 @@
+/**
+ * Streams over Electron MessagePorts with credit (src-shared/ipc/log-stream.ts is the protocol):
+ * a pod's log and the event watch, each on its own channel, served the same way.
+ */
 import type { StreamBody } from '../../src-shared/contract/define';
 import { NDJSON } from '../../src-shared/contract/log-models';
+import { IPC_EVENT_STREAM } from '../../src-shared/ipc/event-stream';
 import {
   IPC_LOG_STREAM,
   type LogStreamDown,
@@ -30,7 +35,7 @@ export interface IpcMainPortsLike<E extends PortEventLike> {
   removeListener(channel: string, listener: (event: E, message: unknown) => void): unknown;
 }
 
-export interface LogStreamIpcOptions<E extends PortEventLike> {
+export interface PortStreamIpcOptions<E extends PortEventLike> {
   invoke: Invoker;
   isTrustedSender: (event: E) => boolean;
   /** The desktop session's principal; rejects with a 401 problem once this device is logged out. */
@@ -41,23 +46,34 @@ function problemOf(err: unknown) {
   const problem =
     err instanceof ProblemError
       ? err
-      : new ProblemError('internal_error', 'the service failed to stream this log');
+      : new ProblemError('internal_error', 'the service failed to serve this stream');
   return problem.toProblem();
 }
 
 /**
- * Serves one log stream on `port`: the same getLogs operation (and validation) as HTTP, always
- * as ndjson. A chunk is pulled from the stream only when the renderer has granted credit for
- * it, so a renderer that falls behind holds the stream — and the cluster request — still.
+ * The streams served over MessagePorts, each by the operation HTTP serves it with. The event watch
+ * (the events view in the desktop window) past its backlog bound sends the ERROR record that says
+ * the renderer fell behind.
+ */
+export const PORT_STREAMS = {
+  logs: { channel: IPC_LOG_STREAM, operation: 'getLogs' },
+  events: { channel: IPC_EVENT_STREAM, operation: 'watchEvents' },
+} as const;
+
+export type PortStream = (typeof PORT_STREAMS)[keyof typeof PORT_STREAMS];
+
+/**
+ * Serves one stream on `port`: the same operation (and validation) as HTTP, always as ndjson.
+ * A chunk is pulled from the stream only when the renderer has granted credit for it, so a
+ * renderer that falls behind holds the stream — and the cluster request — still.
  * The port closing (the window went away) or a cancel aborts the cluster request.
  */
-export async function serveLogStream(
+async function servePortStream(
   port: PortLike,
   message: unknown,
   invoke: Invoker,
   principal: () => Promise<Principal>,
-  /** The streaming operation served; the event watch uses the same channel protocol. */
-  operation: 'getLogs' | 'watchEvents' = 'getLogs',
+  operation: PortStream['operation'],
 ): Promise<void> {
   const abort = new AbortController();
   let credit = 0;
@@ -119,10 +135,14 @@ export async function serveLogStream(
   }
 }
 
-/** Listens for log stream requests; returns the function that stops listening. */
-export function registerLogStreamIpc<E extends PortEventLike>(
+/**
+ * Listens on the stream's channel for requests, each served on its own MessagePort; returns the
+ * function that stops listening.
+ */
+export function registerPortStreamIpc<E extends PortEventLike>(
   ipcMain: IpcMainPortsLike<E>,
-  opts: LogStreamIpcOptions<E>,
+  { channel, operation }: PortStream,
+  opts: PortStreamIpcOptions<E>,
 ): () => void {
   const listener = (event: E, message: unknown) => {
     const port = event.ports[0];
@@ -138,8 +158,8 @@ export function registerLogStreamIpc<E extends PortEventLike>(
       port.close();
       return;
     }
-    void serveLogStream(port, message, opts.invoke, opts.principal);
+    void servePortStream(port, message, opts.invoke, opts.principal, operation);
   };
-  ipcMain.on(IPC_LOG_STREAM, listener);
-  return () => ipcMain.removeListener(IPC_LOG_STREAM, listener);
+  ipcMain.on(channel, listener);
+  return () => ipcMain.removeListener(channel, listener);
 }
