@@ -14,7 +14,7 @@ import type { ListOrder } from './list';
 import { type MetricsProvider, MetricsSource } from './metrics';
 import { resourceForKind } from './resources';
 import { type Faults, Router } from './server';
-import { CapturedMetrics, type SnapshotContent, SnapshotLogSource, withKnownItems } from './snapshot-content';
+import { CapturedMetrics, type SnapshotContent, SnapshotLogSource, storable } from './snapshot-content';
 import { SimStore } from './store';
 import { Ticker } from './ticker';
 import { createPki, type SimPki } from './tls';
@@ -110,9 +110,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     for (const [kind, read] of Object.entries(content.objects)) {
       const d = resourceForKind(kind);
       if (!d) throw new Error(`unknown kind ${kind}`);
-      store.defer(d.resource, () => withKnownItems(read()));
+      store.defer(d.resource, () => storable(d, read()));
     }
-    store.defer('events', () => content.events());
+    const events = resourceForKind('Event');
+    if (events) store.defer(events.resource, () => storable(events, content.events()));
   }
   store.logs.source = content ? new SnapshotLogSource(store, content) : demo?.logSource;
   const computed = new MetricsSource(store, seed);

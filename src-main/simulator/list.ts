@@ -88,10 +88,16 @@ export function listObjects(store: SimStore, def: ResourceDef, params: ListParam
   let i = start;
   let lastKey: string | undefined;
   const limit = params.limit > 0 ? params.limit : Number.POSITIVE_INFINITY;
+  // An object still held as text (a snapshot's) goes out as it is when nothing is filtered or converted.
+  const asText = params.filter.empty && def.storage === undefined;
   for (; i < end && items.length < limit; i++) {
-    const obj = table.at(i);
-    if (!obj || !matches(params.filter, obj)) continue;
-    items.push(itemJson(def, obj));
+    const text = asText ? table.itemJsonAt(i) : undefined;
+    if (text !== undefined) items.push(text);
+    else {
+      const obj = table.at(i);
+      if (!obj || !matches(params.filter, obj)) continue;
+      items.push(itemJson(def, obj));
+    }
     lastKey = table.keyAt(i);
     if (scrambled) ranks.push(scrambleRank(lastKey as string));
   }

@@ -1,33 +1,40 @@
 /**
  * A frozen cluster: what the simulator serves in place of the demo data when it stands in for a
  * snapshot (issue 10 §2). Objects load into the store as they were captured, each kind when it is
- * first read (the first page of pods waits for no other kind, nor for the events); logs come from
- * the captured lines (and every follow ends with them), metrics from the captured metrics.k8s.io
+ * first read (the first page of pods waits for no other kind, nor for the events), and each
+ * object stays the captured text until something reads it: a list sends that text as it is, so
+ * opening a big snapshot parses and serialises nothing before the first page. Logs come from the
+ * captured lines (and every follow ends with them), metrics from the captured metrics.k8s.io
  * items. The simulator knows nothing of the file: the service reads it and hands over this.
  */
 
 import type { LogLine, LogSource, RunRef } from './logs';
 import type { MetricsProvider, MetricsResult } from './metrics';
 import { primeItemJson } from './present';
+import { apiVersionOf, type ResourceDef } from './resources';
 import { type Filter, matches } from './selectors';
 import { notFound } from './status';
 import type { SimStore } from './store';
+import { LazyObject } from './table';
 import type { ContainerStatus, KubeObject, Pod } from './types';
 
-/**
- * A captured object with kind and apiVersion set. `json`, when given, is the text it was parsed
- * from and says exactly what the object says: its list item is then that text, not serialised again.
- */
+/** A captured object as its text, and how to parse it. */
 export interface SnapshotObject {
-  object: KubeObject;
-  json?: string;
+  json: string;
+  /** True when `json` is known to be valid JSON: only then is it sent without being parsed. */
+  valid: boolean;
+  /** Where the object is, when known without parsing; else the text's start must say. */
+  namespace?: string;
+  name?: string;
+  /** The object with kind and apiVersion set; throws for text that is not an object. */
+  decode(): KubeObject;
 }
 
 export interface SnapshotContent {
   /** Every object but the events, by kind ('Pod', 'Deployment', ...), read when that kind is first read. */
   objects: Readonly<Record<string, () => Iterable<SnapshotObject>>>;
   /** The core/v1 Events, read only when something first asks for events. */
-  events(): Iterable<KubeObject>;
+  events(): Iterable<SnapshotObject>;
   /**
    * A container's captured log as the apiserver sends it with timestamps=true (an RFC 3339
    * timestamp, a space and the line, newline-terminated), or undefined when none was captured.
@@ -39,20 +46,68 @@ export interface SnapshotContent {
   nodeMetrics(): readonly KubeObject[];
 }
 
+/** An event's name and namespace as the capture writes them, first in its metadata. */
+const EVENT_META = /"metadata":\{"name":"([^"\\]+)","namespace":"([^"\\]*)",/y;
+const RESOURCE_VERSION = '"resourceVersion":"';
+
 /**
- * The objects as the store loads them, each one's list item JSON known from its text where the
- * text starts as the capture writes it (apiVersion and kind first, what a list item leaves out)
- * and the store keeps the object's resourceVersion (see SimStore.load).
+ * The objects of one resource as the store loads them: a LazyObject for each whose text starts as
+ * the capture writes it (apiVersion and kind first, the two a list item leaves out, then the
+ * metadata, whose resourceVersion comes before anything nested that has one), so its list item
+ * is the rest of the text; any other is parsed now. One that cannot be parsed is left out: it
+ * could not be served, and the rest of the snapshot still can.
  */
-export function* withKnownItems(items: Iterable<SnapshotObject>): Generator<KubeObject> {
-  for (const { object, json } of items) {
-    const rv = object.metadata.resourceVersion;
-    if (json !== undefined && rv && Number.isSafeInteger(Number(rv)) && Number(rv) > 0) {
-      const head = `{"apiVersion":${JSON.stringify(object.apiVersion)},"kind":${JSON.stringify(object.kind)},`;
-      if (json.startsWith(head)) primeItemJson(object, `{${json.slice(head.length)}`);
+export function* storable(
+  d: ResourceDef,
+  items: Iterable<SnapshotObject>,
+): Generator<KubeObject | LazyObject> {
+  const typeMeta = [
+    `{"apiVersion":${JSON.stringify(apiVersionOf(d))},"kind":${JSON.stringify(d.kind)},`,
+    `{"kind":${JSON.stringify(d.kind)},"apiVersion":${JSON.stringify(apiVersionOf(d))},`,
+  ];
+  for (const item of items) {
+    const lazy = item.valid ? lazyObject(d, typeMeta, item) : undefined;
+    if (lazy) {
+      yield lazy;
+      continue;
     }
-    yield object;
+    try {
+      yield item.decode();
+    } catch {
+      // Left out, as said above.
+    }
   }
+}
+
+function lazyObject(
+  d: ResourceDef,
+  typeMeta: readonly string[],
+  item: SnapshotObject,
+): LazyObject | undefined {
+  const { json } = item;
+  const head = typeMeta.find((h) => json.startsWith(h));
+  if (head === undefined || !json.startsWith('"metadata":{', head.length)) return undefined;
+  let { namespace, name } = item;
+  if (name === undefined) {
+    EVENT_META.lastIndex = head.length;
+    const m = EVENT_META.exec(json);
+    if (!m) return undefined;
+    [, name, namespace] = m as unknown as [string, string, string];
+  }
+  const at = json.indexOf(RESOURCE_VERSION);
+  if (at < 0) return undefined;
+  const rvText = json.slice(at + RESOURCE_VERSION.length, json.indexOf('"', at + RESOURCE_VERSION.length));
+  const rv = Number(rvText);
+  if (!/^[1-9]\d*$/.test(rvText) || !Number.isSafeInteger(rv)) return undefined;
+  const itemJson = `{${json.slice(head.length)}`;
+  // Events are not kept as list text once parsed (present.ts says why); other kinds are.
+  const keepText = d.resource !== 'events';
+  return new LazyObject(d.kind, namespace || undefined, name, rv, itemJson, () => {
+    const obj = item.decode();
+    obj.metadata.resourceVersion ||= rvText;
+    if (keepText) primeItemJson(obj, itemJson);
+    return obj;
+  });
 }
 
 const FRACTION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;

@@ -21,7 +21,7 @@ import {
 } from './pod-lifecycle';
 import { uidFor } from './random';
 import { apiVersionOf, type ResourceDef, resolveResource, resourceForKind } from './resources';
-import { objectKey, Table } from './table';
+import { LazyObject, objectKey, Table } from './table';
 import { rfc3339 } from './time';
 import type { CoreEvent, KubeObject, KubeObjectInput } from './types';
 
@@ -51,7 +51,7 @@ export class SimStore {
   private readonly listeners = new Map<string, Set<ChangeListener>>();
   private readonly openWatches = new Set<(expired: boolean) => void>();
   /** Resources whose objects load on first use (a snapshot's), so nothing waits for those it does not read. */
-  private readonly deferred = new Map<string, () => Iterable<KubeObject>>();
+  private readonly deferred = new Map<string, () => Iterable<KubeObject | LazyObject>>();
   private uidCounter = 0;
   /** Lowest revision a new watch or continue token may start from. */
   compactedFloor = 0;
@@ -194,28 +194,38 @@ export class SimStore {
   }
 
   /** Puts objects into their tables, each keeping a valid resourceVersion it has, as `load` describes. */
-  private fill(objects: Iterable<KubeObject>): void {
-    const perResource = new Map<string, [string, KubeObject][]>();
+  private fill(objects: Iterable<KubeObject | LazyObject>): void {
+    const perResource = new Map<string, [string, KubeObject | LazyObject][]>();
     for (const obj of objects) {
       const d = resourceForKind(obj.kind);
       if (!d) throw new Error(`unknown kind ${obj.kind}`);
-      // Generators may pre-assign revisions so references (event → pod version) line up.
-      const given = Number(obj.metadata.resourceVersion);
-      if (obj.metadata.resourceVersion && Number.isSafeInteger(given) && given > 0) {
-        this.revision = Math.max(this.revision, given);
-      } else obj.metadata.resourceVersion = String(++this.revision);
+      let key: string;
+      if (obj instanceof LazyObject) {
+        this.revision = Math.max(this.revision, obj.resourceVersion);
+        key = objectKey(d.namespaced ? obj.namespace : undefined, obj.name);
+      } else {
+        // Generators may pre-assign revisions so references (event → pod version) line up.
+        const given = Number(obj.metadata.resourceVersion);
+        if (obj.metadata.resourceVersion && Number.isSafeInteger(given) && given > 0) {
+          this.revision = Math.max(this.revision, given);
+        } else obj.metadata.resourceVersion = String(++this.revision);
+        key = objectKey(d.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
+      }
       let bucket = perResource.get(d.resource);
       if (!bucket) {
         bucket = [];
         perResource.set(d.resource, bucket);
       }
-      bucket.push([objectKey(d.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name), obj]);
+      bucket.push([key, obj]);
     }
     for (const [resource, entries] of perResource) this.table(resource).load(entries);
   }
 
-  /** Loads a resource's objects as `load` does, but only when something first reads that resource. */
-  defer(resource: string, objects: () => Iterable<KubeObject>): void {
+  /**
+   * Loads a resource's objects as `load` does, but only when something first reads that resource.
+   * A LazyObject among them stays text until it is read (see table.ts).
+   */
+  defer(resource: string, objects: () => Iterable<KubeObject | LazyObject>): void {
     this.deferred.set(this.def(resource).resource, objects);
   }
 

@@ -48,6 +48,8 @@ export interface ClusterOptions {
   /** The clock `since` durations count back from. */
   now?: () => number;
   eventRecording?: EventRecording;
+  /** Objects per list request (default 100); a snapshot, served on loopback, takes bigger ones. */
+  listChunk?: number;
 }
 
 const STATUS_PROBE_MAX_MS = 5_000;
@@ -112,6 +114,7 @@ export class ClusterConnection {
         logger: this.opts.logger,
         backoff: this.backoff,
         pins: this.pins,
+        listChunk: this.opts.listChunk ?? 100,
         ...(this.opts.now ? { now: this.opts.now } : {}),
       });
       this.caches.set(kind.singular, cache);
@@ -135,7 +138,7 @@ export class ClusterConnection {
       logger: this.opts.logger,
       backoff: this.backoff,
       pins: this.pins,
-      listChunk: 100,
+      listChunk: this.opts.listChunk ?? 100,
       ...(this.opts.now ? { now: this.opts.now } : {}),
       observer,
     });

@@ -201,7 +201,8 @@ export class ClusterRegistry {
    * long as this run and is not saved: the default workspace shows it, as it shows every cluster.
    */
   addSnapshot(clusterId: string, source: ContextSource, facts: SnapshotFacts): ClusterConnection {
-    const cluster = new ClusterConnection(clusterId, source, this.connOpts);
+    // A snapshot is served on loopback from memory: bigger list chunks, ten times fewer requests.
+    const cluster = new ClusterConnection(clusterId, source, { ...this.connOpts, listChunk: 1_000 });
     this.clusters.set(clusterId, cluster);
     this.snapshots.set(clusterId, facts);
     return cluster;

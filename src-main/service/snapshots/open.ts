@@ -94,13 +94,13 @@ export class SnapshotOpener {
         tickMs: false,
         token: randomBytes(24).toString('base64url'),
         // The reader sets kind and apiVersion on everything it gives, as the simulator needs.
-        // Each kind, the events and the metrics are read when first asked for: the first page of
-        // pods waits for none of the others.
+        // Each kind, the events and the metrics are read when first asked for (the first page of
+        // pods waits for none of the others), and objects are parsed only when read one by one.
         content: {
           objects: Object.fromEntries(
             RESOURCE_TYPES.map((t) => [RESOURCE_KINDS[t].kind, () => file.objects(t) as SnapshotObject[]]),
           ),
-          events: () => file.liveEvents() as KubeObject[],
+          events: () => file.liveEvents() as SnapshotObject[],
           log: (namespace, pod, container, previous) => file.log(namespace, pod, container, previous),
           podMetrics: () => file.podMetrics() as KubeObject[],
           nodeMetrics: () => file.nodeMetrics() as KubeObject[],

@@ -9,8 +9,9 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
  * Reading a `.skiff` file (layout in format.ts): checked whole before anything is served, read-only
  * (a file named on the command line is never changed), and every way it can be wrong said in one
  * line: not SQLite, not a snapshot, truncated, from a newer Skiff, a capture that did not finish.
- * Objects are read per kind, events and metrics when first asked for; logs stay in the file and
- * are read per container.
+ * Objects are read per kind, events and metrics when first asked for, and an object is parsed
+ * only when something reads it (a list can send its text); logs stay in the file and are read per
+ * container.
  */
 
 /** What the file says about the capture. */
@@ -25,13 +26,18 @@ export interface SnapshotFacts {
 }
 
 /**
- * One object of the file, parsed, with kind and apiVersion set. `json` is the text it was parsed
- * from, given only while the object says exactly what the text says (nothing was defaulted), so
- * a server may send that text instead of serialising the object again.
+ * One object of the file, not parsed yet: most are only ever listed, and a list can send the text
+ * as it is. `decode` parses it and sets kind and apiVersion (a pod gets what the apiserver
+ * defaults); it throws for text that is not a JSON object.
  */
 export interface SnapshotObject {
-  object: KubeObject;
-  json?: string;
+  json: string;
+  /** SQLite's json_valid: the text is JSON. */
+  valid: boolean;
+  /** From the row, when the table has them (objects do, events do not). */
+  namespace?: string;
+  name?: string;
+  decode(): KubeObject;
 }
 
 /** One row of the events table. */
@@ -46,7 +52,7 @@ export interface SnapshotFile {
   /** The objects of one of the nine kinds. */
   objects(type: ResourceType): SnapshotObject[];
   /** The events the cluster still had at capture (expired = 0), as core/v1 Events. */
-  liveEvents(): KubeObject[];
+  liveEvents(): SnapshotObject[];
   /** Every event row, history included, in batches so a caller can yield between them. */
   eventBatches(size: number): Generator<SnapshotEventRow[]>;
   podMetrics(): KubeObject[];
@@ -137,37 +143,38 @@ function factsOf(meta: Map<string, string>, shownAs: string): SnapshotFacts {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** What the apiserver defaults on create and the log routes rely on; true when it changed nothing. */
-function podDefaults(obj: KubeObject): boolean {
-  let unchanged = true;
-  if (!isRecord(obj.spec)) {
-    obj.spec = {};
-    unchanged = false;
-  }
-  if (!('containers' in obj.spec)) {
-    obj.spec.containers = [];
-    unchanged = false;
-  }
-  if (!isRecord(obj.status)) {
-    obj.status = {};
-    unchanged = false;
-  }
-  if (!('phase' in obj.status)) {
-    obj.status.phase = 'Pending';
-    unchanged = false;
-  }
-  return unchanged;
+/** What the apiserver defaults on create and the log routes rely on. */
+function podDefaults(obj: KubeObject): void {
+  if (!isRecord(obj.spec)) obj.spec = {};
+  if (!('containers' in obj.spec)) obj.spec.containers = [];
+  if (!isRecord(obj.status)) obj.status = {};
+  if (!('phase' in obj.status)) obj.status.phase = 'Pending';
 }
 
-function typedObject(type: ResourceType, json: string): SnapshotObject {
-  const kind = RESOURCE_KINDS[type];
-  const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
-  const object = JSON.parse(json) as KubeObject;
-  let same = object.kind === kind.kind && object.apiVersion === apiVersion;
-  object.kind = kind.kind;
-  object.apiVersion = apiVersion;
-  if (kind.kind === 'Pod') same = podDefaults(object) && same;
-  return same ? { object, json } : { object };
+function typedObject(json: string, kind: string, apiVersion: string): KubeObject {
+  const obj: unknown = JSON.parse(json);
+  if (!isRecord(obj) || !isRecord(obj.metadata)) throw new Error('the text is not a Kubernetes object');
+  const typed = obj as KubeObject;
+  typed.kind = kind;
+  typed.apiVersion = apiVersion;
+  if (kind === 'Pod') podDefaults(typed);
+  return typed;
+}
+
+/**
+ * The first object whose text is not a JSON object with a metadata object, if any: found by SQLite
+ * without parsing anything in JS (a fraction of what JSON.parse costs), so objects can stay text
+ * until something reads them.
+ */
+function damagedObject(db: DatabaseSync): string | undefined {
+  const row = db
+    .prepare(
+      `SELECT kind, namespace, name FROM objects
+         WHERE CASE WHEN json_valid(json) THEN json_type(json, '$.metadata') IS NOT 'object' ELSE 1 END
+         LIMIT 1`,
+    )
+    .get() as { kind: string; namespace: string; name: string } | undefined;
+  return row && `the ${row.kind} ${row.namespace ? `${row.namespace}/` : ''}${row.name} is not a JSON object`;
 }
 
 /** Checks a snapshot file as opening does (meta, version, completeness), and closes it. */
@@ -194,6 +201,8 @@ export function openSnapshotFile(path: string, shownAs = path): SnapshotFile {
   let facts: SnapshotFacts;
   try {
     facts = factsOf(readMeta(db, shownAs), shownAs);
+    const broken = damagedObject(db);
+    if (broken) throw invalid(shownAs, `the file is damaged (${broken})`);
   } catch (err) {
     db.close();
     throw damaged(err);
@@ -223,21 +232,36 @@ export function openSnapshotFile(path: string, shownAs = path): SnapshotFile {
     objects: (type) =>
       guarded(() => {
         if (!(RESOURCE_TYPES as readonly string[]).includes(type)) return [];
-        const rows = db.prepare('SELECT json FROM objects WHERE kind = ?').all(type) as Array<{
+        const kind = RESOURCE_KINDS[type];
+        const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+        const rows = db
+          .prepare('SELECT namespace, name, json FROM objects WHERE kind = ?')
+          .all(type) as Array<{
+          namespace: string;
+          name: string;
           json: string;
         }>;
-        return rows.map((r) => typedObject(type, r.json));
+        // Every object's text was checked at open (damagedObject).
+        return rows.map((r) => ({
+          json: r.json,
+          valid: true,
+          namespace: r.namespace,
+          name: r.name,
+          decode: () => typedObject(r.json, kind.kind, apiVersion),
+        }));
       }),
     liveEvents: () =>
       guarded(() =>
-        (db.prepare('SELECT json FROM events WHERE expired = 0').all() as Array<{ json: string }>).map(
-          (r) => {
-            const obj = JSON.parse(r.json) as KubeObject;
-            obj.kind = 'Event';
-            obj.apiVersion = 'v1';
-            return obj;
-          },
-        ),
+        (
+          db.prepare('SELECT json, json_valid(json) AS valid FROM events WHERE expired = 0').all() as Array<{
+            json: string;
+            valid: number;
+          }>
+        ).map((r) => ({
+          json: r.json,
+          valid: r.valid === 1,
+          decode: () => typedObject(r.json, 'Event', 'v1'),
+        })),
       ),
     *eventBatches(size) {
       const rows = guarded(() => db.prepare('SELECT json, expired FROM events').iterate());

@@ -102,6 +102,18 @@ describe('POST /v1/snapshots', () => {
       /newer Skiff \(snapshot format version 2\)/,
     ],
     [
+      'a file whose object text is damaged',
+      'invalid_snapshot',
+      (p) => {
+        const db = new DatabaseSync(p);
+        db.exec(
+          "UPDATE objects SET json = substr(json, 1, 40) WHERE kind = 'pod' AND name = (SELECT max(name) FROM objects WHERE kind = 'pod')",
+        );
+        db.close();
+      },
+      /damaged \(the pod [^ ]+ is not a JSON object\)/,
+    ],
+    [
       'a capture that did not finish',
       'invalid_snapshot',
       (p) => alterMeta(p, 'complete', null),
