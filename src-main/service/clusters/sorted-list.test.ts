@@ -86,4 +86,37 @@ describe('SortedList', () => {
     expect(list.size).toBe(1);
     expect(list.view()).toEqual([kept]);
   });
+
+  it('a delete then an add of the same listed item before a read leaves the array as it was', () => {
+    const list = new SortedList(byRank);
+    const a = { id: 1, rank: 2 };
+    const b = { id: 2, rank: 1 };
+    list.add(a);
+    list.add(b);
+    const before = list.view();
+    list.delete(a);
+    list.add(a);
+    expect(list.dirty).toBe(false);
+    expect(list.size).toBe(2);
+    expect(list.view()).toBe(before);
+    expect(before).toEqual([b, a]);
+  });
+
+  it('with a comparator that ties, a delete removes that very item and not an equal neighbour', () => {
+    const byRankOnly = (x: Item, y: Item) => x.rank - y.rank;
+    const list = new SortedList(byRankOnly);
+    const low = { id: 9, rank: 0 };
+    const first = { id: 1, rank: 5 };
+    const second = { id: 2, rank: 5 };
+    const third = { id: 3, rank: 5 };
+    for (const item of [third, low, second, first]) {
+      list.add(item);
+      list.view();
+    }
+    const tied = list.view().filter((i) => i.rank === 5);
+    const [, middle] = tied;
+    list.delete(middle!);
+    expect(list.view()).toEqual([low, ...tied.filter((i) => i !== middle)]);
+    expect(list.view()).not.toContain(middle);
+  });
 });

@@ -95,4 +95,29 @@ describe('liveEventRow', () => {
     expect(stored.custom).toEqual({ kept: true });
     expect(stored.lastTimestamp).toBeUndefined();
   });
+
+  it('stores a list item, which carries no apiVersion or kind, as a core/v1 Event', () => {
+    const item = {
+      metadata: { name: 'e.2', namespace: 'shop', uid: 'u-2' },
+      involvedObject: { kind: 'Pod', name: 'web-2', namespace: 'shop' },
+      lastTimestamp: '2026-03-02T11:00:00Z',
+    } as unknown as KubeObject;
+    const stored = JSON.parse(liveEventRow(item).json);
+    expect(stored).toMatchObject({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'e.2' } });
+  });
+
+  it('gives an event without a namespace the empty namespace column', () => {
+    const clusterScoped = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'node-3.1', uid: 'u-3' },
+      involvedObject: { kind: 'Node', name: 'node-3' },
+      lastTimestamp: '2026-03-02T12:00:00Z',
+    } as unknown as KubeObject;
+    expect(liveEventRow(clusterScoped)).toMatchObject({
+      uid: 'u-3',
+      namespace: '',
+      lastTimestamp: '2026-03-02T12:00:00Z',
+    });
+  });
 });

@@ -42,12 +42,16 @@ export interface LogTarget {
 /** Waiting reasons of a container on its normal way to running. */
 const STARTING = new Set(['ContainerCreating', 'PodInitializing']);
 
-function statuses(pod: PodLike): { status: StatusLike; init: boolean }[] {
+/**
+ * `probed`: its `ready` means something. An init sidecar is unready while it starts, and an
+ * ephemeral container has no probes at all: the kubelet reports it `ready: false` while it runs.
+ */
+function statuses(pod: PodLike): { status: StatusLike; probed: boolean }[] {
   const s = pod.status ?? {};
   return [
-    ...(s.initContainerStatuses ?? []).map((status) => ({ status, init: true })),
-    ...(s.containerStatuses ?? []).map((status) => ({ status, init: false })),
-    ...(s.ephemeralContainerStatuses ?? []).map((status) => ({ status, init: false })),
+    ...(s.initContainerStatuses ?? []).map((status) => ({ status, probed: false })),
+    ...(s.containerStatuses ?? []).map((status) => ({ status, probed: true })),
+    ...(s.ephemeralContainerStatuses ?? []).map((status) => ({ status, probed: false })),
   ];
 }
 
@@ -60,13 +64,13 @@ export function isFailingPod(pod: PodLike): boolean {
   const phase = pod.status?.phase;
   if (phase === 'Failed' || phase === 'Unknown') return true;
   if (phase === 'Succeeded') return false;
-  for (const { status, init } of statuses(pod)) {
+  for (const { status, probed } of statuses(pod)) {
     if ((status.restartCount ?? 0) > 0) return true;
     const waiting = status.state?.waiting?.reason;
     if (waiting && !STARTING.has(waiting)) return true;
     const exit = status.state?.terminated?.exitCode;
     if (exit !== undefined && exit !== 0) return true;
-    if (!init && phase === 'Running' && status.state?.running && status.ready === false) return true;
+    if (probed && phase === 'Running' && status.state?.running && status.ready === false) return true;
   }
   return false;
 }
