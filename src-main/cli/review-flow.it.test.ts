@@ -179,16 +179,23 @@ describe('offline review of a cluster (issue 10), as a new user does it', () => 
     live = await serve(demoArgs());
     sessions.push(await login(live.url));
     // One page each: history pages are read at request time (no snapshot token), so on a live
-    // cluster the totals of a walk could move between its pages. Polled because the restarted
-    // demo cluster replays its own events for a moment before its TTL drops them again.
-    const all = await until('every dropped event is listed as expired', 15_000, async () => {
-      const got = await walkEvents(
-        live,
-        sessions[1]!,
-        `${DEMO}/kubernetes-events?includeExpired=true&limit=1000`,
-      );
-      return [...gone.keys()].every((id) => got.expired.has(id)) ? got : undefined;
-    });
+    // cluster the totals of a walk could move between its pages. The restarted demo replays the
+    // same events, and its crash loop bumps some of the dropped ones again before the TTL drops
+    // them anew, so a dropped event may be live or expired at any moment: the rule is that every
+    // one is listed, and the ones the cluster has dropped again are marked.
+    const all = await until(
+      'every dropped event is listed, and dropped ones are marked expired',
+      45_000,
+      async () => {
+        const got = await walkEvents(
+          live,
+          sessions[1]!,
+          `${DEMO}/kubernetes-events?includeExpired=true&limit=1000`,
+        );
+        const listed = [...gone.keys()].every((id) => got.ids.has(id));
+        return listed && [...gone.keys()].some((id) => got.expired.has(id)) ? got : undefined;
+      },
+    );
     for (const e of all.rows.filter((r) => gone.has(r.eventId))) {
       const before = gone.get(e.eventId)!;
       expect([e.reason, e.involvedObject, e.firstTimestamp]).toEqual([
@@ -199,8 +206,17 @@ describe('offline review of a cluster (issue 10), as a new user does it', () => 
     }
     const plain = await walkEvents(live, sessions[1]!, `${DEMO}/kubernetes-events?limit=1000`);
     expect(plain.expired.size).toBe(0);
-    for (const id of gone.keys()) expect(plain.ids.has(id), `${id} in the live list`).toBe(false);
-  }, 30_000);
+    // An event marked expired a moment ago may only come back through a new occurrence.
+    for (const id of all.expired) {
+      if (plain.ids.has(id)) {
+        const now = plain.rows.find((r) => r.eventId === id)!;
+        const then = all.rows.find((r) => r.eventId === id)!;
+        expect(now.lastTimestamp > then.lastTimestamp, `${id} live again only with a new occurrence`).toBe(
+          true,
+        );
+      }
+    }
+  }, 60_000);
 
   it('takes a snapshot while the pod crash-loops: the job reports progress until done, and the file downloads', async () => {
     const session = sessions[1]!;
@@ -280,7 +296,7 @@ describe('offline review of a cluster (issue 10), as a new user does it', () => 
     expect(takenAt).toBeGreaterThanOrEqual(Date.parse(job.startedAt));
     expect(takenAt).toBeLessThanOrEqual(Date.parse(job.finishedAt!));
     snapshotBase = `/v1/workspaces/default/observability/${snap.clusterId}`;
-  }, 30_000);
+  }, 60_000);
 
   it('explains the CrashLoopBackOff pod, serves its previous logs, and draws its events on the timeline, expired ones included', async () => {
     const pod = (await ok<ResourceWrapper>(review, reviewSession, crashPod(snapshotBase))).body;
@@ -306,9 +322,12 @@ describe('offline review of a cluster (issue 10), as a new user does it', () => 
       reviewSession,
       `${snapshotBase}/kubernetes-events?includeExpired=true&limit=3`,
     );
-    for (const id of gone.keys()) expect(all.expired.has(id), `${id} marked expired`).toBe(true);
+    // Every dropped event is in the file; whether the cluster had it again when the snapshot was
+    // taken depends on the crash loop, so the rule checked is that the expired rows are exactly
+    // those the live list lacks, and that there are some.
+    for (const id of gone.keys()) expect(all.ids.has(id), `${id} in the snapshot`).toBe(true);
+    expect(all.expired.size).toBeGreaterThan(0);
     const plain = await walkEvents(review, reviewSession, `${snapshotBase}/kubernetes-events?limit=3`);
-    for (const id of gone.keys()) expect(plain.ids.has(id), `${id} in the live list`).toBe(false);
     // The file is frozen: what includeExpired adds is exactly what it marks.
     expect([...all.ids].filter((id) => !plain.ids.has(id)).sort()).toEqual([...all.expired].sort());
     expect(all.rows.some((e) => e.involvedObject.name === crash.name && e.reason === 'BackOff')).toBe(true);
@@ -320,7 +339,7 @@ describe('offline review of a cluster (issue 10), as a new user does it', () => 
     expect(sum(withExpired)).toBe(all.rows.length);
     expect(sum((await ok<EventTimeline>(review, reviewSession, timeline)).body)).toBe(plain.rows.length);
     expect(plain.rows.length).toBeGreaterThan(0);
-  }, 30_000);
+  }, 60_000);
 
   it('on the first data dir, offline, the sessions and the activity log show the logins of both runs', async () => {
     expect(await stop(review)).toBe(0);
@@ -344,5 +363,5 @@ describe('offline review of a cluster (issue 10), as a new user does it', () => 
     const order = [me, sessions[1]!, sessions[0]!].map((s) => loginSessions.indexOf(s.sessionId));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(await stop(again)).toBe(0);
-  }, 30_000);
+  }, 60_000);
 });

@@ -11,11 +11,22 @@ import { HistoryStore } from './store';
 interface Pending {
   upserts: Map<string, EventEntry>;
   removals: Set<string>;
+  /**
+   * Events the cluster dropped before their first write reached the table (seen and dropped within
+   * one flush, as a short --event-ttl does to events listed just before they age out): written,
+   * then marked expired, or the history would never know them.
+   */
+  droppedUnwritten: Map<string, EventEntry>;
   /** Every entry after the latest completed list: what the table holds as present but is not, expired. */
   listed: readonly EventEntry[] | undefined;
 }
 
-const newPending = (): Pending => ({ upserts: new Map(), removals: new Set(), listed: undefined });
+const newPending = (): Pending => ({
+  upserts: new Map(),
+  removals: new Set(),
+  droppedUnwritten: new Map(),
+  listed: undefined,
+});
 
 /** Changes that make a flush start at once instead of after flushMs. */
 const FLUSH_AT = 1_000;
@@ -78,11 +89,14 @@ export class EventRecorder {
       upserted: (entry) => {
         const p = this.pendingOf(clusterId);
         p.removals.delete(entry.eventId);
+        p.droppedUnwritten.delete(entry.eventId);
         p.upserts.set(entry.eventId, entry);
         this.schedule(p, clusterId);
       },
       removed: (key) => {
         const p = this.pendingOf(clusterId);
+        const unwritten = p.upserts.get(key);
+        if (unwritten) p.droppedUnwritten.set(key, unwritten);
         p.upserts.delete(key);
         p.removals.add(key);
         this.schedule(p, clusterId);
@@ -194,7 +208,8 @@ export class EventRecorder {
       for (const id of store.presentIds(clusterId)) if (!present.has(id) && !p.upserts.has(id)) gone.push(id);
     }
     gone.push(...p.removals);
-    const upserts = [...p.upserts.values()].filter(recorded);
+    // The dropped-but-unwritten ones first: their rows must exist before they are marked expired.
+    const upserts = [...p.droppedUnwritten.values(), ...p.upserts.values()].filter(recorded);
     let i = 0;
     let j = 0;
     while (i < gone.length || j < upserts.length) {
@@ -202,12 +217,12 @@ export class EventRecorder {
       const ok = store.db.write('event history', () => {
         const start = performance.now();
         while (performance.now() - start < TX_BUDGET_MS && (i < gone.length || j < upserts.length)) {
-          if (i < gone.length) {
-            store.markExpired(clusterId, gone.slice(i, i + 100), now);
-            i += 100;
-          } else {
+          if (j < upserts.length) {
             store.upsert(clusterId, upserts.slice(j, j + 100), now);
             j += 100;
+          } else {
+            store.markExpired(clusterId, gone.slice(i, i + 100), now);
+            i += 100;
           }
         }
       });
