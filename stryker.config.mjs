@@ -7,8 +7,11 @@
 
 // A run limited with `--mutate` writes only the files it mutated, so it must not overwrite the
 // full run's incremental baseline and report: the next full run would then re-test everything.
+// SKIFF_MUTATION_REPORTS names another folder, so that two subset runs can go at once without one
+// overwriting the other's incremental file (`npm run mutation:table` reads every folder).
 const subset = process.argv.some((arg) => arg === '-m' || arg === '--mutate' || arg.startsWith('--mutate='));
-const reportDir = subset ? 'reports/mutation/subset' : 'reports/mutation';
+const reportDir =
+  process.env.SKIFF_MUTATION_REPORTS ?? (subset ? 'reports/mutation/subset' : 'reports/mutation');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
@@ -50,7 +53,10 @@ const config = {
   timeoutMS: 25_000,
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 60,
-  tempDirName: '.stryker-tmp',
+  // A run's own temp folder: clean-up at the end removes all of it, so runs at once must not share one.
+  tempDirName: process.env.SKIFF_MUTATION_REPORTS
+    ? `.stryker-tmp-${process.env.SKIFF_MUTATION_REPORTS.replace(/\W+/g, '-')}`
+    : '.stryker-tmp',
   cleanTempDir: true,
   // Nothing in these is read by the unit tests; copying them into the sandbox only costs time.
   ignorePatterns: [

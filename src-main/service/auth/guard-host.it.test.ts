@@ -9,11 +9,11 @@ import { type AuthStack, startAuthStack } from './test-stack';
  * Requests always travel over loopback; only the Host header names the other forms.
  */
 
-/** The status of GET /v1/health sent to 127.0.0.1:port with exactly this Host header. */
-function statusFor(port: number, host: string): Promise<number> {
+/** The status of GET /v1/health sent to 127.0.0.1:port with exactly this Host header (and these others). */
+function statusFor(port: number, host: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/v1/health', headers: { host }, setHost: false },
+      { host: '127.0.0.1', port, path: '/v1/health', headers: { ...headers, host }, setHost: false },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -90,6 +90,16 @@ describe('configured names: a port given must match, an implicit port is 80, no 
     await accepted('any-port.lan');
     await accepted('any-port.lan:1234');
     await refused('other.lan:1234');
+  });
+
+  it('a name allowed on any port, with a port that is no number, is no origin: its Origin is refused, not an error', async () => {
+    await accepted('any-port.lan:abc');
+    for (const origin of ['http://any-port.lan:abc', 'https://evil.example']) {
+      expect(await statusFor(stack.port, 'any-port.lan:abc', { origin }), origin).toBe(403);
+    }
+    expect(await statusFor(stack.port, 'any-port.lan:1234', { origin: 'http://any-port.lan:1234' })).toBe(
+      200,
+    );
   });
 
   it('IPv6 literals are configured and matched in brackets', async () => {

@@ -6,7 +6,12 @@ import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
 let stack: AuthStack;
 let admin: Tokens;
 beforeEach(async () => {
-  stack = await startAuthStack({ auth: { allowedHosts: ['skiff.example.test', 'box.lan:8443'] } });
+  stack = await startAuthStack({
+    auth: {
+      allowedHosts: ['skiff.example.test', 'box.lan:8443'],
+      allowedOrigins: ['https://Tools.Example.TEST/', 'http://dash.lan:8080'],
+    },
+  });
   admin = await stack.login();
 });
 afterEach(() => stack.close());
@@ -73,6 +78,25 @@ describe('Origin', () => {
       headers: { origin: 'https://evil.example' },
     });
     expect(login.status).toBe(403);
+  });
+
+  it('accepts a configured origin whatever its case and trailing slash, and no neighbour of it', async () => {
+    for (const origin of [
+      'https://tools.example.test',
+      'HTTPS://TOOLS.EXAMPLE.TEST',
+      'http://dash.lan:8080',
+    ]) {
+      expect((await get({ origin })).status, origin).toBe(200);
+    }
+    for (const origin of [
+      'http://tools.example.test',
+      'https://tools.example.test:8443',
+      'http://dash.lan',
+    ]) {
+      const res = await get({ origin });
+      expect(res.status, origin).toBe(403);
+      expect(res.body.code).toBe('origin_not_allowed');
+    }
   });
 
   it('refuses a preflight from another origin', async () => {

@@ -80,7 +80,8 @@ export function createRequestGuard(opts: {
       } catch {
         originHost = null;
       }
-      const same = originHost !== null && originHost === new URL(`http://${host}`).host;
+      // A Host can pass with a port that is no number (a name allowed on any port); it then names no origin.
+      const same = originHost !== null && originHost === URL.parse(`http://${host}`)?.host;
       if (!same && !origins.has(origin.toLowerCase())) {
         throw new ProblemError('origin_not_allowed', `requests from origin "${origin}" are refused`);
       }
