@@ -1,7 +1,9 @@
 // @ts-check
 /**
  * StrykerJS for `npm run test:mutation` (issue 12): the Vitest suite, run against mutated copies of
- * the service and the shared contract. Not part of `npm test`: a full run takes hours on two cores.
+ * the service and the shared contract. `npm run test:mutation` runs it once per batch of modules
+ * (mutation.batches.mjs, scripts/mutation-run.mjs); `npx stryker run` alone mutates everything
+ * against the whole suite, which does not finish in a day on two cores. Not part of `npm test`.
  * How to run it, read it and what survivors may stay: docs/mutation-testing.md.
  */
 

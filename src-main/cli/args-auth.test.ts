@@ -47,4 +47,29 @@ describe('serve: authentication flags', () => {
   ])('refuses %s %s', (flag, value) => {
     expect(() => parseServeArgs([flag, value], { dataDir: '/d' })).toThrow(UsageError);
   });
+
+  it('refuses an --allowed-host entry that no Host header could match, naming it', () => {
+    for (const entry of ['', ':8080', 'skiff.lan:', 'skiff.lan:abc', 'skiff.lan:70000', 'a b', '[fd00::1']) {
+      expect(() => parseServeArgs(['--allowed-host', entry], { dataDir: '/d' }), entry).toThrow(UsageError);
+      expect(() => parseServeArgs(['--allowed-host', entry], { dataDir: '/d' }), entry).toThrow(
+        JSON.stringify(entry),
+      );
+    }
+  });
+
+  it('accepts host names, addresses and bracketed IPv6, with or without a port', () => {
+    const entries = [
+      'skiff.lan',
+      'Skiff.LAN:8443',
+      '10.0.0.5:80',
+      '[fd00::1]',
+      '[fd00::1]:443',
+      'localhost:65535',
+    ];
+    const o = parseServeArgs(
+      entries.flatMap((e) => ['--allowed-host', e]),
+      { dataDir: '/d' },
+    );
+    expect(o.allowedHosts).toEqual(entries);
+  });
 });

@@ -119,6 +119,12 @@ export function parseServeArgs(
       );
     }
   }
+  for (const entry of values['allowed-host'] ?? []) {
+    if (!isAllowedHostEntry(entry))
+      throw new UsageError(
+        `--allowed-host ${JSON.stringify(entry)}: give a host name or address, optionally with a port (skiff.lan, skiff.lan:8443, [fd00::1]:443)\n${USAGE}`,
+      );
+  }
   return {
     host: values.host ?? '127.0.0.1',
     port: port.data,
@@ -141,6 +147,16 @@ export function parseServeArgs(
     ...(snapshotMaxBytes !== undefined ? { snapshotMaxBytes } : {}),
     ...(values['snapshot-kubeconfig'] ? { snapshotKubeconfig: values['snapshot-kubeconfig'] } : {}),
   };
+}
+
+/** NAME or NAME:PORT as a Host header carries it: a DNS name, an IPv4 address or an IPv6 one in brackets. */
+const ALLOWED_HOST_ENTRY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/i;
+
+function isAllowedHostEntry(entry: string): boolean {
+  const match = ALLOWED_HOST_ENTRY.exec(entry.trim());
+  if (!match) return false;
+  const port = match[1];
+  return port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
 }
 
 function parseEventHistoryArgs(values: ReturnType<typeof parse>['values']): EventHistoryOptions {

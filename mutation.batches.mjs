@@ -1,0 +1,114 @@
+// @ts-check
+/**
+ * The batches `npm run test:mutation` runs (scripts/mutation-run.mjs): every module of
+ * src-main/service and src-shared belongs to exactly one batch, run against the test files of its
+ * own area. One Stryker run over everything against the whole suite takes days on two cores: every
+ * surviving mutant of a module the integration harness loads reruns every integration file. A batch
+ * takes minutes to an hour, keeps its own incremental file, and can be run again on its own.
+ *
+ * A batch's score is what *its* test files catch: a mutant only a test of another area would kill
+ * counts as survived. That is the stricter figure, and the one that says where a rule's own tests
+ * are missing.
+ *
+ * Left out of every batch: tests that run the built service as a child process (src-main/cli), which
+ * no mutant reaches, and the 60 s flapping-cluster test, which would cost a minute per survivor.
+ */
+
+/** @typedef {{ name: string, mutate: string[], tests: string[] }} MutationBatch */
+
+const it = (names) => names.map((n) => `src-main/service/test/${n}.it.test.ts`);
+
+/** @type {MutationBatch[]} */
+export const batches = [
+  {
+    name: 'shared',
+    mutate: ['src-shared/**/*.ts'],
+    tests: [
+      'src-shared/**/*.test.ts',
+      ...it(['errors', 'pagination', 'selectors', 'events']),
+      'src-main/service/logs/query.it.test.ts',
+    ],
+  },
+  {
+    name: 'auth',
+    mutate: ['src-main/service/auth/**/*.ts', 'src-main/service/operations/auth*.ts'],
+    tests: ['src-main/service/auth/*.test.ts'],
+  },
+  {
+    name: 'clusters',
+    mutate: [
+      'src-main/service/clusters/**/*.ts',
+      'src-main/service/operations/resources.ts',
+      'src-main/service/operations/workspaces.ts',
+      'src-main/service/workspaces/**/*.ts',
+    ],
+    tests: [
+      'src-main/service/clusters/*.test.ts',
+      ...it([
+        'cluster-connections',
+        'cluster-credentials',
+        'faults-down',
+        'faults-recovery',
+        'proxy',
+        'list-order',
+        'selectors',
+        'pagination',
+        'last-page',
+      ]),
+    ],
+  },
+  {
+    name: 'events',
+    mutate: [
+      'src-main/service/events/**/*.ts',
+      'src-main/service/history/**/*.ts',
+      'src-main/service/storage/**/*.ts',
+      'src-main/service/event-watch/**/*.ts',
+      'src-main/service/operations/event*.ts',
+      'src-main/service/operations/guidance.ts',
+    ],
+    tests: [
+      'src-main/service/events/*.test.ts',
+      'src-main/service/storage/*.test.ts',
+      ...it([
+        'events',
+        'event-mapping',
+        'event-history',
+        'event-history-drops',
+        'event-retention',
+        'close-history',
+        'event-watch',
+        'event-watch-faults',
+        'event-watch-example',
+      ]),
+    ],
+  },
+  {
+    name: 'logs',
+    mutate: ['src-main/service/logs/**/*.ts', 'src-main/service/operations/logs.ts'],
+    tests: ['src-main/service/logs/*.test.ts'],
+  },
+  {
+    name: 'snapshots',
+    mutate: ['src-main/service/snapshots/**/*.ts', 'src-main/service/operations/snapshot*.ts'],
+    tests: ['src-main/service/snapshots/*.test.ts', 'src-main/service/test/snapshot-*.it.test.ts'],
+  },
+  {
+    name: 'api',
+    mutate: [
+      'src-main/service/*.ts',
+      'src-main/service/http/**/*.ts',
+      'src-main/service/openapi/**/*.ts',
+      'src-main/service/settings/**/*.ts',
+      'src-main/service/operations/index.ts',
+      'src-main/service/operations/session.ts',
+      'src-main/service/operations/settings.ts',
+    ],
+    tests: [
+      'src-main/service/*.test.ts',
+      'src-main/service/http/*.test.ts',
+      'src-main/service/test/contract-check.test.ts',
+      ...it(['errors', 'openapi', 'settings', 'pagination', 'last-page', 'examples']),
+    ],
+  },
+];
