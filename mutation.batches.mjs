@@ -69,7 +69,9 @@ export const batches = [
     ],
     tests: [
       'src-main/service/events/*.test.ts',
+      'src-main/service/history/*.test.ts',
       'src-main/service/storage/*.test.ts',
+      'src-main/service/event-watch/*.test.ts',
       ...it([
         'events',
         'event-mapping',
