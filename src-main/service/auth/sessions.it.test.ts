@@ -21,6 +21,8 @@ describe('the session list', () => {
       sessionId: browser.sessionId,
       status: 'active',
       current: false,
+      endedAt: null,
+      endReason: null,
       clientType: 'browser',
       device: { type: 'desktop' },
       browser: { name: 'Chrome', version: '124.0.0.0' },
