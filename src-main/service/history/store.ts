@@ -21,7 +21,7 @@ const UPSERT = `INSERT INTO event_history (${COLUMNS})
     kind_key = excluded.kind_key, name = excluded.name, resource_id = excluded.resource_id,
     first_timestamp = excluded.first_timestamp, last_timestamp = excluded.last_timestamp,
     count = excluded.count, message = excluded.message, component = excluded.component,
-    host = excluded.host, expired_at = NULL
+    host = excluded.host, recorded_at = excluded.recorded_at, expired_at = NULL
   WHERE expired_at IS NOT NULL OR last_timestamp IS NOT excluded.last_timestamp
     OR count IS NOT excluded.count OR message IS NOT excluded.message
     OR first_timestamp IS NOT excluded.first_timestamp OR type IS NOT excluded.type`;
@@ -165,7 +165,7 @@ export class HistoryStore {
 
   markExpired(clusterId: string, eventIds: readonly string[], now: number): void {
     const s = this.db.statement(
-      'UPDATE event_history SET expired_at = :now WHERE cluster_id = :cluster AND event_id = :id AND expired_at IS NULL',
+      'UPDATE event_history SET expired_at = :now, recorded_at = :now WHERE cluster_id = :cluster AND event_id = :id AND expired_at IS NULL',
     );
     for (const id of eventIds) s.run({ now, cluster: clusterId, id });
   }
