@@ -284,12 +284,12 @@ export function openSnapshotFile(path: string, shownAs = path): SnapshotFile {
     nodeMetrics: () => metrics('node'),
     log(namespace, pod, container, previous) {
       if (!db.isOpen) return undefined;
-      logStatement ??= db.prepare(
-        'SELECT text FROM logs WHERE namespace = ? AND pod = ? AND container = ? AND previous = ?',
-      );
-      const row = guarded(
-        () => logStatement?.get(namespace, pod, container, previous ? 1 : 0) as { text: string } | undefined,
-      );
+      const row = guarded(() => {
+        logStatement ??= db.prepare(
+          'SELECT text FROM logs WHERE namespace = ? AND pod = ? AND container = ? AND previous = ?',
+        );
+        return logStatement.get(namespace, pod, container, previous ? 1 : 0) as { text: string } | undefined;
+      });
       return row?.text;
     },
     close() {

@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../logger';
+import { AppDatabase } from '../storage/database';
+import { buildSnapshotHistory } from './open-history';
+import { openSnapshotFile, type SnapshotFile } from './reader';
+import { META, type Rows, tempFolder, writeSnapshot } from './skiff-file.test-support';
+
+/**
+ * A snapshot's event history: every event of the file, in an in-memory database of the app's own
+ * schema, so the live cluster's history queries answer it.
+ */
+
+let folder: ReturnType<typeof tempFolder>;
+const closing: Array<() => void> = [];
+beforeEach(() => {
+  folder = tempFolder();
+});
+afterEach(() => {
+  for (const close of closing.splice(0)) close();
+  folder.remove();
+});
+
+const TAKEN_MS = Date.parse(META.takenAt);
+
+const event = (uid: string, name: string, lastTimestamp: string) =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${name}.${uid}`, namespace: 'shop', uid, creationTimestamp: '2026-03-01T08:00:00Z' },
+    involvedObject: { kind: 'Pod', name, namespace: 'shop', uid: `pod-${name}` },
+    reason: 'BackOff',
+    message: `about ${name}`,
+    type: 'Warning',
+    count: 3,
+    firstTimestamp: '2026-03-01T08:00:00Z',
+    lastTimestamp,
+    source: { component: 'kubelet', host: 'worker-1' },
+  });
+
+function fileWith(rows: Rows): SnapshotFile {
+  const path = folder.path(`history-${Math.random().toString(36).slice(2)}.skiff`);
+  writeSnapshot(path, rows);
+  const file = openSnapshotFile(path);
+  closing.push(() => file.close());
+  return file;
+}
+
+describe('buildSnapshotHistory', () => {
+  it('holds every event of the file for the cluster: the expired ones gone at takenAt, the live ones present', async () => {
+    const file = fileWith({
+      events: [
+        ['u-2', 'shop', '2026-03-01T11:00:00Z', true, event('u-2', 'web-2', '2026-03-01T11:00:00Z')],
+        ['u-1', 'shop', '2026-03-01T11:30:00Z', false, event('u-1', 'web-1', '2026-03-01T11:30:00Z')],
+        ['u-3', 'shop', '2026-03-01T10:00:00Z', false, event('u-3', 'web-3', '2026-03-01T10:00:00Z')],
+      ],
+    });
+    const { store, db } = await buildSnapshotHistory(file, 'snap-1', silentLogger());
+    closing.push(() => db.close());
+    const rows = store.rowsAfter('snap-1', undefined, 10);
+    expect(rows.map((r) => [r.eventId, r.expiredAt])).toEqual([
+      ['u-1', undefined],
+      ['u-2', TAKEN_MS],
+      ['u-3', undefined],
+    ]);
+    expect(rows[0]).toMatchObject({
+      clusterId: 'snap-1',
+      name: 'web-1',
+      namespace: 'shop',
+      kind: 'Pod',
+      reason: 'BackOff',
+      message: 'about web-1',
+      count: 3,
+      lastTimestamp: '2026-03-01T11:30:00Z',
+      firstTimestamp: '2026-03-01T08:00:00Z',
+      component: 'kubelet',
+      host: 'worker-1',
+    });
+    expect(store.presentIds('snap-1').sort()).toEqual(['u-1', 'u-3']);
+    expect(store.rowsAfter('another-cluster', undefined, 10)).toEqual([]);
+    const recorded = db.all<{ recorded_at: number }>('SELECT DISTINCT recorded_at FROM event_history');
+    expect(recorded.map((r) => r.recorded_at)).toEqual([TAKEN_MS]);
+  });
+
+  it('ends with the same indexes on the history table as the app database has', async () => {
+    const file = fileWith({
+      events: [['u-1', 'shop', '2026-03-01T11:30:00Z', false, event('u-1', 'web-1', '2026-03-01T11:30:00Z')]],
+    });
+    const { db } = await buildSnapshotHistory(file, 'snap-2', silentLogger());
+    closing.push(() => db.close());
+    const fresh = AppDatabase.open(':memory:', silentLogger());
+    closing.push(() => fresh.close());
+    const indexes = (d: AppDatabase) =>
+      d
+        .all<{ name: string; sql: string }>(
+          "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'event_history' ORDER BY name",
+        )
+        .map((r) => ({ ...r }));
+    expect(indexes(fresh).length).toBeGreaterThan(0);
+    expect(indexes(db)).toEqual(indexes(fresh));
+  });
+
+  it('a file with no events gives an empty history', async () => {
+    const { store, db } = await buildSnapshotHistory(fileWith({}), 'snap-3', silentLogger());
+    closing.push(() => db.close());
+    expect(store.total('snap-3')).toBe(0);
+  });
+
+  it('an event row whose text is not JSON fails the build', async () => {
+    const file = fileWith({
+      events: [
+        ['u-1', 'shop', '2026-03-01T11:30:00Z', false, event('u-1', 'web-1', '2026-03-01T11:30:00Z')],
+        ['u-bad', 'shop', '2026-03-01T11:31:00Z', true, '{"metadata": '],
+      ],
+    });
+    await expect(buildSnapshotHistory(file, 'snap-4', silentLogger())).rejects.toThrow(SyntaxError);
+  });
+});
