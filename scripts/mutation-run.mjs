@@ -7,9 +7,9 @@
  *   npm run test:mutation -- --list            the batches and how many modules each holds
  *   npm run test:mutation -- --force           re-test every mutant, not only what changed
  *
- * Each batch keeps its report and incremental file in reports/mutation/<batch>/, so an interrupted
- * run loses only the batch it was in, and the next run re-tests only mutants whose code or tests
- * changed. Before running anything, every module the Stryker config mutates must belong to exactly
+ * Each batch keeps its report and incremental file in reports/mutation/<batch>/: the next run
+ * re-tests only mutants whose code or tests changed, and an interrupted run (Stryker saves a partial
+ * incremental file on SIGINT) goes on where it stopped. Before running anything, every module the Stryker config mutates must belong to exactly
  * one batch: a new module cannot drop out of the measurement unnoticed.
  */
 import { spawnSync } from 'node:child_process';
