@@ -82,6 +82,7 @@ export const batches = [
         'event-watch',
         'event-watch-faults',
         'event-watch-example',
+        'event-watch-rules',
       ]),
     ],
   },
