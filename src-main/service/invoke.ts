@@ -37,7 +37,8 @@ function describeIssue(location: Location, issue: z.core.$ZodIssue): string {
 }
 
 function validated<T extends z.ZodType>(schema: T, value: unknown, location: Location): z.output<T> {
-  const result = schema.safeParse(value);
+  // With the input in each issue, a field of the wrong type is told apart from a missing one.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const issues = result.error.issues;
   const first = issues[0]!;

@@ -81,3 +81,58 @@ describe('Collection', () => {
     expect(c.snapshot().all).toEqual([]);
   });
 });
+
+describe('Collection index maintenance', () => {
+  it('a deleted entry leaves the whole list and every index list it was in, and cannot be got', () => {
+    const c = make();
+    c.upsert(row('b', 2, 'red', ['x', 'y']));
+    c.upsert(row('a', 1, 'red', ['x']));
+    c.snapshot();
+    c.delete('b');
+    const s = c.snapshot();
+    expect(s.all.map((r) => r.key)).toEqual(['a']);
+    expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['a']);
+    expect(s.by('tag', 'x').map((r) => r.key)).toEqual(['a']);
+    expect(s.by('tag', 'y')).toEqual([]);
+    expect(c.get('b')).toBeUndefined();
+    expect([...c.keys()]).toEqual(['a']);
+    expect(c.size).toBe(1);
+  });
+
+  it('an entry whose values change leaves the lists of the values it lost and joins those it gained', () => {
+    const c = make();
+    c.upsert(row('m', 5, 'red', ['x', 'y']));
+    c.upsert(row('k', 7, 'red', ['y']));
+    c.snapshot();
+    c.upsert(row('m', 5, 'blue', ['y', 'z']));
+    const s = c.snapshot();
+    expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['k']);
+    expect(s.by('colour', 'blue').map((r) => r.key)).toEqual(['m']);
+    expect(s.by('tag', 'x')).toEqual([]);
+    expect(s.by('tag', 'y').map((r) => r.key)).toEqual(['m', 'k']);
+    expect(s.by('tag', 'z').map((r) => r.key)).toEqual(['m']);
+    expect(c.get('m')?.colour).toBe('blue');
+  });
+
+  it('an entry for which an index gives no value is in no list of that index, but in the whole list', () => {
+    const c = new Collection<Row>(byRank, { colour: (r) => (r.colour === '' ? undefined : r.colour) });
+    c.upsert(row('b', 2, ''));
+    c.upsert(row('a', 1, 'red'));
+    const s = c.snapshot();
+    expect(s.all.map((r) => r.key)).toEqual(['a', 'b']);
+    expect(s.by('colour', '')).toEqual([]);
+    expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['a']);
+    expect(s.by('no-such-index', 'red')).toEqual([]);
+  });
+
+  it('counts one version per change, and a new snapshot shows each', () => {
+    const c = make();
+    const v0 = c.snapshot().version;
+    c.upsert(row('a', 1, 'red'));
+    expect(c.snapshot().version).toBe(v0 + 1);
+    c.upsert(row('a', 2, 'red'));
+    c.delete('a');
+    expect(c.snapshot().version).toBe(v0 + 3);
+    expect(c.snapshot().all).toEqual([]);
+  });
+});

@@ -105,6 +105,8 @@ export class Informer {
   }
 
   private sleep(ms: number): Promise<void> {
+    // A watch stop() aborted ends like a short one; its backoff must not hold stop() up.
+    if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
