@@ -29,7 +29,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
       'the request body must be JSON (Content-Type: application/json)',
     );
   }
-  if (false) {
+  if (length !== undefined && Number(length) > MAX_BODY_BYTES) {
     throw new ProblemError('payload_too_large', `the request body must be at most ${MAX_BODY_BYTES} bytes`);
   }
   const chunks: Buffer[] = [];
