@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -20,7 +20,8 @@ export const CONTENT_SECURITY_POLICY =
 
 /** Serves the built renderer; unknown paths get index.html so client-side routes survive a reload. */
 export function createStaticHandler(root: string) {
-  const base = normalize(root);
+  // Resolved, so a folder named with a trailing slash is the same base as without one.
+  const base = resolve(root);
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     let decoded: string;

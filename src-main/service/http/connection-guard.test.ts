@@ -1,0 +1,179 @@
+/**
+ * The connection guard (connection-guard.ts) on a real server and real sockets, with a clock the
+ * test moves: which connection is closed past the bound, with what, and which never is.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../test/eventually';
+import { ConnectionGuard } from './connection-guard';
+import { type RawClient, RawClients } from './raw-clients.test-support';
+
+const TIMEOUT_408 = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let server: Server | undefined;
+let raw: RawClients | undefined;
+afterEach(async () => {
+  await raw?.closeAll();
+  await new Promise<void>((resolve) => {
+    if (!server) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  server = raw = undefined;
+});
+
+interface Guarded {
+  closes: string[];
+  /** Moves the guard's clock. */
+  clock: { now: number };
+  /** Answers held back by a request with `X-Hold`, released by calling them. */
+  held: Array<() => void>;
+  /** Waits until the server has seen this many requests in all. */
+  seen(requests: number): Promise<void>;
+  /** Opens a connection and waits until the server (and so the guard) has it. */
+  open(initial?: string): Promise<RawClient>;
+  /** Sends a GET and waits for its whole answer. */
+  ask(client: RawClient, headers?: string): Promise<void>;
+}
+
+async function guarded(maxWaiting: number, firstRequestTimeoutMs = 60_000): Promise<Guarded> {
+  const closes: string[] = [];
+  const clock = { now: 0 };
+  const held: Array<() => void> = [];
+  let accepted = 0;
+  let requests = 0;
+  server = createServer({ keepAliveTimeout: 60_000 });
+  new ConnectionGuard(
+    server,
+    { maxWaiting, firstRequestTimeoutMs, checkIntervalMs: 10, onClose: (reason) => closes.push(reason) },
+    () => clock.now,
+  );
+  server.on('connection', () => accepted++);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    requests++;
+    req.resume();
+    req.once('end', () => {
+      const answer = () => res.end('ok');
+      if (req.headers['x-hold']) held.push(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const clients = new RawClients((server.address() as AddressInfo).port, 10);
+  raw = clients;
+  return {
+    closes,
+    clock,
+    held,
+    seen: (n) => eventually(async () => expect(requests).toBe(n)),
+    async open(initial = '') {
+      const before = accepted;
+      const client = await clients.open(initial);
+      await eventually(async () => expect(accepted).toBe(before + 1));
+      return client;
+    },
+    async ask(client, headers = '') {
+      const answers = client.received.split('HTTP/1.1 200').length;
+      client.socket.write(`GET / HTTP/1.1\r\nHost: x\r\n${headers}\r\n`);
+      await eventually(async () => expect(client.received.split('HTTP/1.1 200').length).toBe(answers + 1));
+      await sleep(20);
+    },
+  };
+}
+
+const isOpen = (c: RawClient) => c.closedAt === null;
+
+describe('the connection guard', () => {
+  it('closes the longest waiting connection past the bound, telling a silent one 408', async () => {
+    const g = await guarded(2);
+    const [a, b, c] = [await g.open(), await g.open(), await g.open()];
+    await a!.closed;
+    expect(a!.received).toBe(TIMEOUT_408);
+    expect([isOpen(b!), isOpen(c!)]).toEqual([true, true]);
+    expect(g.closes).toEqual(['evicted']);
+  });
+
+  it('closes a kept-alive connection past the bound without a word', async () => {
+    const g = await guarded(2);
+    const a = await g.open();
+    await g.ask(a);
+    const after = a.received;
+    await g.open();
+    await g.open();
+    await a.closed;
+    expect(a.received).toBe(after);
+    expect(after).not.toContain('408');
+  });
+
+  it('moves a connection to the back of the line each time it is answered', async () => {
+    const g = await guarded(2);
+    const a = await g.open();
+    const b = await g.open();
+    await g.ask(a);
+    await g.open();
+    await b.closed;
+    expect(isOpen(a)).toBe(true);
+  });
+
+  it('never closes a connection whose request is being answered', async () => {
+    const g = await guarded(1);
+    const a = await g.open('GET / HTTP/1.1\r\nHost: x\r\nX-Hold: 1\r\n\r\n');
+    await eventually(async () => expect(g.held).toHaveLength(1));
+    const others = [await g.open(), await g.open(), await g.open()];
+    await Promise.all(others.slice(0, 2).map((o) => o.closed));
+    expect(isOpen(a)).toBe(true);
+    g.held[0]!();
+    await eventually(async () => expect(a.received).toMatch(/^HTTP\/1\.1 200 /));
+  });
+
+  it('counts a connection sending its body as waiting, in the place it had, until the body is in', async () => {
+    const g = await guarded(2);
+    const slow = await g.open('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nX-Hold: 1\r\n\r\nab');
+    await g.seen(1);
+    await g.open();
+    // The oldest waiting is the one still sending: it goes, and is not told 408 (it sent a request).
+    await g.open();
+    await slow.closed;
+    expect(slow.received).toBe('');
+
+    // One whose body has arrived is being answered, and stays.
+    const whole = await g.open('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nX-Hold: 1\r\n\r\nab');
+    whole.socket.write('cd');
+    await eventually(async () => expect(g.held).toHaveLength(1));
+    for (let i = 0; i < 3; i++) await g.open();
+    await sleep(50);
+    expect(isOpen(whole)).toBe(true);
+  });
+
+  it('keeps the place a kept-alive connection had when it starts sending a body', async () => {
+    const g = await guarded(2);
+    const a = await g.open();
+    await g.ask(a);
+    const b = await g.open();
+    a.socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab');
+    await g.seen(2);
+    await g.open();
+    await a.closed;
+    expect(isOpen(b)).toBe(true);
+  });
+
+  it('closes a connection that sends no request within the first-request time, with 408, and only such', async () => {
+    const g = await guarded(10, 1_000);
+    const silent = await g.open();
+    const kept = await g.open();
+    await g.ask(kept);
+    g.clock.now = 999;
+    await sleep(100);
+    expect(isOpen(silent)).toBe(true);
+    g.clock.now = 1_000;
+    await silent.closed;
+    expect(silent.received).toBe(TIMEOUT_408);
+    expect(g.closes).toEqual(['no-request']);
+    // The kept-alive one waits on its keep-alive timeout, not on this one.
+    g.clock.now = 100_000;
+    await sleep(100);
+    expect(isOpen(kept)).toBe(true);
+  });
+});
