@@ -98,6 +98,17 @@ describe('static files', () => {
     }
   });
 
+  it('answers a missing built file with 404, never with the index in its place', async () => {
+    for (const path of ['/assets/index-0ld4a5h.js', '/assets/x/y.css', '/icons/gone.png']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(404);
+      await res.body?.cancel();
+    }
+    const present = await get('/assets/app-1.js');
+    expect(present.status).toBe(200);
+    await present.body?.cancel();
+  });
+
   it('answers 404 when there is no index to fall back on', async () => {
     await rm(join(root, 'index.html'));
     expect(await problemOf(await get('/workspaces/default'))).toMatchObject({

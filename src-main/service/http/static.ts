@@ -18,6 +18,9 @@ const TYPES: Record<string, string> = {
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/** Where the build puts hashed files: a name under it is a file, never an app route. */
+const ASSET_PATH = /^\/(?:assets|icons)\/./;
+
 /** Serves the built renderer; unknown paths get index.html so client-side routes survive a reload. */
 export function createStaticHandler(root: string) {
   // Resolved, so a folder named with a trailing slash is the same base as without one.
@@ -33,6 +36,9 @@ export function createStaticHandler(root: string) {
     let file = normalize(join(base, decoded));
     if (file !== base && !file.startsWith(base + sep)) return false;
     let info = await stat(file).catch(() => null);
+    // A missing built file (a page still open from before a rebuild asks for old hashed names) is a
+    // 404: the index in its place would be run or parsed as script or style.
+    if (!info && ASSET_PATH.test(decoded)) return false;
     if (!info || info.isDirectory()) {
       file = join(base, 'index.html');
       info = await stat(file).catch(() => null);
