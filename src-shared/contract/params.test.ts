@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  anyResourceType,
+  booleanParam,
+  checkNameForKind,
+  labelSelectorParam,
+  MAX_PAGE_LIMIT,
+  namespacedResourceType,
+  pageQuery,
+  resourceNameParam,
+} from './params';
+
+/** The first issue of a refused value: the invoker turns it into the 400 (src-main/service/invoke.ts). */
+function refusal(schema: z.ZodType, value: unknown) {
+  const result = schema.safeParse(value);
+  expect(result.success).toBe(false);
+  const issue = result.error!.issues[0]!;
+  return { issue, params: (issue as { params?: Record<string, unknown> }).params ?? {} };
+}
+
+describe('page parameters', () => {
+  it('limit accepts every whole number from 1 to the maximum, and defaults when absent', () => {
+    expect(pageQuery.limit.parse(undefined)).toBe(20);
+    expect(pageQuery.limit.parse('1')).toBe(1);
+    expect(pageQuery.limit.parse('37')).toBe(37);
+    expect(pageQuery.limit.parse(String(MAX_PAGE_LIMIT))).toBe(MAX_PAGE_LIMIT);
+  });
+
+  it('a limit outside 1 to the maximum is refused, naming limit and its range', () => {
+    for (const bad of ['0', String(MAX_PAGE_LIMIT + 1)]) {
+      const { issue } = refusal(pageQuery.limit, bad);
+      // A custom issue's message is the 400's detail as written here (invoke.ts).
+      expect(issue.code).toBe('custom');
+      expect(issue.message).toContain('limit');
+      expect(issue.message).toContain(`1 to ${MAX_PAGE_LIMIT}`);
+    }
+  });
+
+  it('a limit that is not plain digits is refused, naming limit and its range', () => {
+    for (const bad of ['', 'ten', '-1', '1.5', '1e3', ' 5', '+5']) {
+      const { issue } = refusal(pageQuery.limit, bad);
+      expect(issue.code).toBe('custom');
+      expect(issue.message).toContain('limit');
+      expect(issue.message).toContain(`1 to ${MAX_PAGE_LIMIT}`);
+    }
+  });
+
+  it('offset starts at 0 and defaults to 0', () => {
+    expect(pageQuery.offset.parse(undefined)).toBe(0);
+    expect(pageQuery.offset.parse('0')).toBe(0);
+    expect(pageQuery.offset.parse('12345')).toBe(12345);
+    const { issue } = refusal(pageQuery.offset, '-3');
+    expect(issue.code).toBe('custom');
+    expect(issue.message).toContain('offset');
+  });
+
+  it('an offset past the largest safe integer is refused', () => {
+    expect(pageQuery.offset.parse(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+    const { issue } = refusal(pageQuery.offset, '9007199254740993');
+    expect(issue.code).toBe('custom');
+    expect(issue.message).toContain('offset');
+  });
+});
+
+describe('labelSelector', () => {
+  it('an empty or blank selector selects everything', () => {
+    expect(labelSelectorParam.parse(undefined)).toBeUndefined();
+    expect(labelSelectorParam.parse('')).toBeUndefined();
+    expect(labelSelectorParam.parse('   ')).toBeUndefined();
+  });
+
+  it('a selector keeps its text and its parsed requirements', () => {
+    const parsed = labelSelectorParam.parse('app=checkout,tier in (web,api)');
+    expect(parsed?.text).toBe('app=checkout,tier in (web,api)');
+    expect(parsed?.selector).toBeDefined();
+  });
+
+  it('a bad selector is refused as invalid_label_selector naming the requirement', () => {
+    const { issue, params } = refusal(labelSelectorParam, 'app=ok,tier in web');
+    expect(issue.code).toBe('custom');
+    expect(params.problemCode).toBe('invalid_label_selector');
+    expect(params.requirement).toBe('tier in web');
+    expect(issue.message).toContain('tier in web');
+  });
+});
+
+describe('resourceType', () => {
+  it('a kind is accepted in any case and resolves to its kind info', () => {
+    expect(anyResourceType().parse('Pod').singular).toBe('pod');
+    expect(anyResourceType().parse('node').singular).toBe('node');
+    expect(namespacedResourceType().parse('DEPLOYMENT').singular).toBe('deployment');
+  });
+
+  it('an unknown kind is refused as invalid_resource_type with the accepted list', () => {
+    const { issue, params } = refusal(anyResourceType(), 'gizmo');
+    expect(issue.code).toBe('custom');
+    expect(params.problemCode).toBe('invalid_resource_type');
+    expect(params.accepted).toContain('pod');
+    expect(params.accepted).toContain('node');
+    expect(params).not.toHaveProperty('hint');
+    expect(issue.message).toContain('"gizmo"');
+    expect(issue.message).toContain('pod, ');
+    // With no hint, the message ends with the accepted list.
+    expect(issue.message.endsWith(`, ${(params.accepted as string[]).at(-1)}`)).toBe(true);
+  });
+
+  it('a plural or short name is refused with a hint naming the singular kind', () => {
+    const { issue, params } = refusal(anyResourceType(), 'pods');
+    expect(params.problemCode).toBe('invalid_resource_type');
+    expect(params.hint).toBe('did you mean pod?');
+    expect(issue.message).toContain('(did you mean pod?)');
+  });
+
+  it('a cluster-scoped kind is refused under a namespace, and names the scope', () => {
+    for (const kind of ['node', 'Namespace']) {
+      const { issue, params } = refusal(namespacedResourceType(), kind);
+      expect(issue.code).toBe('custom');
+      expect(params.problemCode).toBe('invalid_resource_type');
+      expect(params.accepted).not.toContain('node');
+      expect(params.accepted).not.toContain('namespace');
+      expect(params.accepted).toContain('pod');
+      expect(issue.message).toContain('cluster-scoped');
+      expect(issue.message).toContain('/namespaces/{namespace}');
+    }
+  });
+});
+
+describe('resource names', () => {
+  const nameForKind = z
+    .object({ resourceType: anyResourceType(), resourceName: resourceNameParam })
+    .superRefine(checkNameForKind);
+
+  it('a name follows the rule of its kind: a service name is a DNS-1035 label', () => {
+    expect(nameForKind.parse({ resourceType: 'deployment', resourceName: '1web' }).resourceName).toBe('1web');
+    const { issue, params } = refusal(nameForKind, { resourceType: 'service', resourceName: '1web' });
+    expect(issue.code).toBe('custom');
+    expect(issue.path).toEqual(['resourceName']);
+    expect(params.problemCode).toBe('invalid_name');
+    expect(issue.message).toContain('1web');
+  });
+
+  it('a name that is no DNS subdomain is refused as invalid_name', () => {
+    const { params } = refusal(resourceNameParam, 'Not_A_Name');
+    expect(params.problemCode).toBe('invalid_name');
+  });
+});
+
+describe('boolean parameters', () => {
+  it('only the words true and false are accepted', () => {
+    const flag = booleanParam('includeExpired');
+    expect(flag.parse(undefined)).toBeUndefined();
+    expect(flag.parse('true')).toBe(true);
+    expect(flag.parse('false')).toBe(false);
+    for (const bad of ['yes', 'TRUE', '1', '']) {
+      const { issue } = refusal(flag, bad);
+      expect(issue.code).toBe('custom');
+      expect(issue.message).toContain('includeExpired');
+    }
+  });
+});
