@@ -1,32 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../simulator';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
 import {
   addPod,
-  clientOf,
   freshNamespace,
   keysOf,
   podCache,
-  type RecordingClient,
   SLOW_BACKOFF,
+  simPerFile,
   sleep,
-  startSim,
   until,
 } from './cache.test-support';
 
-let sim: Simulator;
-let client: RecordingClient;
-beforeAll(async () => {
-  sim = await startSim();
-  client = clientOf(sim);
-});
+const env = simPerFile();
 afterEach(() => {
-  sim.faults.unauthorized = false;
-  sim.faults.hang = false;
-});
-afterAll(async () => {
-  await client?.close();
-  await sim?.close();
+  env.sim.faults.unauthorized = false;
+  env.sim.faults.hang = false;
 });
 
 async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
@@ -40,10 +28,10 @@ async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
 
 describe('before the first list succeeds', () => {
   it("a refused first list fails acquire with the cluster's problem: a never-synced cause, not staleness", async () => {
-    const ns = freshNamespace(sim, 'refused');
-    addPod(sim, ns, 'a');
-    sim.faults.unauthorized = true;
-    const cache = podCache(client, ns, { backoff: SLOW_BACKOFF });
+    const ns = freshNamespace(env.sim, 'refused');
+    addPod(env.sim, ns, 'a');
+    env.sim.faults.unauthorized = true;
+    const cache = podCache(env.client, ns, { backoff: SLOW_BACKOFF });
     try {
       expect(cache.neverSyncedCause).toBeUndefined();
       expect((await problemOf(cache.acquire())).code).toBe('cluster_unauthorized');
@@ -61,13 +49,13 @@ describe('before the first list succeeds', () => {
   });
 
   it('a caller waiting after a failed attempt makes the cache try again at once, past its backoff', async () => {
-    const ns = freshNamespace(sim, 'retry');
-    addPod(sim, ns, 'a');
-    sim.faults.unauthorized = true;
-    const cache = podCache(client, ns, { backoff: SLOW_BACKOFF });
+    const ns = freshNamespace(env.sim, 'retry');
+    addPod(env.sim, ns, 'a');
+    env.sim.faults.unauthorized = true;
+    const cache = podCache(env.client, ns, { backoff: SLOW_BACKOFF });
     try {
       await problemOf(cache.acquire());
-      sim.faults.unauthorized = false;
+      env.sim.faults.unauthorized = false;
       // An attempt is cut short at most once a second.
       await sleep(1_100);
       await cache.acquire();
@@ -79,23 +67,23 @@ describe('before the first list succeeds', () => {
   });
 
   it('within a second of a failed attempt a caller waits for the next one, bounded by the request timeout', async () => {
-    const ns = freshNamespace(sim, 'bounded');
-    sim.faults.unauthorized = true;
-    const cache = podCache(client, ns, { backoff: SLOW_BACKOFF, timeoutMs: 400 });
+    const ns = freshNamespace(env.sim, 'bounded');
+    env.sim.faults.unauthorized = true;
+    const cache = podCache(env.client, ns, { backoff: SLOW_BACKOFF, timeoutMs: 400 });
     try {
       expect((await problemOf(cache.acquire())).code).toBe('cluster_unauthorized');
-      const asked = client.asked.length;
+      const asked = env.client.asked.length;
       expect((await problemOf(cache.acquire())).code).toBe('cluster_timeout');
-      expect(client.asked.length).toBe(asked);
+      expect(env.client.asked.length).toBe(asked);
     } finally {
       await cache.stop();
     }
   });
 
   it('a caller that gives up stops waiting with its own reason', async () => {
-    const ns = freshNamespace(sim, 'abort');
-    sim.faults.hang = true;
-    const cache = podCache(client, ns, { timeoutMs: 10_000 });
+    const ns = freshNamespace(env.sim, 'abort');
+    env.sim.faults.hang = true;
+    const cache = podCache(env.client, ns, { timeoutMs: 10_000 });
     try {
       const caller = new AbortController();
       const reason = new Error('the caller went away');
@@ -115,18 +103,18 @@ describe('before the first list succeeds', () => {
 describe('after the first list', () => {
   it('a failed watch marks the data stale from that moment until a relist succeeds, and it keeps serving', async () => {
     let clock = Date.UTC(2026, 0, 1, 8, 0, 0);
-    const ns = freshNamespace(sim, 'stale');
-    addPod(sim, ns, 'b');
-    addPod(sim, ns, 'a');
-    const cache = podCache(client, ns, { now: () => clock });
+    const ns = freshNamespace(env.sim, 'stale');
+    addPod(env.sim, ns, 'b');
+    addPod(env.sim, ns, 'a');
+    const cache = podCache(env.client, ns, { now: () => clock });
     try {
       await cache.acquire();
       expect(cache.staleSince).toBeUndefined();
       const brokeAt = Date.UTC(2026, 0, 1, 9, 0, 0);
       clock = brokeAt;
       // Refused from now on: an open watch is ended and cannot come back, or never opens.
-      sim.faults.unauthorized = true;
-      sim.store.endWatches();
+      env.sim.faults.unauthorized = true;
+      env.sim.store.endWatches();
       await until(() => cache.staleSince !== undefined, 'the cache is stale');
 
       expect(cache.staleSince).toBe(new Date(brokeAt).toISOString());
@@ -140,12 +128,12 @@ describe('after the first list', () => {
 
       // Further failed attempts keep the time the data was last known good.
       clock = Date.UTC(2026, 0, 1, 10, 0, 0);
-      const asked = client.asked.length;
-      await until(() => client.asked.length >= asked + 2, 'two more attempts');
+      const asked = env.client.asked.length;
+      await until(() => env.client.asked.length >= asked + 2, 'two more attempts');
       expect(cache.staleSince).toBe(new Date(brokeAt).toISOString());
 
-      addPod(sim, ns, 'c');
-      sim.faults.unauthorized = false;
+      addPod(env.sim, ns, 'c');
+      env.sim.faults.unauthorized = false;
       await until(() => cache.staleSince === undefined, 'the cache recovered');
       expect(cache.staleCause).toBeUndefined();
       expect('staleSince' in cache.read()).toBe(false);
@@ -160,15 +148,15 @@ describe('after the first list', () => {
 describe('reads', () => {
   it('a read with a token answers the snapshot it pinned, dated when it was first read, while the cache moves on', async () => {
     let clock = Date.UTC(2026, 0, 2, 8, 0, 0);
-    const ns = freshNamespace(sim, 'pinned');
-    addPod(sim, ns, 'a');
-    const cache = podCache(client, ns, { now: () => clock });
+    const ns = freshNamespace(env.sim, 'pinned');
+    addPod(env.sim, ns, 'a');
+    const cache = podCache(env.client, ns, { now: () => clock });
     try {
       await cache.acquire();
       const first = cache.read();
       expect(first.asOf).toBe(clock);
       const firstAt = clock;
-      addPod(sim, ns, 'b');
+      addPod(env.sim, ns, 'b');
       await until(() => cache.liveEntry(`${ns}/b`) !== undefined, 'b arrives');
       clock += 60_000;
       const page2 = cache.read(first.token);

@@ -3,6 +3,7 @@
  * tests: a client that records what it asks the cluster, a pod cache of one namespace, and an
  * observer that records what the cache tells it.
  */
+import { afterAll, beforeAll } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { type Simulator, startSimulator } from '../../simulator';
 import { silentLogger } from '../logger';
@@ -59,6 +60,29 @@ export function startSim(bookmarkMs?: number): Promise<Simulator> {
 
 export function clientOf(sim: Simulator): RecordingClient {
   return new RecordingClient(contextsFromYaml(sim.kubeconfigYaml('cache-test'))[0]!.config, sim.url);
+}
+
+export interface SimEnv {
+  sim: Simulator;
+  client: RecordingClient;
+}
+
+/**
+ * One simulator and one recording client for a whole test file, started before its first test
+ * and closed after its last. Each test still makes its own namespace and pods (`freshNamespace`,
+ * `addPod`) inside the test: the simulator is the place, not a fixture of any rule.
+ */
+export function simPerFile(): SimEnv {
+  const env = {} as SimEnv;
+  beforeAll(async () => {
+    env.sim = await startSim();
+    env.client = clientOf(env.sim);
+  });
+  afterAll(async () => {
+    await env.client?.close();
+    await env.sim?.close();
+  });
+  return env;
 }
 
 let namespaces = 0;

@@ -12,41 +12,33 @@ import {
   type RecordingClient,
   recorder,
   SLOW_BACKOFF,
+  simPerFile,
   sleep,
   startSim,
   until,
 } from './cache.test-support';
 import { type ResourceEntry, resourceEntry } from './entries';
 
-let sim: Simulator;
-let client: RecordingClient;
-beforeAll(async () => {
-  sim = await startSim();
-  client = clientOf(sim);
-});
-afterAll(async () => {
-  await client?.close();
-  await sim?.close();
-});
+const env = simPerFile();
 
 const pathOf = (ns: string) => `/api/v1/namespaces/${ns}/pods`;
 const resourceEntryOf = (obj: KubeObject) => resourceEntry(obj, 'v1', 'Pod');
 
 describe('list, then watch', () => {
   it('lists in chunks of listChunk, then watches from the resourceVersion of the list, with bookmarks and a 5 to 10 minute timeout', async () => {
-    const ns = freshNamespace(sim, 'chunks');
-    for (const name of ['e', 'c', 'a', 'd', 'b']) addPod(sim, ns, name);
-    const listedAt = String(sim.store.rv);
-    const cache = podCache(client, ns, { listChunk: 2 });
+    const ns = freshNamespace(env.sim, 'chunks');
+    for (const name of ['e', 'c', 'a', 'd', 'b']) addPod(env.sim, ns, name);
+    const listedAt = String(env.sim.store.rv);
+    const cache = podCache(env.client, ns, { listChunk: 2 });
     try {
       await cache.acquire();
-      await until(() => client.watches.some((w) => w.path === pathOf(ns)), 'the watch opens');
-      const lists = client.lists.filter((a) => a.path === pathOf(ns));
+      await until(() => env.client.watches.some((w) => w.path === pathOf(ns)), 'the watch opens');
+      const lists = env.client.lists.filter((a) => a.path === pathOf(ns));
       expect(lists.map((a) => a.query.limit)).toEqual(['2', '2', '2']);
       expect(lists[0]!.query.continue).toBeUndefined();
       expect(lists.slice(1).every((a) => typeof a.query.continue === 'string')).toBe(true);
       expect(keysOf(cache)).toEqual(['a', 'b', 'c', 'd', 'e'].map((n) => `${ns}/${n}`));
-      const watch = client.watches.find((w) => w.path === pathOf(ns))!;
+      const watch = env.client.watches.find((w) => w.path === pathOf(ns))!;
       expect(watch.query).toMatchObject({
         watch: '1',
         resourceVersion: listedAt,
@@ -61,46 +53,46 @@ describe('list, then watch', () => {
   });
 
   it('a watch the server ends is resumed from the last resourceVersion it delivered, without a relist', async () => {
-    const ns = freshNamespace(sim, 'resume');
-    addPod(sim, ns, 'a');
+    const ns = freshNamespace(env.sim, 'resume');
+    addPod(env.sim, ns, 'a');
     const observer = recorder<ResourceEntry>();
-    const cache = podCache(client, ns, { observer });
+    const cache = podCache(env.client, ns, { observer });
     try {
       await cache.acquire();
-      const added = addPod(sim, ns, 'b');
+      const added = addPod(env.sim, ns, 'b');
       await until(() => cache.liveEntry(`${ns}/b`) !== undefined, 'b arrives');
       // History before b is gone: only a watch from b's resourceVersion on can resume.
-      sim.store.compact();
-      await endWatches(sim);
+      env.sim.store.compact();
+      await endWatches(env.sim);
       await until(
-        () => client.watches.filter((w) => w.path === pathOf(ns)).length === 2,
+        () => env.client.watches.filter((w) => w.path === pathOf(ns)).length === 2,
         'the watch resumes',
       );
-      expect(client.watches.filter((w) => w.path === pathOf(ns))[1]!.query.resourceVersion).toBe(
+      expect(env.client.watches.filter((w) => w.path === pathOf(ns))[1]!.query.resourceVersion).toBe(
         added.metadata.resourceVersion,
       );
-      addPod(sim, ns, 'c');
+      addPod(env.sim, ns, 'c');
       await until(() => cache.liveEntry(`${ns}/c`) !== undefined, 'c arrives');
       expect(observer.lists()).toBe(1);
-      expect(client.lists.filter((a) => a.path === pathOf(ns))).toHaveLength(1);
+      expect(env.client.lists.filter((a) => a.path === pathOf(ns))).toHaveLength(1);
     } finally {
       await cache.stop();
     }
   });
 
   it('a watch resumed at a resourceVersion the cluster compacted meanwhile relists, dropping what it missed', async () => {
-    const ns = freshNamespace(sim, 'compacted');
-    addPod(sim, ns, 'a');
-    addPod(sim, ns, 'b');
+    const ns = freshNamespace(env.sim, 'compacted');
+    addPod(env.sim, ns, 'a');
+    addPod(env.sim, ns, 'b');
     const observer = recorder<ResourceEntry>();
-    const cache = podCache(client, ns, { observer });
+    const cache = podCache(env.client, ns, { observer });
     try {
       await cache.acquire();
       // Writes elsewhere move the cluster on; the history the watch would resume from is then dropped.
-      addPod(sim, freshNamespace(sim, 'elsewhere'), 'x');
-      sim.store.table('pods').delete(objectKey(ns, 'b'));
-      sim.store.compact();
-      await endWatches(sim);
+      addPod(env.sim, freshNamespace(env.sim, 'elsewhere'), 'x');
+      env.sim.store.table('pods').delete(objectKey(ns, 'b'));
+      env.sim.store.compact();
+      await endWatches(env.sim);
       await until(() => observer.lists() === 2, 'the cache relisted');
       expect(keysOf(cache)).toEqual([`${ns}/a`]);
       expect(cache.staleSince).toBeUndefined();
@@ -112,16 +104,16 @@ describe('list, then watch', () => {
 
 describe('a list whose continue token expires', () => {
   it('starts over from the first chunk and ends with every object once', async () => {
-    const ns = freshNamespace(sim, 'restart');
-    for (const name of ['e', 'c', 'a', 'd', 'b']) addPod(sim, ns, name);
+    const ns = freshNamespace(env.sim, 'restart');
+    for (const name of ['e', 'c', 'a', 'd', 'b']) addPod(env.sim, ns, name);
     let compactions = 0;
-    const cache = podCache(client, ns, {
+    const cache = podCache(env.client, ns, {
       listChunk: 2,
       toEntry: (obj) => {
         // While the first chunk is read, the cluster moves on and compacts: its continue token expires.
         if (compactions++ === 0) {
-          addPod(sim, freshNamespace(sim, 'mover'), 'x');
-          sim.store.compact();
+          addPod(env.sim, freshNamespace(env.sim, 'mover'), 'x');
+          env.sim.store.compact();
         }
         return resourceEntryOf(obj);
       },
@@ -129,7 +121,7 @@ describe('a list whose continue token expires', () => {
     try {
       await cache.acquire();
       expect(keysOf(cache)).toEqual(['a', 'b', 'c', 'd', 'e'].map((n) => `${ns}/${n}`));
-      const lists = client.lists.filter((a) => a.path === pathOf(ns));
+      const lists = env.client.lists.filter((a) => a.path === pathOf(ns));
       expect(lists.map((a) => a.query.continue === undefined)).toEqual([true, false, true, false, false]);
     } finally {
       await cache.stop();
@@ -137,14 +129,14 @@ describe('a list whose continue token expires', () => {
   });
 
   it('gives up after four attempts and reports the expiry', async () => {
-    const ns = freshNamespace(sim, 'giveup');
-    for (const name of ['a', 'b', 'c']) addPod(sim, ns, name);
-    const cache = podCache(client, ns, {
+    const ns = freshNamespace(env.sim, 'giveup');
+    for (const name of ['a', 'b', 'c']) addPod(env.sim, ns, name);
+    const cache = podCache(env.client, ns, {
       listChunk: 2,
       backoff: SLOW_BACKOFF,
       toEntry: (obj) => {
-        addPod(sim, freshNamespace(sim, 'mover'), 'x');
-        sim.store.compact();
+        addPod(env.sim, freshNamespace(env.sim, 'mover'), 'x');
+        env.sim.store.compact();
         return resourceEntryOf(obj);
       },
     });
@@ -156,7 +148,7 @@ describe('a list whose continue token expires', () => {
       expect(failure?.code).toBe('cluster_error');
       expect(failure?.extensions?.clusterStatus).toBe(410);
       await sleep(100);
-      const lists = client.lists.filter((a) => a.path === pathOf(ns));
+      const lists = env.client.lists.filter((a) => a.path === pathOf(ns));
       expect(lists.filter((a) => a.query.continue === undefined)).toHaveLength(4);
       expect(lists).toHaveLength(8);
     } finally {

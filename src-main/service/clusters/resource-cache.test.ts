@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector } from '../../../src-shared/kube/selector';
-import type { Simulator } from '../../simulator';
 import { objectKey } from '../../simulator/table';
 import { silentLogger } from '../logger';
 import {
   addPod,
-  clientOf,
   endWatches,
   FAST_BACKOFF,
   freshNamespace,
   keysOf,
   podCache,
-  type RecordingClient,
   recorder,
   SLOW_BACKOFF,
+  simPerFile,
   sleep,
-  startSim,
   until,
 } from './cache.test-support';
 import { Collection } from './collection';
@@ -33,16 +30,7 @@ import {
 import { resourceRows } from './list-queries';
 import { ResourceCache } from './resource-cache';
 
-let sim: Simulator;
-let client: RecordingClient;
-beforeAll(async () => {
-  sim = await startSim();
-  client = clientOf(sim);
-});
-afterAll(async () => {
-  await client?.close();
-  await sim?.close();
-});
+const env = simPerFile();
 
 /** Names of the pods a label selector picks from the cache's current snapshot. */
 const picked = (cache: ResourceCache<ResourceEntry>, selector: string) => {
@@ -53,10 +41,10 @@ const picked = (cache: ResourceCache<ResourceEntry>, selector: string) => {
 
 describe('the first list', () => {
   it('holds every object of the collection once, in namespace/name order, whatever order the cluster lists them in', async () => {
-    const ns = freshNamespace(sim, 'first');
-    for (const name of ['p-d', 'p-a', 'p-g', 'p-c', 'p-f', 'p-b', 'p-e']) addPod(sim, ns, name);
+    const ns = freshNamespace(env.sim, 'first');
+    for (const name of ['p-d', 'p-a', 'p-g', 'p-c', 'p-f', 'p-b', 'p-e']) addPod(env.sim, ns, name);
     const observer = recorder<ResourceEntry>();
-    const cache = podCache(client, ns, { observer });
+    const cache = podCache(env.client, ns, { observer });
     try {
       await cache.acquire();
       const expected = ['p-a', 'p-b', 'p-c', 'p-d', 'p-e', 'p-f', 'p-g'].map((n) => `${ns}/${n}`);
@@ -69,9 +57,9 @@ describe('the first list', () => {
   });
 
   it('skips an object it cannot read and keeps the others, listed or watched', async () => {
-    const ns = freshNamespace(sim, 'unreadable');
-    for (const name of ['ok-1', 'bad-1', 'ok-2']) addPod(sim, ns, name);
-    const cache = podCache(client, ns, {
+    const ns = freshNamespace(env.sim, 'unreadable');
+    for (const name of ['ok-1', 'bad-1', 'ok-2']) addPod(env.sim, ns, name);
+    const cache = podCache(env.client, ns, {
       toEntry: (obj: KubeObject) => {
         if (obj.metadata.name.startsWith('bad')) throw new Error('unreadable');
         return resourceEntry(obj, 'v1', 'Pod');
@@ -80,8 +68,8 @@ describe('the first list', () => {
     try {
       await cache.acquire();
       expect(keysOf(cache)).toEqual([`${ns}/ok-1`, `${ns}/ok-2`]);
-      addPod(sim, ns, 'bad-2');
-      addPod(sim, ns, 'ok-3');
+      addPod(env.sim, ns, 'bad-2');
+      addPod(env.sim, ns, 'ok-3');
       await until(() => cache.liveEntry(`${ns}/ok-3`) !== undefined, 'ok-3 arrives');
       expect(keysOf(cache)).toEqual([`${ns}/ok-1`, `${ns}/ok-2`, `${ns}/ok-3`]);
     } finally {
@@ -90,11 +78,11 @@ describe('the first list', () => {
   });
 
   it('vouches for no single entry until the list is complete', async () => {
-    const ns = freshNamespace(sim, 'partial');
-    for (const name of ['a', 'b', 'c', 'd', 'e']) addPod(sim, ns, name);
+    const ns = freshNamespace(env.sim, 'partial');
+    for (const name of ['a', 'b', 'c', 'd', 'e']) addPod(env.sim, ns, name);
     const seenDuringList: Array<string | undefined> = [];
     let cache: ResourceCache<ResourceEntry> | undefined;
-    cache = podCache(client, ns, {
+    cache = podCache(env.client, ns, {
       toEntry: (obj: KubeObject) => {
         // The first entries of the list are already in the collection, but not yet vouched for.
         seenDuringList.push(cache?.liveEntry(`${ns}/a`)?.key);
@@ -114,25 +102,25 @@ describe('the first list', () => {
 
 describe('changes through the watch', () => {
   it('adds, modifies and deletes entries, moving them between label index lists, and tells the observer with the entry before', async () => {
-    const ns = freshNamespace(sim, 'watched');
-    addPod(sim, ns, 'web-2', { app: 'web' });
-    addPod(sim, ns, 'web-1', { app: 'web' });
+    const ns = freshNamespace(env.sim, 'watched');
+    addPod(env.sim, ns, 'web-2', { app: 'web' });
+    addPod(env.sim, ns, 'web-1', { app: 'web' });
     const observer = recorder<ResourceEntry>();
-    const cache = podCache(client, ns, { observer });
+    const cache = podCache(env.client, ns, { observer });
     try {
       await cache.acquire();
       observer.told.length = 0;
 
-      addPod(sim, ns, 'api-1', { app: 'api' });
+      addPod(env.sim, ns, 'api-1', { app: 'api' });
       await until(() => cache.liveEntry(`${ns}/api-1`) !== undefined, 'api-1 arrives');
       expect(picked(cache, 'app=api')).toEqual(['api-1']);
 
-      addPod(sim, ns, 'web-1', { app: 'api' });
+      addPod(env.sim, ns, 'web-1', { app: 'api' });
       await until(() => cache.liveEntry(`${ns}/web-1`)?.labels?.app === 'api', 'web-1 is relabelled');
       expect(picked(cache, 'app=web')).toEqual(['web-2']);
       expect(picked(cache, 'app=api')).toEqual(['api-1', 'web-1']);
 
-      sim.store.remove('pods', ns, 'api-1');
+      env.sim.store.remove('pods', ns, 'api-1');
       await until(() => cache.liveEntry(`${ns}/api-1`) === undefined, 'api-1 is gone');
       expect(picked(cache, 'app=api')).toEqual(['web-1']);
       expect(keysOf(cache)).toEqual([`${ns}/web-1`, `${ns}/web-2`]);
@@ -148,12 +136,12 @@ describe('changes through the watch', () => {
   });
 
   it('removes a deleted object under the key the cache keys it by (events: their uid)', async () => {
-    const ns = freshNamespace(sim, 'events');
+    const ns = freshNamespace(env.sim, 'events');
     const involved = (name: string) => ({ kind: 'Pod', name, namespace: ns, uid: `u-${name}` });
-    const first = sim.store.addEvent({ involvedObject: involved('a'), reason: 'Pulled', message: 'one' });
-    sim.store.addEvent({ involvedObject: involved('b'), reason: 'Pulled', message: 'two' });
+    const first = env.sim.store.addEvent({ involvedObject: involved('a'), reason: 'Pulled', message: 'one' });
+    env.sim.store.addEvent({ involvedObject: involved('b'), reason: 'Pulled', message: 'two' });
     const cache = new ResourceCache<EventEntry>({
-      client,
+      client: env.client,
       path: `/api/v1/namespaces/${ns}/events`,
       toEntry: (obj) => eventEntry(obj, 'c1'),
       keyOf: eventKeyOf,
@@ -167,7 +155,7 @@ describe('changes through the watch', () => {
     try {
       await cache.acquire();
       expect(cache.liveEntry(first.metadata.uid)?.message).toBe('one');
-      sim.store.remove('events', ns, first.metadata.name);
+      env.sim.store.remove('events', ns, first.metadata.name);
       await until(() => cache.read().snapshot.all.length === 1, 'the event is gone');
       expect(cache.liveEntry(first.metadata.uid)).toBeUndefined();
       expect(cache.read().snapshot.all.map((e) => e.message)).toEqual(['two']);
@@ -179,22 +167,22 @@ describe('changes through the watch', () => {
 
 describe('a relist after the watch expired (410 Gone)', () => {
   it('drops objects deleted meanwhile, replaces those changed and keeps the unchanged ones as they were', async () => {
-    const ns = freshNamespace(sim, 'relist');
-    for (const name of ['keep', 'gone', 'change']) addPod(sim, ns, name, { app: 'old' });
+    const ns = freshNamespace(env.sim, 'relist');
+    for (const name of ['keep', 'gone', 'change']) addPod(env.sim, ns, name, { app: 'old' });
     const observer = recorder<ResourceEntry>();
     // An expiry is no failure: the relist comes at once, not after a backoff.
-    const cache = podCache(client, ns, { observer, backoff: SLOW_BACKOFF });
+    const cache = podCache(env.client, ns, { observer, backoff: SLOW_BACKOFF });
     try {
       await cache.acquire();
       const kept = cache.liveEntry(`${ns}/keep`);
       observer.told.length = 0;
       // Changes the watch never delivers, as to a watcher that fell behind the cluster's history.
-      const table = sim.store.table('pods');
+      const table = env.sim.store.table('pods');
       table.delete(objectKey(ns, 'gone'));
       const changed = structuredClone(table.get(objectKey(ns, 'change'))!);
       changed.metadata.labels = { app: 'new' };
       table.set(objectKey(ns, 'change'), changed);
-      await endWatches(sim, { expired: true });
+      await endWatches(env.sim, { expired: true });
 
       await until(() => observer.lists() === 1, 'the cache relisted');
       expect(keysOf(cache)).toEqual([`${ns}/change`, `${ns}/keep`]);
@@ -216,26 +204,26 @@ describe('a relist after the watch expired (410 Gone)', () => {
 
 describe('stopping a cache', () => {
   it('stops its watch, vouches for no entry any more, and tells the observer once', async () => {
-    const ns = freshNamespace(sim, 'stop');
-    addPod(sim, ns, 'a');
+    const ns = freshNamespace(env.sim, 'stop');
+    addPod(env.sim, ns, 'a');
     const observer = recorder<ResourceEntry>();
-    const cache = podCache(client, ns, { observer });
+    const cache = podCache(env.client, ns, { observer });
     await cache.acquire();
     expect(cache.liveEntry(`${ns}/a`)).toBeDefined();
     await cache.stop();
     await cache.stop();
     expect(cache.liveEntry(`${ns}/a`)).toBeUndefined();
     expect(observer.told.filter((t) => t[0] === 'stopped')).toHaveLength(1);
-    const asked = client.asked.length;
-    addPod(sim, ns, 'b');
+    const asked = env.client.asked.length;
+    addPod(env.sim, ns, 'b');
     await sleep(300);
     expect(keysOf(cache)).toEqual([`${ns}/a`]);
-    expect(client.asked.length).toBe(asked);
+    expect(env.client.asked.length).toBe(asked);
   });
 
   it('a cache never started has nothing to stop and tells the observer nothing', async () => {
     const observer = recorder<ResourceEntry>();
-    const cache = podCache(client, 'never', { observer });
+    const cache = podCache(env.client, 'never', { observer });
     await cache.stop();
     expect(observer.told).toEqual([]);
     expect(cache.neverSyncedCause).toBeUndefined();
@@ -244,9 +232,9 @@ describe('stopping a cache', () => {
 
 describe('use', () => {
   it('acquiring, reading and a live single lookup each mark the cache used', async () => {
-    const ns = freshNamespace(sim, 'used');
-    addPod(sim, ns, 'a');
-    const cache = podCache(client, ns);
+    const ns = freshNamespace(env.sim, 'used');
+    addPod(env.sim, ns, 'a');
+    const cache = podCache(env.client, ns);
     try {
       cache.lastUsed = 0;
       await cache.acquire();

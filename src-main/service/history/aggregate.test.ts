@@ -9,7 +9,7 @@ import {
   timelineRange,
   toEventGroup,
 } from './aggregate';
-import { DAY, entry, iso, MIN, SEC, T0 } from './history.test-support';
+import { DAY, entry, iso, MIN, SEC, T0, webGroup } from './history.test-support';
 
 /**
  * The timeline's range and buckets and the groups, as the live list and the history both compute
@@ -152,21 +152,9 @@ describe('live groups', () => {
       entry('w0', T0, { firstTimestamp: iso(T0 - DAY) }),
     ];
     const [web, warning] = liveGroups(rows);
-    expect(web).toMatchObject({
-      kind: 'Pod',
-      namespace: 'shop',
-      name: 'web',
-      resourceId: 'uid-web',
-      reason: 'Started',
-      type: 'NORMAL',
-      count: 9,
-      events: 4,
-      firstMs: T0 - 2 * DAY,
-      lastMs: T0 + 3 * MIN,
-      firstTimestamp: iso(T0 - 2 * DAY),
-      lastTimestamp: iso(T0 + 3 * MIN),
-      message: 'latest',
-    });
+    expect(web).toMatchObject(
+      webGroup({ count: 9, events: 4, firstMs: T0 - 2 * DAY, lastMs: T0 + 3 * MIN, message: 'latest' }),
+    );
     expect(warning).toMatchObject({ type: 'WARNING', count: 1, events: 1, firstMs: T0 + 2 * MIN });
   });
 

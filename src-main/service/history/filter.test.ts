@@ -1,18 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventFilter } from '../clusters/list-queries';
 import { filterKey, formatRanges } from './filter';
-import { ALL, entry, ids, MIN, type OpenStore, openStore, T0 } from './history.test-support';
+import { ALL, entry, ids, MIN, storePerTest, T0 } from './history.test-support';
 
 /**
  * The history's filters: which rows of the table a filter selects (whereOf, read through a real
  * store), the memo key of a filter, and the X-Expired-Rows ranges.
  */
 
-let s: OpenStore;
-beforeEach(() => {
-  s = openStore();
-});
-afterEach(() => s.close());
+const s = storePerTest();
 
 /** Every matching row's event id, sorted (the order is the store's test). */
 const matching = (f: EventFilter, clusterId = 'c1') => ids(s.store.page(clusterId, f, 100, 0)).sort();

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import type { MonitoringFlags } from '../../../src-shared/contract/models';
 import type { EventEntry } from '../clusters/entries';
 import type { EventFilter } from '../clusters/list-queries';
@@ -53,6 +54,30 @@ export function entry(eventId: string, lastMs: number, over: Partial<EventEntry>
   };
 }
 
+/**
+ * The group that `entry`'s events make by default (the Pod shop/web, uid-web, Started, NORMAL),
+ * with what its events add up to: the timestamps are those of firstMs and lastMs.
+ */
+export function webGroup(sums: {
+  count: number;
+  events: number;
+  firstMs: number;
+  lastMs: number;
+  message: string;
+}) {
+  return {
+    kind: 'Pod',
+    namespace: 'shop',
+    name: 'web',
+    resourceId: 'uid-web',
+    reason: 'Started',
+    type: 'NORMAL',
+    ...sums,
+    firstTimestamp: iso(sums.firstMs),
+    lastTimestamp: iso(sums.lastMs),
+  };
+}
+
 /** The filter that lets every row through. */
 export const ALL: EventFilter = { resourceEvents: true, systemEvents: true };
 
@@ -75,6 +100,77 @@ export function openStore(): OpenStore {
     close: () => {
       db.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A test's store as the test sees it: closing it is the hooks' job. */
+export type TestStore = Omit<OpenStore, 'close'>;
+
+/**
+ * The store of whichever test runs now: `open` makes it (from a beforeEach), `close` closes it,
+ * and `view` stands for it, so a file can hold one `s` while every test gets a database of its own.
+ */
+function storeOfEachTest() {
+  let current: OpenStore | undefined;
+  const now = (): OpenStore => {
+    if (!current) throw new Error('a test store is opened in beforeEach: use it inside a test');
+    return current;
+  };
+  const view: TestStore = {
+    get db() {
+      return now().db;
+    },
+    get store() {
+      return now().store;
+    },
+    put: (clusterId, entries, at) => now().put(clusterId, entries, at),
+  };
+  return {
+    view,
+    open: () => {
+      current = openStore();
+    },
+    close: () => {
+      current?.close();
+      current = undefined;
+    },
+  };
+}
+
+/** A store opened before each test of the file and closed (its temp dir removed) after it. */
+export function storePerTest(): TestStore {
+  const each = storeOfEachTest();
+  beforeEach(each.open);
+  afterEach(each.close);
+  return each.view;
+}
+
+export interface RecorderPerTest {
+  /** The test's store, opened before it. */
+  s: TestStore;
+  /**
+   * Starts the test's recorder, on the test's store unless given another database; after the
+   * test it is closed, then the store.
+   */
+  start(options?: EventHistoryOptions, db?: Promise<AppDatabase>): RecorderRig;
+}
+
+/** A store for each test of the file, and a recorder the test may start on it. */
+export function recorderPerTest(): RecorderPerTest {
+  const each = storeOfEachTest();
+  let rig: RecorderRig | undefined;
+  beforeEach(each.open);
+  afterEach(async () => {
+    await rig?.recorder.close();
+    rig = undefined;
+    each.close();
+  });
+  return {
+    s: each.view,
+    start: (options = {}, db = Promise.resolve(each.view.db)) => {
+      rig = startRecorder(db, options);
+      return rig;
     },
   };
 }

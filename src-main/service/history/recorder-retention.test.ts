@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventEntry } from '../clusters/entries';
 import {
   ALL,
@@ -7,10 +7,8 @@ import {
   entry,
   ids,
   MIN,
-  type OpenStore,
-  openStore,
   type RecorderRig,
-  startRecorder,
+  recorderPerTest,
   T0,
 } from './history.test-support';
 import type { EventHistoryOptions } from './options';
@@ -21,20 +19,12 @@ import type { EventHistoryOptions } from './options';
  * what it tells the readers.
  */
 
-let s: OpenStore;
-let rig: RecorderRig | undefined;
-beforeEach(() => {
-  s = openStore();
-});
-afterEach(async () => {
-  await rig?.recorder.close();
-  rig = undefined;
-  s.close();
-});
+const rigs = recorderPerTest();
+const { s } = rigs;
 
 const NOW = T0 + 30 * DAY;
 const start = (options: EventHistoryOptions) => {
-  rig = startRecorder(Promise.resolve(s.db), options);
+  const rig = rigs.start(options);
   rig.clock.now = NOW;
   return rig;
 };

@@ -1,17 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ALL,
-  becomes,
-  entry,
-  ids,
-  MIN,
-  type OpenStore,
-  openStore,
-  type RecorderRig,
-  startRecorder,
-  T0,
-} from './history.test-support';
-import type { EventHistoryOptions } from './options';
+import { describe, expect, it } from 'vitest';
+import { ALL, becomes, entry, ids, MIN, recorderPerTest, T0 } from './history.test-support';
 
 /**
  * What the recorder writes of what an event cache sees, on a real database: when changes are
@@ -19,21 +7,7 @@ import type { EventHistoryOptions } from './options';
  * recorder-retention.test.ts.
  */
 
-let s: OpenStore;
-let rig: RecorderRig | undefined;
-beforeEach(() => {
-  s = openStore();
-});
-afterEach(async () => {
-  await rig?.recorder.close();
-  rig = undefined;
-  s.close();
-});
-
-const start = (options: EventHistoryOptions = {}) => {
-  rig = startRecorder(Promise.resolve(s.db), options);
-  return rig;
-};
+const { s, start } = recorderPerTest();
 const rows = (clusterId = 'c1') => s.store.page(clusterId, ALL, 100, 0);
 const expiry = (clusterId = 'c1') => Object.fromEntries(rows(clusterId).map((r) => [r.eventId, r.expiredAt]));
 
@@ -235,12 +209,12 @@ describe('when changes are written', () => {
 
   it('without a database, reads find no table and flushes go on', async () => {
     const failed = Promise.reject(new Error('no disk'));
-    rig = startRecorder(failed, { flushMs: 10 });
-    const o = rig.recorder.observer('c1', () => []);
+    const { recorder } = start({ flushMs: 10 }, failed);
+    const o = recorder.observer('c1', () => []);
     o.listed([entry('a', T0)]);
-    await rig.recorder.flush();
-    await rig.recorder.prune();
-    expect(await rig.recorder.table()).toBeUndefined();
+    await recorder.flush();
+    await recorder.prune();
+    expect(await recorder.table()).toBeUndefined();
   });
 
   it('once the database is sealed nothing more is written', async () => {

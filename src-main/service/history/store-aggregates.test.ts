@@ -1,17 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { liveGroups, toEventGroup } from './aggregate';
-import { ALL, DAY, entry, iso, MIN, type OpenStore, openStore, T0 } from './history.test-support';
+import { ALL, DAY, entry, iso, MIN, storePerTest, T0, webGroup } from './history.test-support';
 
 /**
  * The aggregate reads of the event_history table on a real database: the span and the time
  * buckets of the timeline, and the groups of the grouped list.
  */
 
-let s: OpenStore;
-beforeEach(() => {
-  s = openStore();
-});
-afterEach(() => s.close());
+const s = storePerTest();
 
 describe('span and buckets', () => {
   it('the span is the oldest and newest lastTimestamp of the matching rows', () => {
@@ -85,21 +81,9 @@ describe('groups', () => {
     const web = s.store
       .groupPage('c1', ALL, 10, 0)
       .find((g) => g.name === 'web' && g.kind === 'Pod' && g.type === 'NORMAL');
-    expect(web).toEqual({
-      kind: 'Pod',
-      namespace: 'shop',
-      name: 'web',
-      resourceId: 'uid-web',
-      reason: 'Started',
-      type: 'NORMAL',
-      count: 6,
-      events: 3,
-      firstMs: T0 - 2 * DAY,
-      lastMs: T0 + 5 * MIN,
-      firstTimestamp: iso(T0 - 2 * DAY),
-      lastTimestamp: iso(T0 + 5 * MIN),
-      message: 'latest',
-    });
+    expect(web).toEqual(
+      webGroup({ count: 6, events: 3, firstMs: T0 - 2 * DAY, lastMs: T0 + 5 * MIN, message: 'latest' }),
+    );
   });
 
   it('groups come newest first, then by kind, namespace, name, uid, reason and type, a page at a time', () => {

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HistoryRow } from './filter';
-import { ALL, DAY, entry, ids, iso, MIN, type OpenStore, openStore, T0 } from './history.test-support';
+import { ALL, DAY, entry, ids, iso, MIN, storePerTest, T0 } from './history.test-support';
 
 /**
  * The event_history table on a real database: what it keeps of each event, the order of its
@@ -8,11 +8,7 @@ import { ALL, DAY, entry, ids, iso, MIN, type OpenStore, openStore, T0 } from '.
  * The aggregate reads (span, buckets, groups) are in store-aggregates.test.ts.
  */
 
-let s: OpenStore;
-beforeEach(() => {
-  s = openStore();
-});
-afterEach(() => s.close());
+const s = storePerTest();
 
 describe('pages', () => {
   it('list live and expired rows together, newest lastTimestamp first and by event id on a tie', () => {
