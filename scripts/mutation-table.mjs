@@ -1,8 +1,9 @@
 /**
  * `npm run mutation:table`: the per-folder table of mutation scores for the README, from every
- * report StrykerJS left under reports/mutation/ (the full run's, the subset runs', and those of runs
- * given their own folder with SKIFF_MUTATION_REPORTS). A module measured by several runs counts once,
- * with its newest result: a later subset run of a module supersedes an older full run's result.
+ * report StrykerJS left under reports/mutation/. A module measured by several batches counts once,
+ * with the newest batch's result. The subset report (`--mutate` runs while writing tests) fills in
+ * only modules no batch has measured: it accumulates results of many runs, against hand-picked test
+ * files, and does not say when each module was last run, so it never overrides a batch.
  *
  * `--modules` adds one row per module; `--below 75` lists only the modules under that score.
  * Scores are mutation-testing-metrics' own (killed + timeout over valid mutants), the same figure
@@ -18,7 +19,7 @@ const withModules = args.includes('--modules');
 const belowAt = args.indexOf('--below');
 const below = belowAt >= 0 ? Number(args[belowAt + 1]) : undefined;
 
-/** Every mutation.json under the reports folder, newest last. */
+/** Every mutation.json under the reports folder: the subset report first, then batches, newest last. */
 function reports() {
   const found = [];
   const walk = (dir) => {
@@ -35,7 +36,8 @@ function reports() {
     }
   };
   walk(root);
-  return found.sort((a, b) => a.mtime - b.mtime);
+  const isSubset = (f) => f.path.split(/[\\/]/).includes('subset');
+  return found.sort((a, b) => Number(isSubset(b)) - Number(isSubset(a)) || a.mtime - b.mtime);
 }
 
 const found = reports();
