@@ -15,15 +15,19 @@
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { matchesGlob } from 'node:path';
+import { parseArgs } from 'node:util';
 import { batches } from '../mutation.batches.mjs';
 import config from '../stryker.config.mjs';
 
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const valueOf = (name) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
+let options;
+try {
+  ({ values: options } = parseArgs({
+    options: { batch: { type: 'string' }, list: { type: 'boolean' }, force: { type: 'boolean' } },
+  }));
+} catch (err) {
+  console.error(`${err.message}\nusage: npm run test:mutation -- [--batch NAME,NAME] [--list] [--force]`);
+  process.exit(2);
+}
 
 const include = config.mutate.filter((g) => !g.startsWith('!'));
 const exclude = config.mutate.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
@@ -46,7 +50,7 @@ if (strays.length + doubles.length + outside.length > 0) {
   process.exit(2);
 }
 
-if (flag('--list')) {
+if (options.list) {
   for (const batch of batches) {
     const count = [...owners.values()].filter((names) => names[0] === batch.name).length;
     const tests = new Set(batch.tests.flatMap((g) => globSync(g))).size;
@@ -57,7 +61,7 @@ if (flag('--list')) {
   process.exit(0);
 }
 
-const wanted = valueOf('--batch')?.split(',');
+const wanted = options.batch?.split(',');
 const unknown = (wanted ?? []).filter((name) => !batches.some((b) => b.name === name));
 if (unknown.length > 0) {
   console.error(`unknown batch: ${unknown.join(', ')} (known: ${batches.map((b) => b.name).join(', ')})`);
@@ -76,7 +80,7 @@ for (const batch of chosen) {
     '--testFiles',
     batch.tests.join(','),
   ];
-  if (flag('--force')) strykerArgs.push('--force');
+  if (options.force) strykerArgs.push('--force');
   const run = spawnSync('node_modules/.bin/stryker', strykerArgs, {
     stdio: 'inherit',
     env: { ...process.env, SKIFF_MUTATION_REPORTS: `reports/mutation/${batch.name}` },
