@@ -1,61 +1,21 @@
 /**
  * `npm run mutation:table`: the per-folder table of mutation scores for the README, from every
- * report StrykerJS left under reports/mutation/. A module measured by several batches counts once,
- * with the newest batch's result. The subset report (`--mutate` runs while writing tests) fills in
- * only modules no batch has measured: it accumulates results of many runs, against hand-picked test
- * files, and does not say when each module was last run, so it never overrides a batch.
+ * report StrykerJS left under reports/mutation/ (merged as scripts/mutation-reports.mjs says).
  *
  * `--modules` adds one row per module; `--below 75` lists only the modules under that score.
  * Scores are mutation-testing-metrics' own (killed + timeout over valid mutants), the same figure
  * Stryker's clear-text table shows as "total".
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import { calculateMetrics } from 'mutation-testing-metrics';
+import { loadMergedReports } from './mutation-reports.mjs';
 
-const root = 'reports/mutation';
 const args = process.argv.slice(2);
 const withModules = args.includes('--modules');
 const belowAt = args.indexOf('--below');
 const below = belowAt >= 0 ? Number(args[belowAt + 1]) : undefined;
 
-/** Every mutation.json under the reports folder: the subset report first, then batches, newest last. */
-function reports() {
-  const found = [];
-  const walk = (dir) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name === 'mutation.json') found.push({ path, mtime: statSync(path).mtimeMs });
-    }
-  };
-  walk(root);
-  const isSubset = (f) => f.path.split(/[\\/]/).includes('subset');
-  return found.sort((a, b) => Number(isSubset(b)) - Number(isSubset(a)) || a.mtime - b.mtime);
-}
-
-const found = reports();
-if (found.length === 0) {
-  console.error(`No mutation reports under ${root}/: run \`npm run test:mutation\` first.`);
-  process.exit(1);
-}
-
-/** Each module's newest result. A module without any tested or ignored mutant is left out. */
-const files = {};
-const from = {};
-for (const { path } of found) {
-  const report = JSON.parse(readFileSync(path, 'utf8'));
-  for (const [name, file] of Object.entries(report.files)) {
-    files[name] = file;
-    from[name] = path;
-  }
-}
+const { files, reports } = loadMergedReports();
 
 /** The folders a row is printed for: the module's own folder and the two targets' roots. */
 const folderOf = (name) => posix.dirname(name);
@@ -104,4 +64,4 @@ if (below !== undefined) {
   console.log(out.join('\n'));
 }
 const measured = Object.keys(files).length;
-console.error(`${measured} modules from ${found.length} report(s): ${found.map((f) => f.path).join(', ')}`);
+console.error(`${measured} modules from ${reports.length} report(s): ${reports.join(', ')}`);
