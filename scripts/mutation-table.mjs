@@ -17,18 +17,24 @@ const below = belowAt >= 0 ? Number(args[belowAt + 1]) : undefined;
 
 const { files, reports } = loadMergedReports();
 
-/** The folders a row is printed for: the module's own folder and the two targets' roots. */
 const folderOf = (name) => posix.dirname(name);
-const tree = calculateMetrics(files);
+const metricsOf = (names) => calculateMetrics(Object.fromEntries(names.map((n) => [n, files[n]]))).metrics;
 
-/** name → metrics for every folder and file of the tree, keyed by its path. */
+/**
+ * path → metrics for every module, every folder holding one, and the two targets' roots. Computed
+ * per group rather than read off calculateMetrics' tree, which folds a folder with one child into its
+ * parent's name (a report of one folder would print no rows).
+ */
 const rows = new Map();
-const visit = (node, prefix) => {
-  const path = prefix ? `${prefix}/${node.name}` : node.name;
-  rows.set(path, { metrics: node.metrics, isFile: node.file !== undefined });
-  for (const child of node.childResults) visit(child, path === 'All files' ? '' : path);
-};
-for (const child of tree.childResults) visit(child, '');
+const names = Object.keys(files);
+const folderNames = new Set(names.map(folderOf));
+for (const root of ['src-main/service', 'src-shared']) {
+  if (names.some((n) => n.startsWith(`${root}/`))) folderNames.add(root);
+}
+for (const folder of folderNames) {
+  rows.set(folder, { metrics: metricsOf(names.filter((n) => n.startsWith(`${folder}/`))), isFile: false });
+}
+for (const name of names) rows.set(name, { metrics: metricsOf([name]), isFile: true });
 
 const pct = (m) => (m.totalValid === 0 ? 'n/a' : `${m.mutationScore.toFixed(1)}%`);
 const line = (name, m) =>
@@ -44,10 +50,7 @@ const folders = [...rows.entries()]
   .map(([name]) => name)
   .filter((name) => name.startsWith('src-'))
   .sort();
-const shown = new Set(Object.keys(files).map(folderOf));
 for (const name of folders) {
-  // Intermediate folders with no module of their own (src-main) add nothing to the table.
-  if (!shown.has(name) && name !== 'src-main/service' && name !== 'src-shared') continue;
   out.push(line(`\`${name}\``, rows.get(name).metrics));
   if (!withModules) continue;
   for (const [file, row] of rows) {
