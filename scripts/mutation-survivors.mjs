@@ -4,8 +4,11 @@
  * the mutator, the original source line and what the mutant put there. This is the list a test
  * writer works from; the HTML report shows the same, one file at a time.
  *
- * `--status Survived` (or NoCoverage, Timeout...) lists only that status.
+ * `--status Survived` (or NoCoverage, Timeout...) lists only that status. `--from <file>` reads one
+ * report instead of the merged ones: a batch's `stryker-incremental.json` holds the mutants an
+ * interrupted run had tested so far.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadMergedReports } from './mutation-reports.mjs';
 
@@ -13,7 +16,7 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { status: { type: 'string', multiple: true } },
+    options: { status: { type: 'string', multiple: true }, from: { type: 'string' } },
   });
 } catch (error) {
   console.error(`mutation:survivors: ${error.message}`);
@@ -22,7 +25,18 @@ try {
 const prefixes = parsed.positionals;
 const statuses = new Set(parsed.values.status ?? ['Survived', 'NoCoverage']);
 
-const { files, from } = loadMergedReports();
+function readReports() {
+  const file = parsed.values.from;
+  if (file === undefined) return loadMergedReports();
+  try {
+    const { files } = JSON.parse(readFileSync(file, 'utf8'));
+    return { files, from: Object.fromEntries(Object.keys(files).map((name) => [name, file])) };
+  } catch (error) {
+    console.error(`mutation:survivors: cannot read ${file}: ${error.message}`);
+    process.exit(2);
+  }
+}
+const { files, from } = readReports();
 let shown = 0;
 for (const name of Object.keys(files).sort()) {
   if (prefixes.length > 0 && !prefixes.some((prefix) => name.startsWith(prefix))) continue;
