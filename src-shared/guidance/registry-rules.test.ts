@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { findGuidance, guidanceForReason } from './registry';
+
+describe('findGuidance: condition status', () => {
+  it('a status only narrows entries written for a status; other entries are still found', () => {
+    // Container states have no status of their own: a status passed along does not hide them.
+    const entry = findGuidance('container-waiting', 'CrashLoopBackOff', 'True');
+    expect(entry?.id).toBe('waiting-crashloopbackoff');
+    expect(findGuidance('pod-phase', 'Failed', 'False')?.id).toBe('pod-phase-failed');
+  });
+
+  it('a condition alias finds the entry for the status asked for', () => {
+    expect(findGuidance('node-condition', 'NodeStatusUnknown', 'Unknown')?.id).toBe(
+      'node-condition-ready-unknown',
+    );
+    expect(findGuidance('node-condition', 'KubeletNotReady', 'False')?.id).toBe('node-condition-ready-false');
+    expect(findGuidance('node-condition', 'KubeletNotReady', 'True')).toBeUndefined();
+  });
+});
+
+describe('guidanceForReason: aliases and admission reasons', () => {
+  it('any alias of an entry finds it, not only an entry whose every alias is that word', () => {
+    // PodScheduled has two aliases (Unschedulable, SchedulingGated); KernelOops has two as well.
+    expect(guidanceForReason('SchedulingGated')?.id).toBe('pod-condition-podscheduled-false');
+    expect(guidanceForReason('unschedulable')?.id).toBe('pod-condition-podscheduled-false');
+    expect(guidanceForReason('KernelDeadlock')?.id).toBe('event-kerneloops');
+    expect(guidanceForReason('FailedGetExternalMetric')?.id).toBe('event-failedgetresourcemetric');
+  });
+
+  it('an exact match in a less preferred subject beats an alias in a more preferred one', () => {
+    // FailedCreate is an event reason's own match and only an alias of a deployment condition.
+    expect(guidanceForReason('FailedCreate')?.id).toBe('event-failedcreate');
+    expect(guidanceForReason('FailedCreate', 'deployment-condition')?.id).toBe('event-failedcreate');
+    // InvalidImageName: the waiting state's match, an alias of the InspectFailed event.
+    expect(guidanceForReason('InvalidImageName', 'event-reason')?.id).toBe('waiting-invalidimagename');
+  });
+
+  it('a preferred subject wins a tie of exact matches, the others keep their priority', () => {
+    expect(guidanceForReason('Evicted')?.id).toBe('terminated-evicted');
+    expect(guidanceForReason('Evicted', 'event-reason')?.id).toBe('event-evicted');
+    expect(guidanceForReason('Failed')?.id).toBe('event-failed');
+    expect(guidanceForReason('Failed', 'pod-phase')?.id).toBe('pod-phase-failed');
+    // A preference for a subject that has no such entry changes nothing.
+    expect(guidanceForReason('Failed', 'exit-code')?.id).toBe('event-failed');
+  });
+
+  it('only a reason that starts with OutOf is read as an admission refusal', () => {
+    expect(guidanceForReason('OutOfexample.com/widget')?.id).toBe('event-outofcpu');
+    expect(guidanceForReason('NodeOutOfDisk')).toBeUndefined();
+    expect(guidanceForReason('RanOutOfIdeas')).toBeUndefined();
+    // "OutOf" with nothing after it names no resource.
+    expect(guidanceForReason('OutOf')).toBeUndefined();
+  });
+});
