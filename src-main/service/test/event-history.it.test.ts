@@ -94,7 +94,10 @@ beforeAll(async () => {
   addFresh({ reason: 'FreshB' });
   addFresh({ reason: 'FreshC', involvedObject: { kind: 'Node', name: 'hist-node', uid: 'uid-node' } });
   await eventually(async () => expect((await stack.get(events('reason=FreshC'))).body).toHaveLength(1));
-  expect(stack.sim.expireEvents()).toBeGreaterThan(20);
+  // Expire now rather than at the TTL timer's next second; on a loaded machine that timer may have
+  // run already, so count what is gone instead of what this call removed.
+  stack.sim.expireEvents();
+  expect(before.size + 3 - stack.sim.store.list('events').length).toBeGreaterThan(20);
   await eventually(async () => expect((await stack.get(events())).headers.get('x-total')).toBe('3'));
 });
 afterAll(async () => stack?.close());
