@@ -33,13 +33,11 @@ function unquote(s: string, from: number, to: number): string {
     if (c === 'n') out += '\n';
     else if (c === 't') out += '\t';
     else if (c === 'r') out += '\r';
-    else if (c === 'u' && i + 4 < to) {
-      const code = Number.parseInt(s.slice(i + 1, i + 5), 16);
-      if (Number.isNaN(code)) out += 'u';
-      else {
-        out += String.fromCharCode(code);
-        i += 4;
-      }
+    // `\u` needs four hex digits (the slice is exactly four characters): parseInt alone would
+    // also take "12zz", "+041" or " 041" and swallow the rest.
+    else if (c === 'u' && i + 4 < to && /[0-9a-f]{4}/i.test(s.slice(i + 1, i + 5))) {
+      out += String.fromCharCode(Number.parseInt(s.slice(i + 1, i + 5), 16));
+      i += 4;
     } else out += c ?? '';
     seg = i + 1;
   }
