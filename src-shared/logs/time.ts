@@ -166,7 +166,8 @@ export function scanDateTime(s: string, start: number, allowBracket: boolean): n
       cacheY = y;
       cacheMo = mo;
       cacheD = d;
-      cacheDayMs = Date.UTC(y, mo - 1, d);
+      // Not Date.UTC: it reads years 0..99 as 1900..1999 (Go's zero time is 0001-01-01).
+      cacheDayMs = new Date(0).setUTCFullYear(y, mo - 1, d);
     }
     scanned.ms = cacheDayMs + ((h * 60 + mi - off) * 60 + sec) * 1000 + ms;
     scanned.subMsNanos = sub;
