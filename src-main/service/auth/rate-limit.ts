@@ -62,6 +62,11 @@ export class RateLimiter {
     );
   }
 
+  /** Every key held with its counted stamps: what the limiter costs in memory (a copy). */
+  held(): Map<string, readonly number[]> {
+    return new Map([...this.hits].map(([key, { stamps }]) => [key, [...stamps]]));
+  }
+
   reset(key: string): void {
     this.hits.delete(key);
   }
