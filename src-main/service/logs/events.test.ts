@@ -1,0 +1,62 @@
+import { getEventListeners } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { markerEvent, sleep } from './events';
+
+describe('markerEvent', () => {
+  it('carries an entry that merges and filters like an unlevelled plain line at the marker time', () => {
+    const e = markerEvent('web-1', 'app', 'restarted', 1_700_000_000_123, 'container app restarted', {
+      restartCount: 2,
+    });
+    expect(e.pod).toBe('web-1');
+    expect(e.container).toBe('app');
+    expect(e.marker).toEqual({
+      type: 'marker',
+      pod: 'web-1',
+      container: 'app',
+      event: 'restarted',
+      time: 1_700_000_000_123,
+      message: 'container app restarted',
+      restartCount: 2,
+    });
+    expect(e.entry).toEqual({
+      ts: 1_700_000_000_123,
+      tsText: undefined,
+      level: 'UNKNOWN',
+      message: 'container app restarted',
+      raw: 'container app restarted',
+      format: 'plain',
+      fields: undefined,
+    });
+  });
+
+  it('a marker without extras has none of their fields', () => {
+    const { marker } = markerEvent('p', 'c', 'pod-deleted', 5, 'pod p was deleted');
+    expect(Object.keys(marker!).sort()).toEqual(['container', 'event', 'message', 'pod', 'time', 'type']);
+  });
+});
+
+describe('sleep', () => {
+  it('waits the given time', async () => {
+    const started = performance.now();
+    await sleep(60, new AbortController().signal);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+  });
+
+  it('ends early when the signal aborts, and at once when it already has', async () => {
+    const abort = new AbortController();
+    const started = performance.now();
+    const waiting = sleep(10_000, abort.signal);
+    setTimeout(() => abort.abort(), 20);
+    await waiting;
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const before = performance.now();
+    await sleep(10_000, abort.signal);
+    expect(performance.now() - before).toBeLessThan(5_000);
+  });
+
+  it('leaves no listener on the signal once it is over', async () => {
+    const abort = new AbortController();
+    await sleep(5, abort.signal);
+    expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
+  });
+});
