@@ -91,6 +91,8 @@ export const batches = [
         'event-watch-release',
         'event-history-live',
         'event-guidance',
+        // Durations on a snapshot count back from when it was taken (operations/event-clock.ts).
+        'snapshot-durations',
       ]),
     ],
   },

@@ -7,7 +7,6 @@ import type { ClusterRegistry } from '../clusters/registry';
  * yesterday's snapshot empty. For any other cluster it is `now`. Absolute instants never move.
  */
 export function durationsEnd(registry: ClusterRegistry, clusterId: string, now: number): number {
-  const takenAt = registry.snapshotOf(clusterId)?.takenAt;
-  const taken = takenAt === undefined ? Number.NaN : Date.parse(takenAt);
+  const taken = Date.parse(registry.snapshotOf(clusterId)?.takenAt ?? '');
   return Number.isNaN(taken) ? now : taken;
 }
