@@ -3,23 +3,13 @@ import {
   applyLogFilter,
   compileLogFilter,
   createLogFilterCursor,
-  type LogFilter,
   type LogFilterSpec,
   MAX_CONTEXT,
   toDisplayRows,
 } from './filter';
+import { compile, mk } from './filter.test-support';
 import { MAX_PATTERN_LENGTH } from './search';
-import type { LogEntry, LogLevel } from './types';
-
-function mk(raw: string, level: LogLevel = 'INFO', ts?: number): LogEntry {
-  return { ts, tsText: undefined, level, message: raw, raw, format: 'plain', fields: undefined };
-}
-
-function compile(spec: LogFilterSpec): LogFilter {
-  const r = compileLogFilter(spec);
-  if (!r.ok) throw new Error(r.error);
-  return r.filter;
-}
+import type { LogLevel } from './types';
 
 function refusal(spec: LogFilterSpec): string {
   const r = compileLogFilter(spec);

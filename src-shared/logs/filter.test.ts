@@ -4,21 +4,11 @@ import {
   compileLogFilter,
   createLogFilterStream,
   type LogFilter,
-  type LogFilterSpec,
   toDisplayRows,
 } from './filter';
+import { compile, mk } from './filter.test-support';
 import { compileSearch, findMatches, MAX_PATTERN_LENGTH } from './search';
 import type { LogEntry, LogLevel } from './types';
-
-function mk(raw: string, level: LogLevel = 'INFO', ts?: number): LogEntry {
-  return { ts, tsText: undefined, level, message: raw, raw, format: 'plain', fields: undefined };
-}
-
-function compile(spec: LogFilterSpec): LogFilter {
-  const r = compileLogFilter(spec);
-  if (!r.ok) throw new Error(r.error);
-  return r.filter;
-}
 
 const lines = (n: number): LogEntry[] => Array.from({ length: n }, (_, i) => mk(`line ${i}`));
 const search = (pattern: string, regex = false, caseSensitive = false) => ({ pattern, regex, caseSensitive });

@@ -1,11 +1,9 @@
 import { getEventListeners } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kubeconfigYaml } from '../../simulator/kubeconfig';
-import { KubeClient } from '../clusters/kube-client';
-import { contextsFromYaml } from '../clusters/kubeconfig';
+import type { KubeClient } from '../clusters/kube-client';
 import { ProblemError } from '../errors';
+import { localApiserver } from '../test/local-apiserver';
 import { type KubeLogConnection, type KubeLogRequest, openKubeLog } from './kube-log';
 
 /**
@@ -45,22 +43,8 @@ async function fakeApi(answer: Answer): Promise<FakeApi> {
     });
     answer(res, fake.asked.length - 1);
   };
-  const server: Server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new KubeClient(
-    contextsFromYaml(kubeconfigYaml({ server: url, user: { token: 't' } }))[0]!.config,
-    url,
-  );
-  const fake: FakeApi = {
-    client,
-    asked: [],
-    async close() {
-      await client.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const local = await localApiserver(handle);
+  const fake: FakeApi = { client: local.client, asked: [], close: () => local.close() };
   api = fake;
   return fake;
 }

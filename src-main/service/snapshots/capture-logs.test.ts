@@ -1,10 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
-import { kubeconfigYaml } from '../../simulator/kubeconfig';
-import { KubeClient, KubeRequestError } from '../clusters/kube-client';
-import { contextsFromYaml } from '../clusters/kubeconfig';
+import { type KubeClient, KubeRequestError } from '../clusters/kube-client';
+import { localApiserver } from '../test/local-apiserver';
 import { captureLogs, LOG_CONCURRENCY, reasonOf } from './capture-logs';
 import type { LogTarget } from './log-targets';
 
@@ -84,22 +82,14 @@ async function fakeApi(
       idle = setTimeout(release, enough ? 50 : 1_000);
     }
   };
-  const server: Server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new KubeClient(
-    contextsFromYaml(kubeconfigYaml({ server: url, user: { token: 't' } }))[0]!.config,
-    url,
-  );
+  const local = await localApiserver(handle);
   const fake: FakeApi = {
-    client,
+    client: local.client,
     asked: [],
     maxOpen: 0,
     async close() {
       release();
-      await client.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await local.close();
     },
   };
   api = fake;
