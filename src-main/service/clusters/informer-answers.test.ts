@@ -3,14 +3,12 @@
  * other than 410, lines that are not watch events), from a minimal stand-in apiserver in front of
  * the real KubeClient, Informer and ResourceCache.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kubeconfigYaml } from '../../simulator/kubeconfig';
 import type { ProblemError } from '../errors';
+import { localApiserver } from '../test/local-apiserver';
 import { keysOf, podCache, SLOW_BACKOFF, sleep, until } from './cache.test-support';
-import { KubeClient } from './kube-client';
-import { contextsFromYaml } from './kubeconfig';
+import type { KubeClient } from './kube-client';
 import type { ResourceCache } from './resource-cache';
 
 type Answer = (res: ServerResponse) => void;
@@ -59,7 +57,7 @@ afterEach(async () => {
 async function fakeCluster(...watches: Answer[]): Promise<Fake> {
   let lists = 0;
   let watched = 0;
-  const server: Server = createServer((req, res) => {
+  const local = await localApiserver((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     if (url.searchParams.get('watch') === '1') {
       watches[Math.min(watched++, watches.length - 1)]!(res);
@@ -73,21 +71,11 @@ async function fakeCluster(...watches: Answer[]): Promise<Fake> {
       items: [pod(`p${lists}`, '1')],
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new KubeClient(
-    contextsFromYaml(kubeconfigYaml({ server: url, user: { token: 't' } }))[0]!.config,
-    url,
-  );
   return {
-    client,
+    client: local.client,
     lists: () => lists,
     watches: () => watched,
-    async close() {
-      await client.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => local.close(),
   };
 }
 
