@@ -2,7 +2,13 @@
  * The connection guard (connection-guard.ts) on a real server and real sockets, with a clock the
  * test moves: which connection is closed past the bound, with what, and which never is.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../test/eventually';
@@ -38,13 +44,17 @@ interface Guarded {
   ask(client: RawClient, headers?: string): Promise<void>;
 }
 
-async function guarded(maxWaiting: number, firstRequestTimeoutMs = 60_000): Promise<Guarded> {
+async function guarded(
+  maxWaiting: number,
+  firstRequestTimeoutMs = 60_000,
+  serverOptions: ServerOptions = {},
+): Promise<Guarded> {
   const closes: string[] = [];
   const clock = { now: 0 };
   const held: Array<() => void> = [];
   let accepted = 0;
   let requests = 0;
-  server = createServer({ keepAliveTimeout: 60_000 });
+  server = createServer({ keepAliveTimeout: 60_000, ...serverOptions });
   new ConnectionGuard(
     server,
     { maxWaiting, firstRequestTimeoutMs, checkIntervalMs: 10, onClose: (reason) => closes.push(reason) },
@@ -175,5 +185,27 @@ describe('the connection guard', () => {
     g.clock.now = 100_000;
     await sleep(100);
     expect(isOpen(kept)).toBe(true);
+  });
+
+  it("reports a silent connection that Node's own headers timeout closed first, once", async () => {
+    // The guard's clock never moves, so only Node's check can close it.
+    const g = await guarded(10, 1_000, { headersTimeout: 200, connectionsCheckingInterval: 20 });
+    const silent = await g.open();
+    await silent.closed;
+    expect(silent.received).toBe(TIMEOUT_408);
+    await eventually(async () => expect(g.closes).toEqual(['no-request']));
+    g.clock.now = 100_000;
+    await sleep(100);
+    expect(g.closes).toEqual(['no-request']);
+  });
+
+  it('does not report a client that hangs up on its own before sending anything', async () => {
+    const g = await guarded(10, 1_000);
+    const leaving = await g.open();
+    leaving.socket.end();
+    await leaving.closed;
+    g.clock.now = 100_000;
+    await sleep(100);
+    expect(g.closes).toEqual([]);
   });
 });

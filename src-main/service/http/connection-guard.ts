@@ -18,6 +18,8 @@ interface Tracked {
   state: State;
   /** The request the socket is on, so a late 'end' of an earlier one changes nothing. */
   req: IncomingMessage | null;
+  /** Set when this guard closed the socket, so its close is reported once. */
+  closedHere: boolean;
 }
 
 // Node writes this itself when headersTimeout or requestTimeout fires; a client we close gets the same.
@@ -30,8 +32,7 @@ function hasBody(req: IncomingMessage): boolean {
 
 /**
  * Bounds what slow or silent clients can hold. Node's headersTimeout and requestTimeout close a
- * connection that is slow to send a request, but only after the time runs out, and never one that
- * has not sent a byte. So a flood of such connections could still hold every file descriptor in
+ * connection that is slow to send a request, but only after the time runs out. So a flood of such connections could still hold every file descriptor in
  * the meantime. This guard counts the connections that are waiting on their client (connected or
  * kept alive but with no request yet, or still sending a body) and, past `maxWaiting`, closes the
  * one that has waited longest. A client that is sending requests moves out of the waiting set
@@ -58,11 +59,16 @@ export class ConnectionGuard {
   }
 
   private onConnection(socket: Socket): void {
-    this.tracked.set(socket, { state: 'fresh', req: null });
+    const t: Tracked = { state: 'fresh', req: null, closedHere: false };
+    this.tracked.set(socket, t);
     this.wait(socket);
     socket.once('close', () => {
       this.tracked.delete(socket);
       this.waiting.delete(socket);
+      // Node 24's own headersTimeout also closes a silent connection, with the same 408, and its
+      // check may run before the sweep. Nothing else writes to a fresh socket, so bytes written
+      // there mean Node timed it out: reported the same as the sweep, whichever came first.
+      if (t.state === 'fresh' && !t.closedHere && socket.bytesWritten > 0) this.opts.onClose?.('no-request');
     });
   }
 
@@ -114,11 +120,12 @@ export class ConnectionGuard {
 
   private close(socket: Socket, reason: 'evicted' | 'no-request'): void {
     this.waiting.delete(socket);
+    const t = this.tracked.get(socket);
+    if (t) t.closedHere = true;
     // Only a connection that never sent a request is told why. A kept-alive one may have a request
     // in flight that would take the 408 for its answer; closing it unannounced is what lets the
     // client retry on a new connection.
-    if (socket.writable && this.tracked.get(socket)?.state === 'fresh')
-      socket.write(REQUEST_TIMEOUT_RESPONSE);
+    if (socket.writable && t?.state === 'fresh') socket.write(REQUEST_TIMEOUT_RESPONSE);
     socket.destroy();
     this.opts.onClose?.(reason);
   }
