@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGeoLocator } from './geo';
-import { classifyAddress, createClientAddressResolver, networkOf, normalizeAddress } from './ip';
+import { classifyAddress, createClientAddressResolver, ipv6Groups, networkOf, normalizeAddress } from './ip';
 
 describe('addresses', () => {
   it('normalise mapped IPv4, brackets and zones', () => {
@@ -34,6 +34,26 @@ describe('addresses', () => {
     expect(classifyAddress('172.32.0.1')).toBe('public');
     expect(classifyAddress('2606:4700::1111')).toBe('public');
   });
+
+  it('an address with only one of its brackets is no address', () => {
+    expect(normalizeAddress('[::1')).toBeUndefined();
+    expect(normalizeAddress('::1]')).toBeUndefined();
+  });
+
+  it('read IPv6 groups with and without ::, and an embedded IPv4 as the last two groups', () => {
+    expect(ipv6Groups('2001:db8:1:2:3:4:5:6')).toEqual([0x2001, 0xdb8, 1, 2, 3, 4, 5, 6]);
+    expect(ipv6Groups('2001:db8::')).toEqual([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0]);
+    expect(ipv6Groups('::ab:cd')).toEqual([0, 0, 0, 0, 0, 0, 0xab, 0xcd]);
+    expect(ipv6Groups('1:2::7:8')).toEqual([1, 2, 0, 0, 0, 0, 7, 8]);
+    expect(ipv6Groups('::ffff:192.168.100.200')).toEqual([0, 0, 0, 0, 0, 0xffff, 0xc0a8, 0x64c8]);
+    expect(ipv6Groups('64:ff9b:1:2:3:4:10.20.30.40')).toEqual([0x64, 0xff9b, 1, 2, 3, 4, 0x0a14, 0x1e28]);
+  });
+
+  it('classify this-network, multicast and reserved addresses as unknown', () => {
+    for (const a of ['0.1.2.3', '224.0.0.9', '239.1.2.3', '250.1.2.3', '::', 'ff02::1']) {
+      expect(classifyAddress(a), a).toBe('unknown');
+    }
+  });
 });
 
 describe('trusted proxies', () => {
@@ -45,6 +65,18 @@ describe('trusted proxies', () => {
     expect(resolve('127.0.0.1', 'garbage, 8.8.8.8')).toBe('8.8.8.8');
     expect(resolve('127.0.0.1', '8.8.8.8, garbage')).toBe('127.0.0.1');
     expect(resolve('::ffff:127.0.0.1', undefined)).toBe('127.0.0.1');
+  });
+  it('trust an IPv6 proxy by address or network', () => {
+    const v6 = createClientAddressResolver(['::1', 'fd00::/8']);
+    expect(v6('::1', '8.8.8.8')).toBe('8.8.8.8');
+    expect(v6('fd12::7', '2606:4700::1111, fd00::9')).toBe('2606:4700::1111');
+    expect(v6('2001:db8::1', '8.8.8.8')).toBe('2001:db8::1');
+  });
+  it('read X-Forwarded-For given as several header lines as one list', () => {
+    expect(resolve('127.0.0.1', ['6.6.6.6', '8.8.8.8, 10.1.1.1'])).toBe('8.8.8.8');
+  });
+  it('refuse a trusted entry that is not an address or network, naming it', () => {
+    expect(() => createClientAddressResolver(['proxy.local/24'])).toThrow(/proxy\.local\/24/);
   });
   it('do nothing when none is configured', () => {
     expect(createClientAddressResolver([])('127.0.0.1', '8.8.8.8')).toBe('127.0.0.1');

@@ -1,0 +1,144 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MIN_PASSWORD_LENGTH } from '../../../src-shared/contract/auth-operations';
+import { silentLogger } from '../logger';
+import { type AppDatabase, openAppDatabase } from '../storage/database';
+import { Accounts } from './accounts';
+import { ADMIN_PASSWORD_FILE, bootstrapAdmin, forgetInitialPassword, printAdminCreated } from './bootstrap';
+import type { AdminCreatedInfo } from './options';
+import { FAST_HASH } from './test-stack';
+
+let db: AppDatabase;
+let accounts: Accounts;
+let dir: string;
+beforeEach(() => {
+  db = openAppDatabase({ logger: silentLogger() });
+  accounts = new Accounts(db, () => Date.parse('2026-03-01T09:00:00Z'), FAST_HASH);
+  dir = mkdtempSync(join(tmpdir(), 'skiff-bootstrap-'));
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A real pino logger whose lines are kept, to see what an operator would read. */
+function recordingLogger() {
+  const lines: { level: number; msg: string }[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { logger, lines };
+}
+
+describe('the first administrator', () => {
+  it('is not created from a configured password shorter than the minimum; the start fails instead', async () => {
+    const short = 'x'.repeat(MIN_PASSWORD_LENGTH - 1);
+    await expect(bootstrapAdmin(accounts, { adminPassword: short, logger: silentLogger() })).rejects.toThrow(
+      /SKIFF_ADMIN_PASSWORD.*\d+ characters/,
+    );
+    expect(accounts.isEmpty).toBe(true);
+  });
+
+  it('gets a generated password, written with a trailing newline to a file only its owner can read', async () => {
+    let shown: AdminCreatedInfo | undefined;
+    await bootstrapAdmin(accounts, {
+      dataDir: dir,
+      logger: silentLogger(),
+      onAdminCreated: (i) => (shown = i),
+    });
+    const file = join(dir, ADMIN_PASSWORD_FILE);
+    expect(shown).toEqual({ username: 'admin', generatedPassword: expect.any(String), passwordFile: file });
+    expect(readFileSync(file, 'utf8')).toBe(`${shown!.generatedPassword}\n`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(await accounts.verify('admin', shown!.generatedPassword!)).toMatchObject({ role: 'admin' });
+  });
+
+  it('without a data dir, has its generated password shown only, never written anywhere', async () => {
+    let shown: AdminCreatedInfo | undefined;
+    await bootstrapAdmin(accounts, { logger: silentLogger(), onAdminCreated: (i) => (shown = i) });
+    expect(shown).toEqual({ username: 'admin', generatedPassword: expect.any(String) });
+    expect(await accounts.verify('admin', shown!.generatedPassword!)).not.toBeNull();
+  });
+
+  it('is left alone on a later start: a configured password is ignored, and the operator is told so', async () => {
+    await bootstrapAdmin(accounts, {
+      adminPassword: 'first-password',
+      logger: silentLogger(),
+      onAdminCreated: () => {},
+    });
+    const quiet = recordingLogger();
+    await bootstrapAdmin(accounts, { logger: quiet.logger, onAdminCreated: () => {} });
+    expect(quiet.lines).toEqual([]);
+
+    const told = recordingLogger();
+    const created = vi.fn();
+    await bootstrapAdmin(accounts, {
+      adminPassword: 'second-password',
+      logger: told.logger,
+      onAdminCreated: created,
+    });
+    expect(created).not.toHaveBeenCalled();
+    expect(told.lines).toHaveLength(1);
+    expect(told.lines[0]!.msg).toMatch(/admin password/);
+    expect(JSON.stringify(told.lines)).not.toContain('second-password');
+    expect(await accounts.verify('admin', 'second-password')).toBeNull();
+    expect(await accounts.verify('admin', 'first-password')).not.toBeNull();
+    expect(accounts.list()).toHaveLength(1);
+  });
+});
+
+describe('the first-start notice on stderr', () => {
+  let printed: string[];
+  beforeEach(() => {
+    printed = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('names the account and the generated password, then where it was written and how to change it', () => {
+    printAdminCreated({
+      username: 'admin',
+      generatedPassword: 'Gen3rated-pw',
+      passwordFile: '/data/pw-file',
+    });
+    expect(printed).toHaveLength(1);
+    const [line] = printed;
+    expect(line).toContain('"admin"');
+    expect(line).toContain('Gen3rated-pw (also written to /data/pw-file');
+    expect(line).toContain('/v1/auth/password');
+    expect(line!.endsWith('\n')).toBe(true);
+  });
+
+  it('without a file, ends the password with the sentence rather than naming a place', () => {
+    printAdminCreated({ username: 'admin', generatedPassword: 'Gen3rated-pw' });
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toContain('Gen3rated-pw. ');
+    expect(printed[0]).not.toContain('written to');
+  });
+
+  it('for a configured password names the account and the variable, and shows no password', () => {
+    printAdminCreated({ username: 'admin' });
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toContain('"admin"');
+    expect(printed[0]).toContain('SKIFF_ADMIN_PASSWORD');
+    expect(printed[0]).not.toContain('undefined');
+  });
+});
+
+describe('forgetting the initial password file', () => {
+  it('happens only for the admin account, and is a no-op without a data dir or a file', () => {
+    const file = join(dir, ADMIN_PASSWORD_FILE);
+    writeFileSync(file, 'pw\n', { mode: 0o600 });
+    forgetInitialPassword(dir, 'dev.one');
+    expect(existsSync(file)).toBe(true);
+    expect(() => forgetInitialPassword(undefined, 'admin')).not.toThrow();
+    expect(existsSync(file)).toBe(true);
+    forgetInitialPassword(dir, 'admin');
+    expect(existsSync(file)).toBe(false);
+    expect(() => forgetInitialPassword(dir, 'admin')).not.toThrow();
+  });
+});
