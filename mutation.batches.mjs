@@ -120,6 +120,8 @@ export const batches = [
     tests: [
       'src-main/service/*.test.ts',
       'src-main/service/http/*.test.ts',
+      'src-main/service/openapi/*.test.ts',
+      'src-main/service/settings/*.test.ts',
       'src-main/service/test/contract-check.test.ts',
       ...it(['errors', 'openapi', 'settings', 'pagination', 'last-page', 'examples']),
     ],

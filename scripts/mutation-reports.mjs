@@ -9,10 +9,15 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Instrumenter } from '@stryker-mutator/instrumenter';
 
 export const reportRoot = 'reports/mutation';
 
-/** Every mutation.json under the reports folder: the subset report first, then batches, oldest first. */
+/**
+ * One report per folder under the reports folder, the subset report first, then batches, oldest
+ * first. A folder's report is its mutation.json, or its stryker-incremental.json when that is newer:
+ * an interrupted run saves only the incremental file, and its modules count once complete.
+ */
 function reportPaths() {
   const found = [];
   const walk = (dir) => {
@@ -22,11 +27,17 @@ function reportPaths() {
     } catch {
       return;
     }
+    const here = {};
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name === 'mutation.json') found.push({ path, mtime: statSync(path).mtimeMs });
+      else if (entry.name === 'mutation.json' || entry.name === INCREMENTAL)
+        here[entry.name] = { path, mtime: statSync(path).mtimeMs };
     }
+    const full = here['mutation.json'];
+    const partial = here[INCREMENTAL];
+    const newest = partial && (!full || partial.mtime > full.mtime + SAME_RUN_MS) ? partial : full;
+    if (newest) found.push(newest);
   };
   walk(reportRoot);
   const isSubset = (f) => f.path.split(/[\\/]/).includes('subset');
@@ -35,12 +46,35 @@ function reportPaths() {
     .map((f) => f.path);
 }
 
+const INCREMENTAL = 'stryker-incremental.json';
+// A finished run writes both files within moments; only a later incremental file is a newer run.
+const SAME_RUN_MS = 60_000;
+
+/**
+ * The modules of an interrupted run's incremental file that it got through: as many mutants as
+ * Stryker's instrumenter makes of the source the run saw. The file holds every uncovered mutant
+ * but only the covered ones tested before the stop, so a module short of its count is unfinished.
+ */
+async function completeModules(report) {
+  const names = Object.keys(report.files);
+  const silent = new Proxy({}, { get: (_, key) => (String(key).startsWith('is') ? () => false : () => {}) });
+  const { mutants } = await new Instrumenter(silent).instrument(
+    names.map((name) => ({ name, content: report.files[name].source, mutate: true })),
+    { plugins: null, excludedMutations: [], ignorers: [], noHeader: true },
+  );
+  const made = new Map();
+  for (const m of mutants) made.set(m.fileName, (made.get(m.fileName) ?? 0) + 1);
+  return Object.fromEntries(
+    names.filter((n) => report.files[n].mutants.length === made.get(n)).map((n) => [n, report.files[n]]),
+  );
+}
+
 /**
  * `files`: module path → the report's file entry (source and mutants) from the report that wins;
  * `from`: module path → that report's path; `reports`: every report read, in the order applied.
  * Exits with a one-line message when there is no report at all.
  */
-export function loadMergedReports() {
+export async function loadMergedReports() {
   const reports = reportPaths();
   if (reports.length === 0) {
     console.error(`No mutation reports under ${reportRoot}/: run \`npm run test:mutation\` first.`);
@@ -50,7 +84,8 @@ export function loadMergedReports() {
   const from = {};
   for (const path of reports) {
     const report = JSON.parse(readFileSync(path, 'utf8'));
-    for (const [name, file] of Object.entries(report.files)) {
+    const modules = path.endsWith(INCREMENTAL) ? await completeModules(report) : report.files;
+    for (const [name, file] of Object.entries(modules)) {
       files[name] = file;
       from[name] = path;
     }

@@ -25,7 +25,7 @@ try {
 const prefixes = parsed.positionals;
 const statuses = new Set(parsed.values.status ?? ['Survived', 'NoCoverage']);
 
-function readReports() {
+async function readReports() {
   const file = parsed.values.from;
   if (file === undefined) return loadMergedReports();
   try {
@@ -36,7 +36,7 @@ function readReports() {
     process.exit(2);
   }
 }
-const { files, from } = readReports();
+const { files, from } = await readReports();
 let shown = 0;
 for (const name of Object.keys(files).sort()) {
   if (prefixes.length > 0 && !prefixes.some((prefix) => name.startsWith(prefix))) continue;

@@ -15,7 +15,7 @@ const withModules = args.includes('--modules');
 const belowAt = args.indexOf('--below');
 const below = belowAt >= 0 ? Number(args[belowAt + 1]) : undefined;
 
-const { files, reports } = loadMergedReports();
+const { files, reports } = await loadMergedReports();
 
 const folderOf = (name) => posix.dirname(name);
 const metricsOf = (names) => calculateMetrics(Object.fromEntries(names.map((n) => [n, files[n]]))).metrics;
