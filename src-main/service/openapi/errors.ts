@@ -34,7 +34,12 @@ const SPECIAL: Partial<Record<string, ProblemCode[]>> = {
 };
 
 function codesOf(name: string, spec: Spec): ProblemCode[] {
-  const codes = new Set<string>(['internal_error', 'host_not_allowed', 'origin_not_allowed', 'rate_limited']);
+  const codes = new Set<ProblemCode>([
+    'internal_error',
+    'host_not_allowed',
+    'origin_not_allowed',
+    'rate_limited',
+  ]);
   const path = spec.path;
   const has = (param: string) => path.includes(`:${param}`);
   if (/:\w/.test(path)) codes.add('invalid_parameter');
@@ -62,8 +67,7 @@ function codesOf(name: string, spec: Spec): ProblemCode[] {
     codes.add('cluster_error').add('cluster_unauthorized').add('cluster_unreachable').add('cluster_timeout');
   }
   for (const code of SPECIAL[name] ?? []) codes.add(code);
-  if (spec.auth === 'public' || spec.auth === 'optional') codes.delete('unauthorized');
-  return [...codes].filter((c): c is ProblemCode => c in PROBLEM_CODES);
+  return [...codes];
 }
 
 const REASONS: Record<number, string> = {
