@@ -8,6 +8,7 @@ interface MediaRange {
 }
 
 function parseAccept(header: string): MediaRange[] {
+  // q=0 stays: it refuses a type even where a wildcard would accept it. A q that is no number is ignored.
   return header
     .split(',')
     .map((part) => {
@@ -15,18 +16,21 @@ function parseAccept(header: string): MediaRange[] {
       const q = params.find((p) => p.startsWith('q='));
       return { type, q: q ? Number(q.slice(2)) : 1 };
     })
-    .filter((r) => r.type !== '' && !(r.q <= 0) && !Number.isNaN(r.q));
+    .filter((r) => r.q >= 0);
 }
 
-function matches(range: string, type: string): boolean {
-  if (range === '*/*' || range === type) return true;
-  return range.endsWith('/*') && type.startsWith(range.slice(0, -1));
+/** How closely a range names a type: 3 the type itself, 2 its top-level wildcard, 1 any, 0 not at all. */
+function specificity(range: string, type: string): number {
+  if (range === type) return 3;
+  if (range.endsWith('/*') && type.startsWith(range.slice(0, -1))) return 2;
+  return range === '*/*' ? 1 : 0;
 }
 
 /**
  * Picks what a streaming operation answers from Accept: the produced type with the highest q
- * (ties to the operation's own order), the first produced type when Accept is absent, and a 406
- * naming the choices when nothing acceptable is produced.
+ * (ties to the operation's own order), a type's q being that of the most specific range naming it
+ * (RFC 9110 12.5.1: `text/plain;q=0` refuses text/plain even beside a wildcard), the first produced
+ * type when Accept is absent, and a 406 naming the choices when nothing acceptable is produced.
  */
 export function negotiate(accept: string | undefined, produces: readonly string[]): string {
   if (!accept || accept.trim() === '') return produces[0]!;
@@ -35,7 +39,13 @@ export function negotiate(accept: string | undefined, produces: readonly string[
   let bestQ = 0;
   for (const type of produces) {
     let q = 0;
-    for (const r of ranges) if (matches(r.type, type) && r.q > q) q = r.q;
+    let level = 0;
+    for (const r of ranges) {
+      const s = specificity(r.type, type);
+      if (s === 0 || s < level || (s === level && r.q <= q)) continue;
+      level = s;
+      q = r.q;
+    }
     if (q > bestQ) {
       best = type;
       bestQ = q;
