@@ -3,45 +3,33 @@
  * server it was attached to late, its sweep timer, and closes it must not report.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../test/eventually';
 import { ConnectionGuard, type ConnectionGuardOptions } from './connection-guard';
-import { RawClients } from './raw-clients.test-support';
+import { serverPerTest } from './raw-clients.test-support';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let server: Server | undefined;
-let raw: RawClients | undefined;
+const servers = serverPerTest();
 /** Errors thrown out of event listeners while a test ran. */
 let uncaught: unknown[] = [];
 const record = (err: unknown) => uncaught.push(err);
 afterEach(async () => {
   process.off('uncaughtException', record);
-  await raw?.closeAll();
-  await new Promise<void>((resolve) => {
-    if (!server?.listening) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  server = raw = undefined;
 });
 
-async function listen(s: Server): Promise<RawClients> {
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  raw = new RawClients((s.address() as AddressInfo).port, 10);
-  return raw;
-}
+const listen = (s: Server) => servers.listen(s, 10);
 
 /** A server answering every request with "ok" once its body is in. */
 function okServer(options: Parameters<typeof createServer>[0] = {}): Server {
-  server = createServer({ keepAliveTimeout: 60_000, ...options }, (req, res) => {
-    req.resume();
-    req.once('end', () => res.end('ok'));
-  });
-  return server;
+  return servers.track(
+    createServer({ keepAliveTimeout: 60_000, ...options }, (req, res) => {
+      req.resume();
+      req.once('end', () => res.end('ok'));
+    }),
+  );
 }
 
 describe('the connection guard', () => {

@@ -3,26 +3,15 @@
  * bodies that start on a fresh connection: where in the line of waiting connections each leaves
  * its connection, with a clock the test moves.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../test/eventually';
 import { ConnectionGuard } from './connection-guard';
-import { type RawClient, RawClients } from './raw-clients.test-support';
+import { type RawClient, serverPerTest } from './raw-clients.test-support';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let server: Server | undefined;
-let raw: RawClients | undefined;
-afterEach(async () => {
-  await raw?.closeAll();
-  await new Promise<void>((resolve) => {
-    if (!server) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  server = raw = undefined;
-});
+const servers = serverPerTest();
 
 interface Guarded {
   closes: string[];
@@ -43,7 +32,7 @@ async function guarded(maxWaiting: number): Promise<Guarded> {
   let accepted = 0;
   let requests = 0;
   let ended = 0;
-  server = createServer({ keepAliveTimeout: 60_000 });
+  const server = servers.track(createServer({ keepAliveTimeout: 60_000 }));
   new ConnectionGuard(
     server,
     { maxWaiting, firstRequestTimeoutMs: 60_000, checkIntervalMs: 10, onClose: (r) => closes.push(r) },
@@ -64,9 +53,7 @@ async function guarded(maxWaiting: number): Promise<Guarded> {
     if (req.headers['x-defer']) deferred.push(read);
     else read();
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const clients = new RawClients((server.address() as AddressInfo).port, 10);
-  raw = clients;
+  const clients = await servers.listen(server, 10);
   return {
     closes,
     held,

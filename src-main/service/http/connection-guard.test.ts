@@ -2,33 +2,16 @@
  * The connection guard (connection-guard.ts) on a real server and real sockets, with a clock the
  * test moves: which connection is closed past the bound, with what, and which never is.
  */
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerOptions,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../test/eventually';
 import { ConnectionGuard } from './connection-guard';
-import { type RawClient, RawClients } from './raw-clients.test-support';
+import { type RawClient, serverPerTest } from './raw-clients.test-support';
 
 const TIMEOUT_408 = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let server: Server | undefined;
-let raw: RawClients | undefined;
-afterEach(async () => {
-  await raw?.closeAll();
-  await new Promise<void>((resolve) => {
-    if (!server) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  server = raw = undefined;
-});
+const servers = serverPerTest();
 
 interface Guarded {
   closes: string[];
@@ -54,7 +37,7 @@ async function guarded(
   const held: Array<() => void> = [];
   let accepted = 0;
   let requests = 0;
-  server = createServer({ keepAliveTimeout: 60_000, ...serverOptions });
+  const server = servers.track(createServer({ keepAliveTimeout: 60_000, ...serverOptions }));
   new ConnectionGuard(
     server,
     { maxWaiting, firstRequestTimeoutMs, checkIntervalMs: 10, onClose: (reason) => closes.push(reason) },
@@ -70,9 +53,7 @@ async function guarded(
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const clients = new RawClients((server.address() as AddressInfo).port, 10);
-  raw = clients;
+  const clients = await servers.listen(server, 10);
   return {
     closes,
     clock,

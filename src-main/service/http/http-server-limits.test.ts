@@ -3,39 +3,26 @@
  * the log about connections refused at the connection cap.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../test/eventually';
 import { createHttpServer, HTTP_DEFAULTS, type HttpServerOptions } from './http-server';
-import { RawClients } from './raw-clients.test-support';
+import { serverPerTest } from './raw-clients.test-support';
 import { LEVEL, recordingLogger } from './recording-logger.test-support';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let server: Server | undefined;
-let raw: RawClients | undefined;
-afterEach(async () => {
+const servers = serverPerTest();
+afterEach(() => {
   vi.useRealTimers();
-  await raw?.closeAll();
-  await new Promise<void>((resolve) => {
-    if (!server?.listening) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  server = raw = undefined;
 });
 
 function make(options: HttpServerOptions) {
   const { logger, entries } = recordingLogger();
-  server = createHttpServer((_req, res) => res.end('ok'), options, logger);
+  const server = servers.track(createHttpServer((_req, res) => res.end('ok'), options, logger));
   return { server, entries };
 }
 
-async function listening(s: Server): Promise<RawClients> {
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  raw = new RawClients((s.address() as AddressInfo).port);
-  return raw;
-}
+const listening = (s: Server) => servers.listen(s);
 
 /** Options under which no timeout closes a connection while a test runs. */
 const patient = { headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 } as const;

@@ -4,8 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../test/eventually';
 import {
   createHttpServer,
@@ -13,28 +12,18 @@ import {
   HTTP_DEFAULTS,
   type HttpServerOptions,
 } from './http-server';
-import { RawClients } from './raw-clients.test-support';
+import { serverPerTest } from './raw-clients.test-support';
 import { LEVEL, recordingLogger } from './recording-logger.test-support';
 
-let server: Server | undefined;
-let raw: RawClients | undefined;
-afterEach(async () => {
-  await raw?.closeAll();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server = raw = undefined;
-});
+const servers = serverPerTest();
 
 function make(options: HttpServerOptions) {
   const { logger, entries } = recordingLogger();
-  server = createHttpServer((_req, res) => res.end('ok'), options, logger);
+  const server = servers.track(createHttpServer((_req, res) => res.end('ok'), options, logger));
   return { server, entries };
 }
 
-async function listening(s: Server): Promise<RawClients> {
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  raw = new RawClients((s.address() as AddressInfo).port);
-  return raw;
-}
+const listening = (s: Server) => servers.listen(s);
 
 describe('defaultMaxConnections', () => {
   it('is half the open-file limit, at least 64 and at most 8,192', () => {

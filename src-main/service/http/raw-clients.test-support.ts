@@ -1,5 +1,6 @@
-import { request } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { request, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** A TCP connection a test drives byte by byte, recording what the server does to it. */
 export interface RawClient {
@@ -134,4 +135,37 @@ export function freshRequest(
     req.on('error', reject);
     req.end(opts.body);
   });
+}
+
+/**
+ * The server a test starts and the raw clients it opens to it, both closed after each test (open
+ * connections too, so an answer a test held back cannot keep the next test waiting). Called once
+ * at the top of a test file.
+ */
+export function serverPerTest() {
+  let server: Server | undefined;
+  let raw: RawClients | undefined;
+  afterEach(async () => {
+    await raw?.closeAll();
+    await new Promise<void>((resolve) => {
+      if (!server?.listening) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    server = raw = undefined;
+  });
+  return {
+    /** The test's server, to be closed after it. */
+    track<S extends Server>(s: S): S {
+      server = s;
+      return s;
+    },
+    /** Listens on a free loopback port and opens raw clients there, ticking every `tickMs`. */
+    async listen(s: Server, tickMs?: number): Promise<RawClients> {
+      server = s;
+      await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+      raw = new RawClients((s.address() as AddressInfo).port, tickMs);
+      return raw;
+    },
+  };
 }
