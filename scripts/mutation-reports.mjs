@@ -13,6 +13,10 @@ import { Instrumenter } from '@stryker-mutator/instrumenter';
 
 export const reportRoot = 'reports/mutation';
 
+const INCREMENTAL = 'stryker-incremental.json';
+// A finished run writes both files within moments; only a later incremental file is a newer run.
+const SAME_RUN_MS = 60_000;
+
 /**
  * One report per folder under the reports folder, the subset report first, then batches, oldest
  * first. A folder's report is its mutation.json, or its stryker-incremental.json when that is newer:
@@ -45,10 +49,6 @@ function reportPaths() {
     .sort((a, b) => Number(isSubset(b)) - Number(isSubset(a)) || a.mtime - b.mtime)
     .map((f) => f.path);
 }
-
-const INCREMENTAL = 'stryker-incremental.json';
-// A finished run writes both files within moments; only a later incremental file is a newer run.
-const SAME_RUN_MS = 60_000;
 
 /**
  * The modules of an interrupted run's incremental file that it got through: as many mutants as

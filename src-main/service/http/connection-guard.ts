@@ -66,8 +66,9 @@ export class ConnectionGuard {
       this.tracked.delete(socket);
       this.waiting.delete(socket);
       // Node 24's own headersTimeout also closes a silent connection, with the same 408, and its
-      // check may run before the sweep. Nothing else writes to a fresh socket, so bytes written
-      // there mean Node timed it out: reported the same as the sweep, whichever came first.
+      // check may run before the sweep. Node writes to a socket that has not sent a whole request
+      // only to refuse it (that 408, or a 400 for a malformed one), so bytes written there mean
+      // Node closed it: reported the same as the sweep, whichever came first.
       if (t.state === 'fresh' && !t.closedHere && socket.bytesWritten > 0) this.opts.onClose?.('no-request');
     });
   }
