@@ -1,25 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ActivityEntry, SessionRecord } from '../../../src-shared/contract/auth-models';
+import { describe, expect, it } from 'vitest';
+import type { SessionRecord } from '../../../src-shared/contract/auth-models';
 import { TEST_ADMIN_PASSWORD } from '../test/login';
-import { type AuthStack, startAuthStack } from './test-stack';
+import { activityOf, stackPerTest } from './stack-per-test.test-support';
 
-let stack: AuthStack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-
-async function started(opts: Parameters<typeof startAuthStack>[0] = {}) {
-  const s = await startAuthStack(opts);
-  stack = s;
-  return s;
-}
-
-async function activity(s: AuthStack, bearer: Record<string, string>, query: string) {
-  const res = await s.call<ActivityEntry[]>('GET', `/v1/auth/activity${query}`, { headers: bearer });
-  expect(res.status).toBe(200);
-  return res.body;
-}
+const started = stackPerTest();
 
 describe('logging out', () => {
   it('a session that has already ended stays as it ended, and is not logged a second time', async () => {
@@ -36,7 +20,7 @@ describe('logging out', () => {
     });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
-    const logouts = await activity(s, keeper.bearer, '?type=logout');
+    const logouts = await activityOf(s, keeper.bearer, '?type=logout');
     expect(logouts.map((e) => e.sessionId)).toEqual([gone.sessionId]);
   });
 
@@ -48,7 +32,7 @@ describe('logging out', () => {
     await s.call('POST', `/v1/auth/sessions/${phone.sessionId}/logout`, { headers: laptop.bearer });
     s.clock.advance(1_000);
     await s.call('POST', `/v1/auth/sessions/${tablet.sessionId}/logout`, { headers: tablet.bearer });
-    const [own, ended] = await activity(s, laptop.bearer, '?type=logout');
+    const [own, ended] = await activityOf(s, laptop.bearer, '?type=logout');
     expect(own).toMatchObject({ sessionId: tablet.sessionId, by: null, detail: expect.any(String) });
     expect(own!.detail).not.toBe('');
     expect(ended).toMatchObject({
@@ -92,7 +76,7 @@ describe('changing one’s own password', () => {
       body: { currentPassword: TEST_ADMIN_PASSWORD, newPassword: 'next-admin-password' },
     });
     expect(res.body).toEqual({ endedSessions: 2 });
-    const log = await activity(s, me.bearer, '?type=password_changed');
+    const log = await activityOf(s, me.bearer, '?type=password_changed');
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ sessionId: me.sessionId, by: null });
     expect(log[0]!.detail).toMatch(/\b2 other session/);

@@ -1,21 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Account, ActivityEntry, SessionRecord } from '../../../src-shared/contract/auth-models';
+import { describe, expect, it } from 'vitest';
+import type { Account, SessionRecord } from '../../../src-shared/contract/auth-models';
 import { ADMIN_PASSWORD_FILE } from './bootstrap';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { activityOf, stackPerTest } from './stack-per-test.test-support';
+import type { AuthStack, Tokens } from './test-stack';
 
-let stack: AuthStack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-
-async function started(opts: Parameters<typeof startAuthStack>[0] = {}) {
-  const s = await startAuthStack(opts);
-  stack = s;
-  return s;
-}
+const started = stackPerTest();
 
 async function member(s: AuthStack, admin: Tokens, username: string, extra: Record<string, unknown> = {}) {
   const res = await s.call<Account>('POST', '/v1/auth/accounts', {
@@ -23,12 +14,6 @@ async function member(s: AuthStack, admin: Tokens, username: string, extra: Reco
     body: { username, password: `${username}-password`, ...extra },
   });
   expect(res.status).toBe(201);
-  return res.body;
-}
-
-async function activity(s: AuthStack, bearer: Record<string, string>, query: string) {
-  const res = await s.call<ActivityEntry[]>('GET', `/v1/auth/activity${query}`, { headers: bearer });
-  expect(res.status).toBe(200);
   return res.body;
 }
 
@@ -83,7 +68,7 @@ describe('account administration', () => {
     expect(ended.map((r) => r.sessionId).sort()).toEqual([phone.sessionId, laptop.sessionId].sort());
     for (const r of ended) expect(r).toMatchObject({ status: 'logged_out', endReason: 'password_changed' });
 
-    const log = await activity(s, again.bearer, '?type=password_changed');
+    const log = await activityOf(s, again.bearer, '?type=password_changed');
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({
       accountId: zoe.accountId,
@@ -130,7 +115,9 @@ describe('account administration', () => {
     await s.login('cleo', 'cleo-password');
     await s.login('dan', 'dan-password');
     const about = async (accountId: string) =>
-      (await activity(s, admin.bearer, '?accountId=all&limit=100')).filter((e) => e.accountId === accountId);
+      (await activityOf(s, admin.bearer, '?accountId=all&limit=100')).filter(
+        (e) => e.accountId === accountId,
+      );
     expect(await about(cleo.accountId)).toHaveLength(1);
     const removed = await s.call('DELETE', `/v1/auth/accounts/${cleo.accountId}`, { headers: admin.bearer });
     expect(removed.status).toBe(200);
@@ -154,7 +141,7 @@ describe('API keys in the log', () => {
       headers: other.bearer,
     });
     expect(revoked.status).toBe(200);
-    const log = await activity(s, eli.bearer, '?type=api_key_created,api_key_revoked');
+    const log = await activityOf(s, eli.bearer, '?type=api_key_created,api_key_revoked');
     expect(log.map((e) => [e.type, e.sessionId, e.apiKeyId])).toEqual([
       ['api_key_revoked', other.sessionId, created.body.apiKey.apiKeyId],
       ['api_key_created', eli.sessionId, created.body.apiKey.apiKeyId],
