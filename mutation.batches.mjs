@@ -123,7 +123,16 @@ export const batches = [
       'src-main/service/openapi/*.test.ts',
       'src-main/service/settings/*.test.ts',
       'src-main/service/test/contract-check.test.ts',
-      ...it(['errors', 'openapi', 'settings', 'pagination', 'last-page', 'examples']),
+      ...it([
+        'errors',
+        'openapi',
+        'settings',
+        'settings-admin',
+        'health',
+        'pagination',
+        'last-page',
+        'examples',
+      ]),
     ],
   },
 ];

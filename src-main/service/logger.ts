@@ -6,7 +6,10 @@ export type Logger = pino.Logger;
  * Structured logs to stderr, so stdout stays free for the one `listening on` line scripts wait for.
  * Secrets never reach a log line: the redaction list is the last line of defence, not the first.
  */
-export function createLogger(level: string = process.env.SKIFF_LOG_LEVEL ?? 'info'): Logger {
+export function createLogger(
+  level: string = process.env.SKIFF_LOG_LEVEL ?? 'info',
+  destination: pino.DestinationStream = pino.destination(2),
+): Logger {
   return pino(
     {
       level,
@@ -26,7 +29,7 @@ export function createLogger(level: string = process.env.SKIFF_LOG_LEVEL ?? 'inf
         censor: '[redacted]',
       },
     },
-    pino.destination(2),
+    destination,
   );
 }
 

@@ -63,6 +63,14 @@ export async function updateAppSettings(
   deps: AppSettingsDeps,
   patch: AppSettingsPatch,
 ): Promise<AppSettings> {
+  // A refused patch changes nothing: the local API is checked before any field is kept.
+  const host = deps.host();
+  if (patch.localApi && !host.setLocalApi) {
+    throw new ProblemError(
+      'conflict',
+      'the local API is this server itself in web mode; it cannot be changed here',
+    );
+  }
   const stored = readStoredAppSettings(deps.store);
   const next: StoredAppSettings = {
     ...stored,
@@ -75,15 +83,6 @@ export async function updateAppSettings(
       : {}),
   };
   deps.store.set(KEY, next);
-  if (patch.localApi) {
-    const host = deps.host();
-    if (!host.setLocalApi) {
-      throw new ProblemError(
-        'conflict',
-        'the local API is this server itself in web mode; it cannot be changed here',
-      );
-    }
-    await host.setLocalApi(patch.localApi);
-  }
+  if (patch.localApi) await host.setLocalApi?.(patch.localApi);
   return describeAppSettings(deps);
 }
