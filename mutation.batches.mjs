@@ -36,7 +36,12 @@ export const batches = [
   },
   {
     name: 'auth',
-    mutate: ['src-main/service/auth/**/*.ts', 'src-main/service/operations/auth*.ts'],
+    // The session probe (operations/session.ts) answers from auth's state; its tests are auth's.
+    mutate: [
+      'src-main/service/auth/**/*.ts',
+      'src-main/service/operations/auth*.ts',
+      'src-main/service/operations/session.ts',
+    ],
     tests: ['src-main/service/auth/*.test.ts'],
   },
   {
@@ -114,7 +119,6 @@ export const batches = [
       'src-main/service/openapi/**/*.ts',
       'src-main/service/settings/**/*.ts',
       'src-main/service/operations/index.ts',
-      'src-main/service/operations/session.ts',
       'src-main/service/operations/settings.ts',
     ],
     tests: [
@@ -128,6 +132,7 @@ export const batches = [
         'openapi',
         'settings',
         'settings-admin',
+        'settings-restart',
         'health',
         'pagination',
         'last-page',
