@@ -1,0 +1,78 @@
+import { readdir } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppSettings } from '../../src-shared/contract/settings-models';
+import { FAST_HASH } from './auth/test-stack';
+import { createService, type Service } from './index';
+import { silentLogger } from './logger';
+import { eventually } from './test/eventually';
+import { login, TEST_ADMIN_PASSWORD } from './test/login';
+
+/** How a service starts listening and how it closes (service/index.ts), each service made in its test. */
+const open: Service[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+function service(): Service {
+  const s = createService({
+    contexts: [],
+    logger: silentLogger(),
+    adminPassword: TEST_ADMIN_PASSWORD,
+    auth: { passwordCost: FAST_HASH, onAdminCreated: () => {} },
+  });
+  open.push(s);
+  return s;
+}
+
+const uploadFolders = async () => (await readdir(tmpdir())).filter((n) => n.startsWith('skiff-uploads-'));
+
+/** Sends the head of an upload and part of its body, then keeps the connection open. */
+function stalledUpload(url: string, bearer: Record<string, string>): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(`${url}/v1/snapshots`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/octet-stream', 'content-length': '1000000' },
+    });
+    req.on('error', () => {}); // the close below cuts it off
+    req.write(Buffer.alloc(1000), () => resolve());
+  });
+}
+
+describe('listening', () => {
+  it('on a port another server holds fails with that error, instead of never answering', async () => {
+    const first = await service().listen(0, '127.0.0.1');
+    const port = Number(new URL(first.url).port);
+    await expect(service().listen(port, '127.0.0.1')).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  it('names the first address it listens on as the local API in the settings, not a later one', async () => {
+    const s = service();
+    const first = await s.listen(0, '127.0.0.1');
+    const second = await s.listen(0, '127.0.0.1');
+    expect(second.url).not.toBe(first.url);
+    const admin = await login(second.url);
+    const res = await fetch(`${second.url}/v1/app/settings`, { headers: admin.headers });
+    expect(((await res.json()) as AppSettings).localApi.url).toBe(first.url);
+  });
+});
+
+describe('closing', () => {
+  it('stops every server it listens on, without waiting for a client still sending', async () => {
+    const s = service();
+    const a = await s.listen(0, '127.0.0.1');
+    const b = await s.listen(0, '127.0.0.1');
+    const admin = await login(a.url);
+    await stalledUpload(a.url, admin.headers);
+    await eventually(async () => expect(await uploadFolders()).toHaveLength(1));
+
+    await s.close();
+    open.splice(open.indexOf(s), 1);
+    for (const { url } of [a, b]) {
+      await expect(fetch(`${url}/v1/health`)).rejects.toThrow();
+    }
+    // The folder uploads were written to goes with the service.
+    expect(await uploadFolders()).toEqual([]);
+  });
+});
