@@ -9,7 +9,7 @@ import { authHandlers } from './auth';
 import { authActivityHandlers } from './auth-activity';
 import { authAdminHandlers } from './auth-admin';
 import { eventHistoryHandlers } from './event-history';
-import { type EventWatchHandlers, eventWatchHandlers } from './event-watch';
+import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
 import { guidanceHandlers } from './guidance';
 import { logHandlers } from './logs';
@@ -28,7 +28,7 @@ export function createHandlers(
   history: EventHistory,
   snapshots: SnapshotJobs,
   now: () => number = Date.now,
-  eventWatch: EventWatchHandlers | undefined,
+  eventWatch: EventWatchHandlers,
   opener: SnapshotOpener,
 ): OperationHandlers {
   return {
@@ -40,7 +40,7 @@ export function createHandlers(
     ...workspaceHandlers(registry),
     ...resourceHandlers(registry),
     ...eventHandlers(registry, history, now),
-    watchEvents: (eventWatch ?? eventWatchHandlers(registry, {}, now)).watchEvents,
+    watchEvents: eventWatch.watchEvents,
     ...eventHistoryHandlers(registry, history, now),
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
