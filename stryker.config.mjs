@@ -37,6 +37,8 @@ const config = {
     '!**/*.d.ts',
     // The integration harness, fault proxy and exec-plugin fixtures are test code, not product code.
     '!src-main/service/test/**',
+    // The auth tests' stack (a service with a fake clock, raw HTTP calls) is test code too.
+    '!src-main/service/auth/test-stack.ts',
   ],
   // Code that only runs while a module loads (constants, the guidance tables) would need a fresh
   // process per mutant; mutants it covers outside any test are left out of the score instead.

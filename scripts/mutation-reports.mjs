@@ -8,8 +8,10 @@
  * module was last run, so it never overrides a batch.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, matchesGlob } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
+import { batches } from '../mutation.batches.mjs';
+import config from '../stryker.config.mjs';
 
 export const reportRoot = 'reports/mutation';
 
@@ -74,6 +76,19 @@ async function completeModules(report) {
  * `from`: module path → that report's path; `reports`: every report read, in the order applied.
  * Exits with a one-line message when there is no report at all.
  */
+const excluded = config.mutate.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
+
+/**
+ * Whether a report's result for a module still counts: the module is still mutated at all, and a
+ * batch's own report counts only for the modules that batch mutates today (a module moved to
+ * another batch is measured there, against that batch's tests).
+ */
+function stillMeasuredBy(reportPath, module) {
+  if (excluded.some((g) => matchesGlob(module, g))) return false;
+  const batch = batches.find((b) => b.name === basename(dirname(reportPath)));
+  return !batch || batch.mutate.some((g) => matchesGlob(module, g));
+}
+
 export async function loadMergedReports() {
   const reports = reportPaths();
   if (reports.length === 0) {
@@ -86,6 +101,7 @@ export async function loadMergedReports() {
     const report = JSON.parse(readFileSync(path, 'utf8'));
     const modules = path.endsWith(INCREMENTAL) ? await completeModules(report) : report.files;
     for (const [name, file] of Object.entries(modules)) {
+      if (!stillMeasuredBy(path, name)) continue;
       files[name] = file;
       from[name] = path;
     }
