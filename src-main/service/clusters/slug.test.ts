@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { assignClusterIds, slugify } from './slug';
 
@@ -31,5 +32,36 @@ describe('assignClusterIds', () => {
 
   it('never hands out a reserved id', () => {
     expect(assignClusterIds(['demo'], {}, ['demo']).demo).toMatch(/^demo-[0-9a-f]{6}$/);
+  });
+});
+
+describe('slugify, rule by rule', () => {
+  it('turns a run of other characters into one dash', () => {
+    expect(slugify('a  b__c')).toBe('a-b-c');
+  });
+
+  it('cuts to 50 characters, and drops a dash the cut leaves at the end', () => {
+    expect(slugify('x'.repeat(60))).toBe('x'.repeat(50));
+    expect(slugify(`${'a'.repeat(49)} tail`)).toBe('a'.repeat(49));
+  });
+});
+
+describe('assignClusterIds, rule by rule', () => {
+  const suffix = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 6);
+
+  it('keeps a known id only once: a second context that knew the same id gets its own', () => {
+    expect(assignClusterIds(['b', 'a'], { a: 'x', b: 'x' })).toEqual({ b: 'x', a: 'a' });
+  });
+
+  it('does not keep a known id that is now reserved', () => {
+    expect(assignClusterIds(['demo'], { demo: 'demo' }, ['demo'])).toEqual({
+      demo: `demo-${suffix('demo')}`,
+    });
+  });
+
+  it('counts up from 2 when the slug and its hash suffix are both taken', () => {
+    const taken = ['prod', `prod-${suffix('Prod')}`, `prod-${suffix('Prod')}-2`];
+    expect(assignClusterIds(['Prod'], {}, taken)).toEqual({ Prod: `prod-${suffix('Prod')}-3` });
+    expect(assignClusterIds(['Prod'], {}, taken.slice(0, 2))).toEqual({ Prod: `prod-${suffix('Prod')}-2` });
   });
 });
