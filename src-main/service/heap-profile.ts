@@ -15,5 +15,5 @@ import { setFlagsFromString } from 'node:v8';
  */
 // V8 has no way to read a flag back, so no test can see this string change; `npm run bench`
 // measures its effect (peak RSS) instead.
-// Stryker disable next-line StringLiteral: checked by the memory bench, not a test
+// Stryker disable next-line all: checked by the memory bench, not a test
 setFlagsFromString('--heap-growing-percent=30');
