@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppSettings } from '../../src-shared/contract/settings-models';
 import { FAST_HASH } from './auth/test-stack';
-import { createService, type Service } from './index';
+import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
+import { createService, type Service, type ServiceConfig } from './index';
 import { silentLogger } from './logger';
 import { eventually } from './test/eventually';
 import { login, TEST_ADMIN_PASSWORD } from './test/login';
@@ -15,12 +16,13 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-function service(): Service {
+function service(extra: Partial<ServiceConfig> = {}): Service {
   const s = createService({
     contexts: [],
     logger: silentLogger(),
     adminPassword: TEST_ADMIN_PASSWORD,
     auth: { passwordCost: FAST_HASH, onAdminCreated: () => {} },
+    ...extra,
   });
   open.push(s);
   return s;
@@ -74,5 +76,55 @@ describe('closing', () => {
     }
     // The folder uploads were written to goes with the service.
     expect(await uploadFolders()).toEqual([]);
+  });
+});
+
+describe('a service started with nothing configured', () => {
+  it('shows web-mode settings: tokens in browser memory, no kubeconfig files, nothing awaiting a restart', async () => {
+    const { url } = await service().listen(0, '127.0.0.1');
+    const admin = await login(url);
+    const settings = (await (
+      await fetch(`${url}/v1/app/settings`, { headers: admin.headers })
+    ).json()) as AppSettings;
+    expect(settings.mode).toBe('web');
+    expect(settings.tokenStorage).toMatchObject({ kind: 'browser-memory', backend: 'browser' });
+    expect(settings.kubeconfig).toEqual({ paths: [], active: [], restartRequired: false });
+  });
+
+  it('refuses an upload declared larger than the default limit before reading it', async () => {
+    const { url } = await service().listen(0, '127.0.0.1');
+    const admin = await login(url);
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${url}/v1/snapshots`, {
+        method: 'POST',
+        headers: {
+          ...admin.headers,
+          'content-type': 'application/octet-stream',
+          'content-length': String(DEFAULT_UPLOAD_MAX_BYTES + 1),
+        },
+      });
+      req.on('response', (r) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (d: string) => {
+          body += d;
+        });
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(res.status).toBe(413);
+    expect((JSON.parse(res.body) as { code: string }).code).toBe('payload_too_large');
+  });
+
+  it('stamps the tokens it issues with the clock it was given', async () => {
+    const at = Date.parse('2026-02-03T04:05:06Z');
+    const { url } = await service({ now: () => at }).listen(0, '127.0.0.1');
+    const admin = await login(url);
+    const claims = JSON.parse(Buffer.from(admin.accessToken.split('.')[1]!, 'base64url').toString()) as {
+      iat: number;
+    };
+    expect(claims.iat).toBe(at / 1000);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,9 @@ describe('token lifetimes kept in the settings', () => {
       body: { tokens: { accessTokenMinutes: 40, refreshTokenDays: 3 } },
     });
     expect(kept.body.tokens).toEqual({ accessTokenMinutes: 40, refreshTokenDays: 3, restartRequired: true });
+    // Kept where the README says: skiff.json in the data dir.
+    const file = JSON.parse(await readFile(join(dataDir, 'skiff.json'), 'utf8')) as Record<string, unknown>;
+    expect(file.appSettings).toEqual({ accessTokenMinutes: 40, refreshTokenDays: 3 });
     // Not before the restart: this run keeps handing out the lifetimes it started with.
     expect(await lifetimes(first, await first.login())).toEqual(defaults);
     await first.stop();
@@ -85,6 +88,28 @@ describe('token lifetimes kept in the settings', () => {
       });
     } finally {
       await configured.stop();
+    }
+  });
+});
+
+describe('accounts', () => {
+  it('made before a restart can sign in after it: the service keeps them in its data dir', async () => {
+    const clock = new FakeClock();
+    const first = await startAuthStack({ dataDir, clock });
+    const admin = await first.login();
+    const made = await first.call('POST', '/v1/auth/accounts', {
+      headers: admin.bearer,
+      body: { username: 'walt', password: 'walt-password' },
+    });
+    expect(made.status).toBe(201);
+    await first.stop();
+
+    const second = await startAuthStack({ dataDir, clock });
+    try {
+      const walt = await second.login('walt', 'walt-password');
+      expect(walt.accessToken).not.toBe('');
+    } finally {
+      await second.stop();
     }
   });
 });
