@@ -1,7 +1,8 @@
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppSettings } from '../../src-shared/contract/settings-models';
 import { FAST_HASH } from './auth/test-stack';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
@@ -14,6 +15,7 @@ import { login, TEST_ADMIN_PASSWORD } from './test/login';
 const open: Service[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
+  vi.unstubAllEnvs();
 });
 
 function service(extra: Partial<ServiceConfig> = {}): Service {
@@ -126,5 +128,29 @@ describe('a service started with nothing configured', () => {
       iat: number;
     };
     expect(claims.iat).toBe(at / 1000);
+  });
+});
+
+describe('what a service is started with', () => {
+  it('takes the first admin password from SKIFF_ADMIN_PASSWORD when none is configured', async () => {
+    vi.stubEnv('SKIFF_ADMIN_PASSWORD', 'from-the-environment-42');
+    const s = createService({ contexts: [], logger: silentLogger() });
+    open.push(s);
+    const { url } = await s.listen(0, '127.0.0.1');
+    const admin = await login(url, 'admin', 'from-the-environment-42');
+    expect(admin.accessToken).not.toBe('');
+  });
+
+  it('serves the built UI from staticDir beside the API', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ui-'));
+    try {
+      await writeFile(join(dir, 'index.html'), '<!doctype html><title>Skiff UI</title>');
+      const { url } = await service({ staticDir: dir }).listen(0, '127.0.0.1');
+      const page = await fetch(`${url}/index.html`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Skiff UI');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
