@@ -124,10 +124,14 @@ test.describe('browsing resources', () => {
     await expect(page.getByRole('heading', { name: 'Deployments in all namespaces' })).toBeVisible();
 
     const grid = page.getByRole('grid');
+    // Moving before the rows are there would stop at the first one (a race seen under load in CI).
+    await expect(page.locator('.vt-body tr').nth(1)).toBeVisible();
     await grid.focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const second = (await page.locator('.vt-body tr').nth(1).locator('td').first().textContent()) ?? '';
+    const active = page.locator('.vt-body tr.active');
+    await expect(active).toHaveAttribute('aria-rowindex', '3'); // the second row (the header is 1)
+    const second = (await active.locator('td').first().textContent()) ?? '';
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('detail-pane').getByRole('heading', { level: 2 })).toHaveText(second);
 
