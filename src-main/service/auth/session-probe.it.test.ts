@@ -1,18 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedApiKey, CurrentSession, SessionRecord } from '../../../src-shared/contract/auth-models';
 import { TEST_ADMIN_PASSWORD } from '../test/login';
 import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
 
-/** GET /v1/session over real HTTP: a question about credentials that never answers with an error. */
+/**
+ * GET /v1/session over real HTTP: a question about credentials that never answers with an error.
+ * A stack per test (beforeEach, not beforeAll), so that mutation testing runs each rule's test on
+ * the handler it checks (docs/mutation-testing.md, the static trap).
+ */
 
 let stack: AuthStack;
 let admin: Tokens;
 
-beforeAll(async () => {
+beforeEach(async () => {
   stack = await startAuthStack();
   admin = await stack.login();
 });
-afterAll(() => stack.close());
+afterEach(() => stack.close());
 
 const probe = (headers: Record<string, string> = {}) =>
   stack.call<CurrentSession>('GET', '/v1/session', { headers });
