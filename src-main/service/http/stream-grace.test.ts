@@ -78,6 +78,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** From the moment a stream is given up on: not cut off 1 ms before the grace ends, cut off at its end. */
+async function expectCutOffAtGrace(res: { destroyCalls: number }) {
+  await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
+  expect(res.destroyCalls).toBe(0);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(res.destroyCalls).toBe(1);
+}
 describe('sendStream and a consumer the producer gave up on', () => {
   it('a slow consumer not given up on is never cut off, neither while behind nor after the end', async () => {
     vi.useFakeTimers();
@@ -105,10 +112,7 @@ describe('sendStream and a consumer the producer gave up on', () => {
     await vi.advanceTimersByTimeAsync(STOP_GRACE_MS * 5);
     expect(res.written).toEqual(['line 0\n']);
     stop.abort();
-    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
-    expect(res.destroyCalls).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(res.destroyCalls).toBe(1);
+    await expectCutOffAtGrace(res);
     await done;
     expect(res.written).toEqual(['line 0\n']);
   });
@@ -117,10 +121,7 @@ describe('sendStream and a consumer the producer gave up on', () => {
     vi.useFakeTimers();
     const res = new PacedResponse(false, false);
     const done = start(res, lines(5), AbortSignal.abort());
-    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
-    expect(res.destroyCalls).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(res.destroyCalls).toBe(1);
+    await expectCutOffAtGrace(res);
     await done;
     expect(res.written).toEqual(['line 0\n']);
   });
@@ -146,10 +147,7 @@ describe('sendStream and a consumer the producer gave up on', () => {
     const slow = new PacedResponse(true, false);
     await start(slow, lines(2), AbortSignal.abort());
     expect(slow.ended).toBe(true);
-    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
-    expect(slow.destroyCalls).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(slow.destroyCalls).toBe(1);
+    await expectCutOffAtGrace(slow);
 
     // One that reads them within the grace is left alone.
     const reader = new PacedResponse(true, false);
