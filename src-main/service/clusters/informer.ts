@@ -32,15 +32,26 @@ export interface InformerOptions {
   onSynced(): void;
   /** An attempt failed; the data may be stale from now on. */
   onFailure(err: unknown): void;
+  /** How long each watch is asked to last, and the silence after that which means it is dead. */
+  watchTimeout?: WatchTimeout;
+}
+
+export interface WatchTimeout {
+  /** The apiserver ends a watch after timeoutSeconds, picked in [minSeconds, minSeconds + spreadSeconds). */
+  minSeconds: number;
+  spreadSeconds: number;
+  /** A watch that has sent nothing for this long after its own timeout is presumed dead. */
+  silenceGraceMs: number;
 }
 
 type WatchEnd = { kind: 'ended'; resourceVersion: string; lastedMs: number } | { kind: 'expired' };
 
-/** The apiserver ends a watch after timeoutSeconds; client-go picks 5–10 minutes at random. */
-const WATCH_SECONDS_MIN = 300;
-const WATCH_SECONDS_SPREAD = 300;
-/** A watch that has sent nothing for this long after its own timeout is presumed dead. */
-const WATCH_GRACE_MS = 30_000;
+/** client-go picks 5–10 minutes at random, so that many watches do not all end at once. */
+export const DEFAULT_WATCH_TIMEOUT: WatchTimeout = {
+  minSeconds: 300,
+  spreadSeconds: 300,
+  silenceGraceMs: 30_000,
+};
 
 /**
  * List, then watch from the list's resourceVersion, forever, as client-go's reflector does, but
@@ -154,7 +165,8 @@ export class Informer {
 
   private async watch(resourceVersion: string): Promise<WatchEnd> {
     const { client, path, sink, timeoutMs } = this.opts;
-    const seconds = WATCH_SECONDS_MIN + Math.floor(Math.random() * WATCH_SECONDS_SPREAD);
+    const { minSeconds, spreadSeconds, silenceGraceMs } = this.opts.watchTimeout ?? DEFAULT_WATCH_TIMEOUT;
+    const seconds = minSeconds + Math.floor(Math.random() * spreadSeconds);
     const watchAbort = new AbortController();
     const signal = AbortSignal.any([this.abort.signal, watchAbort.signal]);
     const { response } = await client.open(path, {
@@ -177,12 +189,13 @@ export class Informer {
     this.backoff.connected();
     const openedAt = Date.now();
     // The server ends the watch after `seconds`; silence well past that means a dead connection.
-    let silentTimer = setTimeout(() => watchAbort.abort(), seconds * 1000 + WATCH_GRACE_MS);
+    const silenceLimitMs = seconds * 1000 + silenceGraceMs;
+    let silentTimer = setTimeout(() => watchAbort.abort(), silenceLimitMs);
     let latest = resourceVersion;
     try {
       for await (const event of readWatchEvents(response, () => {
         clearTimeout(silentTimer);
-        silentTimer = setTimeout(() => watchAbort.abort(), seconds * 1000 + WATCH_GRACE_MS);
+        silentTimer = setTimeout(() => watchAbort.abort(), silenceLimitMs);
       })) {
         const end = this.apply(event, sink);
         if (end) return end;
