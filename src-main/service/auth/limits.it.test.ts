@@ -20,6 +20,7 @@ describe('login failures', () => {
     expect(wrong.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
     expect(unknown.body.code).toBe('invalid_credentials');
+    expect(unknown.body.detail).toBe('the username or password is wrong');
     const { date: _a, ...h1 } = unknown.headers;
     const { date: _b, ...h2 } = wrong.headers;
     expect(h1).toEqual(h2);
@@ -60,6 +61,8 @@ describe('429 with Retry-After', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate_limited');
     expect(limited.headers['retry-after']).toBe('60');
+    // The detail says which limit was hit, so someone locked out knows what to wait for.
+    expect(limited.body.detail).toBe('too many login attempts from this address; try again in 60 s');
     stack.clock.advance(45_000);
     expect((await attempt('admin', TEST_ADMIN_PASSWORD)).headers['retry-after']).toBe('15');
     stack.clock.advance(15_000);
@@ -79,6 +82,7 @@ describe('429 with Retry-After', () => {
       const limited = await attempt(name, TEST_ADMIN_PASSWORD, { 'x-forwarded-for': '203.0.113.3' });
       expect(limited.status, name).toBe(429);
       expect(limited.headers['retry-after']).toBe('300');
+      expect(limited.body.detail).toBe('too many failed logins for this account; try again in 300 s');
     }
     // Another account is not affected, and the limit lifts with time.
     await stack
@@ -101,7 +105,7 @@ describe('429 with Retry-After', () => {
     const t = await stack.login();
     let token = t.refreshToken;
     const refresh = (ip: string) =>
-      stack.call<{ refreshToken: string }>('POST', '/v1/auth/refresh', {
+      stack.call<{ refreshToken: string; detail?: string }>('POST', '/v1/auth/refresh', {
         body: { refreshToken: token },
         headers: { 'x-forwarded-for': ip },
       });
@@ -113,11 +117,13 @@ describe('429 with Retry-After', () => {
     const byAddress = await refresh('198.51.100.7');
     expect(byAddress.status).toBe(429);
     expect(Number(byAddress.headers['retry-after'])).toBeGreaterThan(0);
+    expect(byAddress.body.detail).toMatch(/^too many refreshes from this address; try again in \d+ s$/);
     const r4 = await refresh('198.51.100.8');
     expect(r4.status).toBe(200);
     token = r4.body.refreshToken;
     const byAccount = await refresh('198.51.100.9');
     expect(byAccount.status).toBe(429);
+    expect(byAccount.body.detail).toMatch(/^too many refreshes for this account; try again in \d+ s$/);
     // A limited refresh did not consume the token.
     stack.clock.advance(60_000);
     expect((await refresh('198.51.100.9')).status).toBe(200);
