@@ -64,6 +64,11 @@ export const batches = [
         'selectors',
         'pagination',
         'last-page',
+        // The cluster operations' other rules: monitoring flags (events), workspaces (settings),
+        // and a snapshot's cluster entry (snapshot-open).
+        'events',
+        'settings',
+        'snapshot-open',
       ]),
     ],
   },
