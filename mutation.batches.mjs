@@ -54,6 +54,7 @@ export const batches = [
     ],
     tests: [
       'src-main/service/clusters/*.test.ts',
+      'src-main/service/workspaces/*.test.ts',
       ...it([
         'cluster-connections',
         'cluster-credentials',

@@ -43,7 +43,7 @@ export function loadWorkspaceConfig(store: KeyValueStore): WorkspaceConfig {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new WorkspaceConfigError(
-      `${store.path}: "${KEY}.${issue.path.join('.')}" ${issue.message}. Fix or remove it; Skiff does not overwrite a configuration it cannot read.`,
+      `${store.path}: "${[KEY, ...issue.path].join('.')}" ${issue.message}. Fix or remove it; Skiff does not overwrite a configuration it cannot read.`,
     );
   }
   if (!parsed.data.workspaces.some((w) => w.workspaceId === DEFAULT_WORKSPACE_ID)) {
