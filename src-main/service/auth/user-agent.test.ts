@@ -36,6 +36,31 @@ describe('describeUserAgent', () => {
     });
   });
 
+  it('a header with no text is an unknown client with nothing else known', () => {
+    const nothing = {
+      clientType: 'unknown',
+      device: { type: 'unknown', vendor: null, model: null },
+      browser: { name: null, version: null },
+      os: { name: null, version: null },
+    };
+    expect(describeUserAgent(undefined)).toEqual(nothing);
+    expect(describeUserAgent('   ')).toEqual(nothing);
+  });
+
+  it('spaces around a script’s product token do not hide it', () => {
+    expect(describeUserAgent('  curl/8.5.0 ')).toMatchObject({
+      clientType: 'script',
+      browser: { name: 'curl', version: '8.5.0' },
+    });
+  });
+
+  it('a header that starts with no product token and names no browser is an unknown client', () => {
+    expect(describeUserAgent('(compatible; 42)')).toMatchObject({
+      clientType: 'unknown',
+      browser: { name: null, version: null },
+    });
+  });
+
   it('copes with nothing and with huge headers', () => {
     expect(describeUserAgent(undefined)).toMatchObject({ clientType: 'unknown', browser: { name: null } });
     expect(describeUserAgent('')).toMatchObject({ clientType: 'unknown' });
