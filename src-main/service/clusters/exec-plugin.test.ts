@@ -2,6 +2,7 @@
  * Running an exec credential plugin, one rule per test, with small Node scripts as the plugins:
  * what it is told, which credential it may print, and how each way of failing is named.
  */
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,13 +137,16 @@ describe('what a plugin is told', () => {
 
 describe('a plugin that cannot give a credential', () => {
   it('of an apiVersion no longer supported is refused without being run', async () => {
-    const config = node('require("fs").writeFileSync(process.argv[1], "ran")', {
+    const marker = join(dir, 'alpha-ran');
+    const config = node(`require("fs").writeFileSync(${JSON.stringify(marker)}, "ran")`, {
       apiVersion: 'client.authentication.k8s.io/v1alpha1',
     });
     const err = await refusal(config);
     expect(err.message).toBe(
       said(config, 'uses client.authentication.k8s.io/v1alpha1, which is no longer supported'),
     );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('that needs a terminal is refused without being run', async () => {
