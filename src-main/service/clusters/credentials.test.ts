@@ -80,7 +80,7 @@ describe('static credentials', () => {
     });
   });
 
-  it('a token file is read trimmed, and read again only after a minute, as kubectl does', async () => {
+  it('a token file is read trimmed, and not read again within a minute (kubectl re-reads it about once a minute)', async () => {
     const file = join(dir, 'token');
     await writeFile(file, '  first-token\n');
     const c = credentialsOf({ tokenFile: file });

@@ -47,7 +47,7 @@ export interface WatchTimeout {
 type WatchEnd = { kind: 'ended'; resourceVersion: string; lastedMs: number } | { kind: 'expired' };
 
 /** client-go picks 5–10 minutes at random, so that many watches do not all end at once. */
-export const DEFAULT_WATCH_TIMEOUT: WatchTimeout = {
+const DEFAULT_WATCH_TIMEOUT: WatchTimeout = {
   minSeconds: 300,
   spreadSeconds: 300,
   silenceGraceMs: 30_000,
