@@ -67,6 +67,18 @@ describe('describeUserAgent', () => {
     const huge = describeUserAgent(`${'x'.repeat(200)}/1 ${'y'.repeat(100_000)}`);
     expect(huge.browser.name!.length).toBeLessThanOrEqual(100);
   });
+
+  it('reads only the first 512 characters of a header', () => {
+    // Past the limit nothing is parsed: a product token there names no client.
+    expect(describeUserAgent(`${' '.repeat(512)}curl/8.5.0`)).toMatchObject({
+      clientType: 'unknown',
+      browser: { name: null, version: null },
+    });
+    expect(describeUserAgent(`${' '.repeat(511)}curl/8.5.0`)).toMatchObject({
+      clientType: 'script',
+      browser: { name: 'c', version: null },
+    });
+  });
 });
 
 describe('desktopClientInfo', () => {

@@ -216,6 +216,44 @@ describe('single resources (2 and 4)', () => {
     expect(res.body.resource.metadata.namespace).toBe('kube-system');
   });
 
+  it('refuses a name on endpoint 2 that several namespaces hold: 409 naming them, in order', async () => {
+    // Created out of order, so the answer's order is the service's, not the fixture's.
+    for (const namespace of ['twin-zz', 'twin-aa']) {
+      stack.sim.store.upsert({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+      stack.sim.store.upsert({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'twin', namespace },
+        spec: { containers: [{ name: 'main', image: 'busybox' }] },
+      });
+    }
+    await eventually(async () => {
+      const listed = await collectAll<ResourceWrapper>(stack, `${proxy()}/pod?limit=1000`);
+      expect(listed.filter((w) => w.resource.metadata.name === 'twin')).toHaveLength(2);
+    });
+    const res = await stack.get<Problem & { namespaces: string[] }>(`${proxy()}/pod/twin`);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('conflict');
+    expect(res.body.namespaces).toEqual(['twin-aa', 'twin-zz']);
+    expect(res.body.detail).toBe(
+      'pod "twin" exists in several namespaces (twin-aa, twin-zz); use /namespaces/{namespace}/pod/twin',
+    );
+    const one = await stack.get<ResourceWrapper>(`${proxy()}/namespaces/twin-zz/pod/twin`);
+    expect(one.body.resource.metadata.namespace).toBe('twin-zz');
+  });
+
+  it('a name on endpoint 2 that no namespace holds is a 404 from the watch cache, without asking the cluster', async () => {
+    await stack.get(`${proxy()}/pod?limit=1`);
+    // A request to the cluster now would be refused: a 404 can only come from the cache.
+    stack.sim.faults.unauthorized = true;
+    const res = await stack.get<Problem>(`${proxy()}/pod/nowhere-at-all`).finally(() => {
+      stack.sim.faults.unauthorized = false;
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('resource_not_found');
+    expect(res.body.detail).toBe('pod "nowhere-at-all" not found');
+  });
+
   it('maps an apiserver 404 to a 404 problem', async () => {
     const res = await stack.get<Problem>(`${proxy()}/namespaces/default/deployment/does-not-exist`);
     expect(res.status).toBe(404);
