@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { DEMO_NODES } from '../../simulator';
+import { DEMO_NODES, type Pod } from '../../simulator';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { addPod, freshNamespace, simPerFile, sleep, until } from './cache.test-support';
@@ -141,16 +141,19 @@ describe('staleness', () => {
   });
 });
 
+/** A pod the simulator reports usage for. */
+const runningPod = () => (env.sim.store.list('pods') as Pod[]).find((p) => p.status.phase === 'Running')!;
+
 describe('podUsage', () => {
   it('reads a pod’s usage from the metrics API', async () => {
-    const pod = env.sim.store.list('pods').find((p) => p.status?.phase === 'Running')!;
+    const pod = runningPod();
     const usage = await connect().podUsage(pod.metadata.namespace!, pod.metadata.name);
     expect(usage?.cpu).toMatch(/^\d+m$/);
     expect(usage?.memory).toMatch(/^\d+Mi$/);
   });
 
   it('waits at most 3 s for the metrics API, however long the cluster timeout is', async () => {
-    const pod = env.sim.store.list('pods').find((p) => p.status?.phase === 'Running')!;
+    const pod = runningPod();
     const c = connect({ timeoutMs: 20_000 });
     env.sim.faults.latencyMs = 4_000;
     const started = Date.now();

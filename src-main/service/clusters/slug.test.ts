@@ -59,6 +59,14 @@ describe('assignClusterIds, rule by rule', () => {
     });
   });
 
+  it('never gives a new context the id of one that is gone from the kubeconfig', () => {
+    // "Prod" was removed; "PROD" slugs the same, and gets an id of its own.
+    expect(assignClusterIds(['PROD', 'stage'], { Prod: 'prod', stage: 'stage' })).toEqual({
+      PROD: `prod-${suffix('PROD')}`,
+      stage: 'stage',
+    });
+  });
+
   it('counts up from 2 when the slug and its hash suffix are both taken', () => {
     const taken = ['prod', `prod-${suffix('Prod')}`, `prod-${suffix('Prod')}-2`];
     expect(assignClusterIds(['Prod'], {}, taken)).toEqual({ Prod: `prod-${suffix('Prod')}-3` });

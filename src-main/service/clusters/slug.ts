@@ -18,7 +18,7 @@ const suffixOf = (name: string) => createHash('sha256').update(name).digest('hex
 
 /**
  * Assigns clusterIds to context names. Ids already assigned (persisted in the data dir) are kept,
- * so an id never changes under a script once it has been seen. A new context whose slug is taken
+ * so an id never changes under a script once it has been seen, and never passes to another context. A new context whose slug is taken
  * gets `<slug>-<first 6 hex of sha256(context name)>`, which is the same on every machine.
  */
 export function assignClusterIds(
@@ -35,6 +35,9 @@ export function assignClusterIds(
       taken.add(id);
     }
   }
+  // An id once given to a context stays its own while that context is gone: workspaces grant
+  // access and the event history records by clusterId, so a newcomer must not inherit either.
+  for (const id of Object.values(known)) taken.add(id);
   for (const ctx of contexts) {
     if (result[ctx] !== undefined) continue;
     let id = slugify(ctx);

@@ -1,0 +1,336 @@
+/**
+ * The cluster registry's own rules, over an in-memory store: which id each context gets and keeps
+ * across starts, who sees which workspace and cluster, the refusals of workspace changes, the
+ * monitoring flags, snapshot clusters that live one run, and the idle sweep's timer. No cluster is
+ * asked anything: a connection only talks when a request reads it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
+import { kubeconfigYaml } from '../../simulator/kubeconfig';
+import type { Principal } from '../context';
+import { ProblemError } from '../errors';
+import { silentLogger } from '../logger';
+import { type KeyValueStore, memoryStore } from '../storage/store';
+import { saveWorkspaceConfig } from '../workspaces/config';
+import { ClusterConnection } from './cluster';
+import { type ContextSource, contextsFromYaml } from './kubeconfig';
+import { ClusterRegistry, type RegistryOptions } from './registry';
+
+const source = (contextName: string): ContextSource =>
+  contextsFromYaml(kubeconfigYaml({ server: 'http://127.0.0.1:9', contextName, user: { token: 't' } }))[0]!;
+
+const ADMIN: Principal = { accountId: 'admin', admin: true, workspaces: 'all' };
+const member = (...workspaces: string[]): Principal => ({ accountId: 'm', workspaces });
+
+let open: ClusterRegistry[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  await Promise.all(open.map((r) => r.close()));
+  open = [];
+});
+
+function registry(contexts: string[], over: Partial<RegistryOptions> = {}): ClusterRegistry {
+  const r = new ClusterRegistry({
+    contexts: contexts.map(source),
+    store: memoryStore(),
+    logger: silentLogger(),
+    timeoutMs: 1_000,
+    ...over,
+  });
+  open.push(r);
+  return r;
+}
+
+function problemOf(run: () => unknown): ProblemError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof ProblemError) return err;
+    throw err;
+  }
+  throw new Error('expected a problem');
+}
+
+const ids = (clusters: readonly ClusterConnection[]) => clusters.map((c) => c.clusterId).sort();
+
+/** A store that counts its writes. */
+function countingStore(): KeyValueStore & { writes: () => number } {
+  const inner = memoryStore();
+  let writes = 0;
+  return {
+    path: inner.path,
+    get: (k) => inner.get(k),
+    set: (k, v) => {
+      writes++;
+      inner.set(k, v);
+    },
+    delete: (k) => inner.delete(k),
+    writes: () => writes,
+  };
+}
+
+describe('cluster ids', () => {
+  it('are slugs of the context names, the demo cluster is `demo`, and they are saved', () => {
+    const store = countingStore();
+    const r = registry(['Prod EU', 'staging'], { store, demo: source('demo') });
+    expect(ids(r.allClusters())).toEqual(['demo', 'prod-eu', 'staging']);
+    expect(store.writes()).toBe(1);
+  });
+
+  it('are kept across starts, whatever order the contexts come in, and nothing is written when none is new', () => {
+    const store = countingStore();
+    registry(['b-ctx', 'a ctx'], { store });
+    const before = store.writes();
+    const again = registry(['a ctx', 'b-ctx'], { store });
+    expect(ids(again.allClusters())).toEqual(['a-ctx', 'b-ctx']);
+    expect(store.writes()).toBe(before);
+  });
+
+  it('of a context gone from the kubeconfig stay taken, so a new context never inherits one', () => {
+    const store = memoryStore();
+    registry(['old-one', 'kept'], { store });
+    const later = registry(['kept', 'Old One'], { store });
+    expect(later.idTaken('old-one')).toBe(true);
+    expect(later.idTaken('kept')).toBe(true);
+    expect(later.idTaken('never-seen')).toBe(false);
+    // "Old One" slugs to the retired id, so it gets the suffixed one.
+    expect(ids(later.allClusters())).toEqual(['kept', expect.stringMatching(/^old-one-[0-9a-f]{6}$/)]);
+  });
+});
+
+describe('workspaces and their clusters', () => {
+  function withTeam() {
+    const r = registry(['alpha', 'beta', 'gamma']);
+    r.createWorkspace({ workspaceId: 'team', name: 'Team', clusterIds: ['gamma', 'alpha', 'alpha'] });
+    return r;
+  }
+
+  it('an administrator sees every workspace, a member only those they belong to', () => {
+    const r = withTeam();
+    expect(r.workspaces(ADMIN).map((w) => w.workspaceId)).toEqual(['default', 'team']);
+    expect(r.workspaces(member('team'))).toEqual([{ workspaceId: 'team', name: 'Team' }]);
+    expect(r.workspaces(member())).toEqual([]);
+  });
+
+  it('a workspace the caller is not a member of is as not found as one that does not exist', () => {
+    const r = withTeam();
+    const hidden = problemOf(() => r.workspace('team', member('default')));
+    const missing = problemOf(() => r.workspace('nope', ADMIN));
+    expect([hidden.code, hidden.message]).toEqual(['workspace_not_found', 'workspace "team" not found']);
+    expect([missing.code, missing.message]).toEqual(['workspace_not_found', 'workspace "nope" not found']);
+    expect(r.workspace('team', member('team')).name).toBe('Team');
+  });
+
+  it('the default workspace holds every cluster; another holds its own, each once', () => {
+    const r = withTeam();
+    expect(ids(r.clustersOf('default', ADMIN))).toEqual(['alpha', 'beta', 'gamma']);
+    expect(ids(r.clustersOf('team', ADMIN))).toEqual(['alpha', 'gamma']);
+  });
+
+  it('a cluster outside the workspace named is not found in it', () => {
+    const r = withTeam();
+    expect(r.cluster('team', 'gamma', ADMIN).clusterId).toBe('gamma');
+    const p = problemOf(() => r.cluster('team', 'beta', ADMIN));
+    expect([p.code, p.message]).toEqual([
+      'cluster_not_found',
+      'cluster "beta" not found in workspace "team"',
+    ]);
+  });
+});
+
+describe('a stored default workspace', () => {
+  it('holds every cluster even when the store names some clusters for it', () => {
+    const store = memoryStore();
+    saveWorkspaceConfig(store, {
+      workspaces: [{ workspaceId: 'default', name: 'Default', clusterIds: ['alpha'] }],
+      clusterIds: {},
+      clusters: {},
+    });
+    expect(ids(registry(['alpha', 'beta'], { store }).clustersOf('default', ADMIN))).toEqual([
+      'alpha',
+      'beta',
+    ]);
+  });
+});
+
+describe('workspace changes', () => {
+  it('a new workspace holds its clusters once each, and is saved', () => {
+    const store = memoryStore();
+    const r = registry(['alpha', 'beta'], { store });
+    expect(r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: ['beta', 'beta'] })).toEqual({
+      workspaceId: 'ops',
+      name: 'Ops',
+      clusterIds: ['beta'],
+    });
+    expect(ids(registry(['alpha', 'beta'], { store }).clustersOf('ops', ADMIN))).toEqual(['beta']);
+  });
+
+  it('refuses an id in use, and clusters it does not know, naming only those', () => {
+    const r = registry(['alpha']);
+    r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: [] });
+    const dup = problemOf(() => r.createWorkspace({ workspaceId: 'ops', name: 'Again', clusterIds: [] }));
+    expect([dup.code, dup.message]).toEqual(['conflict', 'workspace "ops" already exists']);
+    const unknown = problemOf(() =>
+      r.createWorkspace({ workspaceId: 'new', name: 'New', clusterIds: ['alpha', 'x', 'y'] }),
+    );
+    expect([unknown.code, unknown.message]).toEqual(['invalid_body', 'unknown clusterIds: x, y']);
+    expect(unknown.extensions).toEqual({ unknown: ['x', 'y'] });
+    expect(r.workspaces(ADMIN).map((w) => w.workspaceId)).toEqual(['default', 'ops']);
+  });
+
+  it('a rename keeps the clusters; new clusters replace them, once each', () => {
+    const r = registry(['alpha', 'beta']);
+    r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: ['alpha'] });
+    expect(r.updateWorkspace('ops', { name: 'Operations' }, ADMIN)).toEqual({
+      workspaceId: 'ops',
+      name: 'Operations',
+      clusterIds: ['alpha'],
+    });
+    expect(r.updateWorkspace('ops', { clusterIds: ['beta', 'beta'] }, ADMIN)).toEqual({
+      workspaceId: 'ops',
+      name: 'Operations',
+      clusterIds: ['beta'],
+    });
+    const unknown = problemOf(() => r.updateWorkspace('ops', { clusterIds: ['zeta'] }, ADMIN));
+    expect(unknown.code).toBe('invalid_body');
+    expect(ids(r.clustersOf('ops', ADMIN))).toEqual(['beta']);
+  });
+
+  it('the default workspace may be renamed, answers with every cluster, and keeps them', () => {
+    const r = registry(['alpha', 'beta']);
+    expect(r.updateWorkspace('default', { name: 'Everything' }, ADMIN)).toEqual({
+      workspaceId: 'default',
+      name: 'Everything',
+      clusterIds: ['alpha', 'beta'],
+    });
+    const p = problemOf(() => r.updateWorkspace('default', { clusterIds: ['alpha'] }, ADMIN));
+    expect([p.code, p.message]).toEqual(['conflict', 'the default workspace always holds every cluster']);
+    expect(ids(r.clustersOf('default', ADMIN))).toEqual(['alpha', 'beta']);
+  });
+
+  it('a workspace is removed and answered; the default one stays', () => {
+    const r = registry(['alpha']);
+    r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: ['alpha'] });
+    expect(r.deleteWorkspace('ops', ADMIN)).toEqual({ workspaceId: 'ops', name: 'Ops' });
+    expect(problemOf(() => r.workspace('ops', ADMIN)).code).toBe('workspace_not_found');
+    const p = problemOf(() => r.deleteWorkspace('default', ADMIN));
+    expect([p.code, p.message]).toEqual(['conflict', 'the default workspace cannot be removed']);
+  });
+
+  it('a member may not change a workspace they cannot see', () => {
+    const r = registry(['alpha']);
+    r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: [] });
+    expect(problemOf(() => r.updateWorkspace('ops', { name: 'x' }, member('default'))).code).toBe(
+      'workspace_not_found',
+    );
+    expect(problemOf(() => r.deleteWorkspace('ops', member('default'))).code).toBe('workspace_not_found');
+    expect(r.workspace('ops', ADMIN).name).toBe('Ops');
+  });
+});
+
+describe('monitoring flags', () => {
+  it('a change merges with the flags set before, is saved, and is told to the event history', () => {
+    const store = memoryStore();
+    const told: string[] = [];
+    const eventRecording = {
+      observer: () => undefined,
+      keepsWatching: () => false,
+      monitoringChanged: (id: string) => told.push(id),
+    };
+    const r = registry(['alpha', 'beta'], { store, eventRecording });
+    expect(r.monitoring('alpha')).toEqual({ resourceEventsEnabled: true, systemEventsEnabled: true });
+    expect(r.setMonitoring('alpha', { systemEventsEnabled: false })).toEqual({
+      resourceEventsEnabled: true,
+      systemEventsEnabled: false,
+    });
+    expect(r.setMonitoring('alpha', { resourceEventsEnabled: false })).toEqual({
+      resourceEventsEnabled: false,
+      systemEventsEnabled: false,
+    });
+    expect(told).toEqual(['alpha', 'alpha']);
+    expect(r.monitoring('beta')).toEqual({ resourceEventsEnabled: true, systemEventsEnabled: true });
+    expect(registry(['alpha', 'beta'], { store }).monitoring('alpha')).toEqual({
+      resourceEventsEnabled: false,
+      systemEventsEnabled: false,
+    });
+  });
+});
+
+describe('snapshot clusters', () => {
+  it('join the default workspace for this run only, with their facts, and are not saved', () => {
+    const store = memoryStore();
+    const r = registry(['alpha'], { store });
+    const facts = { context: 'prod', server: 'https://prod:6443', takenAt: '2026-11-01T00:00:00.000Z' };
+    const added = r.addSnapshot('snap-1', source('snap'), facts);
+    expect(r.cluster('default', 'snap-1', ADMIN)).toBe(added);
+    expect(r.snapshotOf('snap-1')).toEqual(facts);
+    expect(r.snapshotOf('alpha')).toBeUndefined();
+    expect(r.idTaken('snap-1')).toBe(true);
+
+    const next = registry(['alpha'], { store });
+    expect(ids(next.allClusters())).toEqual(['alpha']);
+    expect(next.idTaken('snap-1')).toBe(false);
+  });
+});
+
+describe('a snapshot cluster’s lists', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  });
+
+  it('come in chunks of 1,000: it is served from memory on loopback', async () => {
+    const limits: (string | null)[] = [];
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.searchParams.get('watch') === '1') return; // a watch that stays open
+      limits.push(url.searchParams.get('limit'));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"kind":"PodList","metadata":{"resourceVersion":"1"},"items":[]}');
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const snap = contextsFromYaml(
+      kubeconfigYaml({ server: url, contextName: 'snap', user: { token: 't' } }),
+    )[0]!;
+    const r = registry(['alpha']);
+    const facts = { context: 'snap', server: url, takenAt: '2026-11-01T00:00:00.000Z' };
+    await r.addSnapshot('snap-1', snap, facts).resources(RESOURCE_KINDS.pod).acquire();
+    expect(limits).toEqual(['1000']);
+  });
+});
+
+describe('the idle sweep', () => {
+  it('asks every cluster to stop idle caches, at most a minute apart', async () => {
+    vi.useFakeTimers();
+    const sweep = vi.spyOn(ClusterConnection.prototype, 'sweep').mockResolvedValue();
+    registry(['alpha', 'beta']);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(sweep).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sweep.mock.calls).toEqual([[600_000], [600_000]]);
+  });
+
+  it('with a shorter idle time, sweeps as often as that time', async () => {
+    vi.useFakeTimers();
+    const sweep = vi.spyOn(ClusterConnection.prototype, 'sweep').mockResolvedValue();
+    registry(['alpha'], { cacheIdleMs: 5_000 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sweep.mock.calls).toEqual([[5_000], [5_000]]);
+  });
+
+  it('stops when the registry closes', async () => {
+    vi.useFakeTimers();
+    const sweep = vi.spyOn(ClusterConnection.prototype, 'sweep').mockResolvedValue();
+    const r = registry(['alpha'], { cacheIdleMs: 5_000 });
+    await r.close();
+    open = [];
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(sweep).not.toHaveBeenCalled();
+  });
+});
