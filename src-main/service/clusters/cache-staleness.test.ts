@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ProblemError } from '../errors';
+import type { ProblemError } from '../errors';
+import { problemOf } from '../test/rejections';
 import {
   addPod,
   freshNamespace,
@@ -16,15 +17,6 @@ afterEach(() => {
   env.sim.faults.unauthorized = false;
   env.sim.faults.hang = false;
 });
-
-async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ProblemError)) throw new Error(`expected a ProblemError, got ${String(err)}`);
-  return err;
-}
 
 describe('before the first list succeeds', () => {
   it("a refused first list fails acquire with the cluster's problem: a never-synced cause, not staleness", async () => {

@@ -6,8 +6,8 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { DEMO_NODES, type Pod } from '../../simulator';
-import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
+import { problemOf } from '../test/rejections';
 import { addPod, freshNamespace, simPerFile, sleep, until } from './cache.test-support';
 import { type ClusterConnection as Cluster, ClusterConnection, type ClusterOptions } from './cluster';
 import type { EventEntry } from './entries';
@@ -34,15 +34,6 @@ function connect(over: Partial<ClusterOptions> = {}): Cluster {
     ...over,
   });
   return cluster;
-}
-
-async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ProblemError)) throw new Error(`expected a ProblemError, got ${String(err)}`);
-  return err;
 }
 
 const signal = () => new AbortController().signal;

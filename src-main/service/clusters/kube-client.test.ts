@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kubeconfigYaml } from '../../simulator/kubeconfig';
 import { ProblemError } from '../errors';
+import { failureOf, problemOf } from '../test/rejections';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
 import { contextsFromYaml } from './kubeconfig';
 
@@ -40,21 +41,6 @@ const answer =
     res.writeHead(status, { 'content-type': type });
     res.end(body);
   };
-
-async function failureOf(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (err: unknown) => err,
-  );
-}
-
-async function problemOf(p: Promise<unknown>): Promise<ProblemError> {
-  const err = await failureOf(p);
-  if (!(err instanceof ProblemError)) throw new Error(`expected a ProblemError, got ${String(err)}`);
-  return err;
-}
 
 async function refusalOf(p: Promise<unknown>): Promise<KubeRequestError> {
   const err = await failureOf(p);
