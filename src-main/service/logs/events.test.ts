@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { markerEvent, sleep } from './events';
 
 describe('markerEvent', () => {
@@ -52,6 +52,21 @@ describe('sleep', () => {
     const before = performance.now();
     await sleep(10_000, abort.signal);
     expect(performance.now() - before).toBeLessThan(5_000);
+  });
+
+  it('an abort clears the timer: a stream that ended holds no wait for later', async () => {
+    vi.useFakeTimers();
+    try {
+      const abort = new AbortController();
+      const waiting = sleep(60_000, abort.signal);
+      expect(vi.getTimerCount()).toBe(1);
+      abort.abort();
+      await waiting;
+      expect(vi.getTimerCount()).toBe(0);
+      expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves no listener on the signal once it is over', async () => {
