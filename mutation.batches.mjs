@@ -65,6 +65,7 @@ export const batches = [
         'selectors',
         'pagination',
         'last-page',
+        'single-reads',
         // The cluster operations' other rules: monitoring flags (events), workspaces (settings),
         // and a snapshot's cluster entry (snapshot-open).
         'events',
