@@ -13,6 +13,7 @@ import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { type KeyValueStore, memoryStore } from '../storage/store';
+import { problemOf as problemOfAsync } from '../test/rejections';
 import { saveWorkspaceConfig } from '../workspaces/config';
 import { ClusterConnection } from './cluster';
 import { type ContextSource, contextsFromYaml } from './kubeconfig';
@@ -78,6 +79,11 @@ describe('cluster ids', () => {
     const r = registry(['Prod EU', 'staging'], { store, demo: source('demo') });
     expect(ids(r.allClusters())).toEqual(['demo', 'prod-eu', 'staging']);
     expect(store.writes()).toBe(1);
+  });
+
+  it('a context named `demo` beside the demo cluster gets an id of its own', () => {
+    const r = registry(['demo'], { demo: source('demo') });
+    expect(ids(r.allClusters())).toEqual(['demo', expect.stringMatching(/^demo-[0-9a-f]{6}$/)]);
   });
 
   it('are kept across starts, whatever order the contexts come in, and nothing is written when none is new', () => {
@@ -153,6 +159,21 @@ describe('a stored default workspace', () => {
       'alpha',
       'beta',
     ]);
+  });
+});
+
+describe('a stored workspace without a cluster list', () => {
+  it('holds every cluster, as the default one does', () => {
+    const store = memoryStore();
+    saveWorkspaceConfig(store, {
+      workspaces: [
+        { workspaceId: 'default', name: 'Default' },
+        { workspaceId: 'all', name: 'All' },
+      ],
+      clusterIds: {},
+      clusters: {},
+    });
+    expect(ids(registry(['alpha', 'beta'], { store }).clustersOf('all', ADMIN))).toEqual(['alpha', 'beta']);
   });
 });
 
@@ -256,6 +277,42 @@ describe('monitoring flags', () => {
       resourceEventsEnabled: false,
       systemEventsEnabled: false,
     });
+  });
+});
+
+describe('what each connection is given', () => {
+  it('the event history’s hook: a cluster’s event cache is observed under its id', () => {
+    const observed: string[] = [];
+    const r = registry(['alpha'], {
+      eventRecording: {
+        observer: (id) => {
+          observed.push(id);
+          return undefined;
+        },
+        keepsWatching: () => false,
+        monitoringChanged: () => {},
+      },
+    });
+    r.cluster('default', 'alpha', ADMIN).events();
+    expect(observed).toEqual(['alpha']);
+  });
+
+  it('monitoring changes without an event history are kept all the same', () => {
+    const r = registry(['alpha']);
+    expect(r.setMonitoring('alpha', { systemEventsEnabled: false })).toEqual({
+      resourceEventsEnabled: true,
+      systemEventsEnabled: false,
+    });
+  });
+
+  it('closing the registry closes every connection', async () => {
+    const r = registry(['alpha', 'beta']);
+    await r.close();
+    open = open.filter((o) => o !== r);
+    for (const cluster of r.allClusters()) {
+      const p = await problemOfAsync(cluster.getObject('node', 'x', undefined, new AbortController().signal));
+      expect([p.code, p.message]).toEqual(['cluster_unreachable', 'the cluster connection was closed']);
+    }
   });
 });
 
