@@ -22,7 +22,7 @@ const SAME_RUN_MS = 60_000;
 /**
  * One report per folder under the reports folder, the subset report first, then batches, oldest
  * first. A folder's report is its mutation.json, or its stryker-incremental.json when that is newer:
- * an interrupted run saves only the incremental file, and its modules count once complete.
+ * an interrupted run saves only the incremental file. Either way a module counts only complete.
  */
 function reportPaths() {
   const found = [];
@@ -99,7 +99,9 @@ export async function loadMergedReports() {
   const from = {};
   for (const path of reports) {
     const report = JSON.parse(readFileSync(path, 'utf8'));
-    const modules = path.endsWith(INCREMENTAL) ? await completeModules(report) : report.files;
+    // A finished run's mutation.json can hold modules it did not finish either: Stryker carries
+    // over what its incremental file held from an interrupted run, mutated this time or not.
+    const modules = await completeModules(report);
     for (const [name, file] of Object.entries(modules)) {
       if (!stillMeasuredBy(path, name)) continue;
       files[name] = file;
