@@ -207,3 +207,36 @@ describe('sweep', () => {
     expect(c.events()).not.toBe(events);
   });
 });
+
+describe('close', () => {
+  it('stops every cache, events included, and leaves no connection to the cluster open', async () => {
+    let eventsStopped = 0;
+    const c = connect({
+      eventRecording: {
+        observer: () => ({
+          upserted: () => {},
+          removed: () => {},
+          listed: () => {},
+          stopped: () => eventsStopped++,
+        }),
+        keepsWatching: () => false,
+      },
+    });
+    const pods = c.resources(RESOURCE_KINDS.pod);
+    await pods.acquire();
+    await c.resources(RESOURCE_KINDS.node).acquire();
+    await c.events().acquire();
+    expect(env.sim.connections().open).toBeGreaterThanOrEqual(3);
+
+    await c.close();
+    cluster = undefined;
+    await until(() => env.sim.connections().open === 0, 'every connection closed');
+    expect(eventsStopped).toBe(1);
+    // A stopped cache takes its watch ending as the end, not as a failure to retry after.
+    await sleep(100);
+    expect(pods.staleSince).toBeUndefined();
+    expect(pods.liveEntry('any')).toBeUndefined();
+    // A closed cluster starts afresh if asked again: the stopped caches are gone.
+    expect(c.resources(RESOURCE_KINDS.pod)).not.toBe(pods);
+  });
+});

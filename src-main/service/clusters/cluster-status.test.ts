@@ -1,13 +1,15 @@
 /**
- * A cluster's status as the cluster list shows it, from a probe of /version against a stand-in
- * apiserver: which answers mean connected, unauthorized or unreachable, and how long an answer
- * is kept.
+ * A cluster connection against a stand-in apiserver: its status as the cluster list shows it (which
+ * answers to a probe of /version mean connected, unauthorized or unreachable, and how long an answer
+ * is kept), the metrics answers it makes pod usage of, and the watch backoff it uses when given none.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kubeconfigYaml } from '../../simulator/kubeconfig';
+import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
+import { type KubeconfigUser, kubeconfigYaml } from '../../simulator/kubeconfig';
 import { silentLogger } from '../logger';
+import { until } from './cache.test-support';
 import { ClusterConnection } from './cluster';
 import { contextsFromYaml } from './kubeconfig';
 
@@ -21,22 +23,31 @@ afterEach(async () => {
   cluster = undefined;
 });
 
-/** A cluster whose /version is answered by `answer`; `probes()` counts the requests. */
-async function clusterAnswering(answer: (res: ServerResponse) => void, statusTtlMs?: number) {
+/**
+ * A cluster whose requests are answered by `answer`; `probes()` counts the /version requests and
+ * `requests()` all of them.
+ */
+async function clusterAnswering(
+  answer: (res: ServerResponse, req: IncomingMessage) => void,
+  statusTtlMs?: number,
+  user: KubeconfigUser = { token: 't' },
+) {
   let probes = 0;
+  let requests = 0;
   server = createServer((req, res) => {
+    requests++;
     if (req.url?.startsWith('/version')) probes++;
-    answer(res);
+    answer(res, req);
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const source = contextsFromYaml(kubeconfigYaml({ server: url, user: { token: 't' } }))[0]!;
+  const source = contextsFromYaml(kubeconfigYaml({ server: url, user }))[0]!;
   cluster = new ClusterConnection('c', source, {
     timeoutMs: 2_000,
     logger: silentLogger(),
     ...(statusTtlMs === undefined ? {} : { statusTtlMs }),
   });
-  return { cluster, probes: () => probes };
+  return { cluster, probes: () => probes, requests: () => requests };
 }
 
 const json = (status: number, body: unknown) => (res: ServerResponse) => {
@@ -70,6 +81,14 @@ describe('status', () => {
     expect(await cluster.status()).toEqual({ status: 'unreachable' });
   });
 
+  it('a credential plugin that fails is unauthorized: our credentials, not the network', async () => {
+    const { cluster, probes } = await clusterAnswering(json(200, { gitVersion: 'v1' }), undefined, {
+      exec: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+    });
+    expect(await cluster.status()).toEqual({ status: 'unauthorized' });
+    expect(probes()).toBe(0);
+  });
+
   it('an answer is kept for 10 s by default', async () => {
     const { cluster, probes } = await clusterAnswering(json(200, { gitVersion: 'v1' }));
     await cluster.status();
@@ -85,5 +104,41 @@ describe('status', () => {
     await new Promise((r) => setTimeout(r, 80));
     await cluster.status();
     expect(probes()).toBe(2);
+  });
+});
+
+describe('pod usage from the metrics API', () => {
+  it('skips items without a name, and counts a pod without containers as using nothing', async () => {
+    const { cluster } = await clusterAnswering(
+      json(200, {
+        items: [
+          { containers: [{ usage: { cpu: '500m', memory: '64Mi' } }] },
+          { metadata: {}, containers: [{ usage: { cpu: '1', memory: '1Gi' } }] },
+          { metadata: { name: 'idle' } },
+          { metadata: { name: 'busy' }, containers: [{ usage: { cpu: '250m', memory: '32Mi' } }] },
+        ],
+      }),
+    );
+    expect(await cluster.podUsage('ns', 'idle')).toEqual({ cpu: '0m', memory: '0Mi' });
+    expect(await cluster.podUsage('ns', 'busy')).toEqual({ cpu: '250m', memory: '32Mi' });
+    expect(await cluster.podUsage('ns', 'undefined')).toBeUndefined();
+  });
+
+  it('an answer without items is no usage for any pod', async () => {
+    const { cluster } = await clusterAnswering(json(200, { kind: 'PodMetricsList' }));
+    expect(await cluster.podUsage('ns', 'web')).toBeUndefined();
+  });
+});
+
+describe('the watch backoff', () => {
+  it('given no options, a failed watch waits the default half a second at least before the next list', async () => {
+    const { cluster, requests } = await clusterAnswering((res, req) => {
+      if (req.url?.includes('watch=')) return json(500, { kind: 'Status', code: 500, message: 'etcd' })(res);
+      json(200, { kind: 'PodList', metadata: { resourceVersion: '7' }, items: [] })(res);
+    });
+    await cluster.resources(RESOURCE_KINDS.pod).acquire();
+    await until(() => requests() >= 2, 'the watch was asked for');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(requests()).toBe(2);
   });
 });
