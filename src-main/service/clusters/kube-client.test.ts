@@ -90,6 +90,18 @@ describe('answers', () => {
     );
   });
 
+  it.each([300, 302])(
+    'a %i (a proxy in front sending us to its login page) is a refusal, not data',
+    async (code) => {
+      const c = await clientOf((_req, res) => {
+        res.writeHead(code, { location: '/login', 'content-type': 'application/json' });
+        res.end('{"items":[]}');
+      });
+      const err = await refusalOf(c.getJson('/api/v1/pods', SHORT));
+      expect(err.statusCode).toBe(code);
+    },
+  );
+
   it('a refusal keeps its code and Status, and is named by the Status message', async () => {
     const status = { kind: 'Status', code: 403, reason: 'Forbidden', message: 'pods is forbidden' };
     const c = await clientOf(answer(403, JSON.stringify(status)));
@@ -97,6 +109,8 @@ describe('answers', () => {
     expect(err.statusCode).toBe(403);
     expect(err.status).toEqual(status);
     expect(err.message).toBe('pods is forbidden');
+    // What a log line prints of it names the kind of failure.
+    expect(String(err)).toBe('KubeRequestError: pods is forbidden');
   });
 
   it('a refusal without a Status is named by its body, trimmed to 500 characters, or by its code', async () => {
