@@ -13,7 +13,7 @@ import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { type KeyValueStore, memoryStore } from '../storage/store';
-import { problemOf as problemOfAsync } from '../test/rejections';
+import { problemOf } from '../test/rejections';
 import { saveWorkspaceConfig } from '../workspaces/config';
 import { ClusterConnection } from './cluster';
 import { type ContextSource, contextsFromYaml } from './kubeconfig';
@@ -45,7 +45,8 @@ function registry(contexts: string[], over: Partial<RegistryOptions> = {}): Clus
   return r;
 }
 
-function problemOf(run: () => unknown): ProblemError {
+/** The problem `run` throws; anything else fails the test. */
+function thrownBy(run: () => unknown): ProblemError {
   try {
     run();
   } catch (err) {
@@ -123,8 +124,8 @@ describe('workspaces and their clusters', () => {
 
   it('a workspace the caller is not a member of is as not found as one that does not exist', () => {
     const r = withTeam();
-    const hidden = problemOf(() => r.workspace('team', member('default')));
-    const missing = problemOf(() => r.workspace('nope', ADMIN));
+    const hidden = thrownBy(() => r.workspace('team', member('default')));
+    const missing = thrownBy(() => r.workspace('nope', ADMIN));
     expect([hidden.code, hidden.message]).toEqual(['workspace_not_found', 'workspace "team" not found']);
     expect([missing.code, missing.message]).toEqual(['workspace_not_found', 'workspace "nope" not found']);
     expect(r.workspace('team', member('team')).name).toBe('Team');
@@ -139,7 +140,7 @@ describe('workspaces and their clusters', () => {
   it('a cluster outside the workspace named is not found in it', () => {
     const r = withTeam();
     expect(r.cluster('team', 'gamma', ADMIN).clusterId).toBe('gamma');
-    const p = problemOf(() => r.cluster('team', 'beta', ADMIN));
+    const p = thrownBy(() => r.cluster('team', 'beta', ADMIN));
     expect([p.code, p.message]).toEqual([
       'cluster_not_found',
       'cluster "beta" not found in workspace "team"',
@@ -192,9 +193,9 @@ describe('workspace changes', () => {
   it('refuses an id in use, and clusters it does not know, naming only those', () => {
     const r = registry(['alpha']);
     r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: [] });
-    const dup = problemOf(() => r.createWorkspace({ workspaceId: 'ops', name: 'Again', clusterIds: [] }));
+    const dup = thrownBy(() => r.createWorkspace({ workspaceId: 'ops', name: 'Again', clusterIds: [] }));
     expect([dup.code, dup.message]).toEqual(['conflict', 'workspace "ops" already exists']);
-    const unknown = problemOf(() =>
+    const unknown = thrownBy(() =>
       r.createWorkspace({ workspaceId: 'new', name: 'New', clusterIds: ['alpha', 'x', 'y'] }),
     );
     expect([unknown.code, unknown.message]).toEqual(['invalid_body', 'unknown clusterIds: x, y']);
@@ -215,7 +216,7 @@ describe('workspace changes', () => {
       name: 'Operations',
       clusterIds: ['beta'],
     });
-    const unknown = problemOf(() => r.updateWorkspace('ops', { clusterIds: ['zeta'] }, ADMIN));
+    const unknown = thrownBy(() => r.updateWorkspace('ops', { clusterIds: ['zeta'] }, ADMIN));
     expect(unknown.code).toBe('invalid_body');
     expect(ids(r.clustersOf('ops', ADMIN))).toEqual(['beta']);
   });
@@ -227,7 +228,7 @@ describe('workspace changes', () => {
       name: 'Everything',
       clusterIds: ['alpha', 'beta'],
     });
-    const p = problemOf(() => r.updateWorkspace('default', { clusterIds: ['alpha'] }, ADMIN));
+    const p = thrownBy(() => r.updateWorkspace('default', { clusterIds: ['alpha'] }, ADMIN));
     expect([p.code, p.message]).toEqual(['conflict', 'the default workspace always holds every cluster']);
     expect(ids(r.clustersOf('default', ADMIN))).toEqual(['alpha', 'beta']);
   });
@@ -236,18 +237,18 @@ describe('workspace changes', () => {
     const r = registry(['alpha']);
     r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: ['alpha'] });
     expect(r.deleteWorkspace('ops', ADMIN)).toEqual({ workspaceId: 'ops', name: 'Ops' });
-    expect(problemOf(() => r.workspace('ops', ADMIN)).code).toBe('workspace_not_found');
-    const p = problemOf(() => r.deleteWorkspace('default', ADMIN));
+    expect(thrownBy(() => r.workspace('ops', ADMIN)).code).toBe('workspace_not_found');
+    const p = thrownBy(() => r.deleteWorkspace('default', ADMIN));
     expect([p.code, p.message]).toEqual(['conflict', 'the default workspace cannot be removed']);
   });
 
   it('a member may not change a workspace they cannot see', () => {
     const r = registry(['alpha']);
     r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: [] });
-    expect(problemOf(() => r.updateWorkspace('ops', { name: 'x' }, member('default'))).code).toBe(
+    expect(thrownBy(() => r.updateWorkspace('ops', { name: 'x' }, member('default'))).code).toBe(
       'workspace_not_found',
     );
-    expect(problemOf(() => r.deleteWorkspace('ops', member('default'))).code).toBe('workspace_not_found');
+    expect(thrownBy(() => r.deleteWorkspace('ops', member('default'))).code).toBe('workspace_not_found');
     expect(r.workspace('ops', ADMIN).name).toBe('Ops');
   });
 });
@@ -310,7 +311,7 @@ describe('what each connection is given', () => {
     await r.close();
     open = open.filter((o) => o !== r);
     for (const cluster of r.allClusters()) {
-      const p = await problemOfAsync(cluster.getObject('node', 'x', undefined, new AbortController().signal));
+      const p = await problemOf(cluster.getObject('node', 'x', undefined, new AbortController().signal));
       expect([p.code, p.message]).toEqual(['cluster_unreachable', 'the cluster connection was closed']);
     }
   });
