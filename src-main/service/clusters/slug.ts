@@ -18,8 +18,9 @@ const suffixOf = (name: string) => createHash('sha256').update(name).digest('hex
 
 /**
  * Assigns clusterIds to context names. Ids already assigned (persisted in the data dir) are kept,
- * so an id never changes under a script once it has been seen, and never passes to another context. A new context whose slug is taken
- * gets `<slug>-<first 6 hex of sha256(context name)>`, which is the same on every machine.
+ * so an id never changes under a script once it has been seen, and never passes to another
+ * context. A new context whose slug is taken gets `<slug>-<first 6 hex of sha256(context name)>`,
+ * which is the same on every machine.
  */
 export function assignClusterIds(
   contexts: readonly string[],
