@@ -14,7 +14,7 @@ import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { type KeyValueStore, memoryStore } from '../storage/store';
 import { problemOf } from '../test/rejections';
-import { saveWorkspaceConfig } from '../workspaces/config';
+import { saveWorkspaceConfig, type WorkspaceConfig } from '../workspaces/config';
 import { ClusterConnection } from './cluster';
 import { type ContextSource, contextsFromYaml } from './kubeconfig';
 import { ClusterRegistry, type RegistryOptions } from './registry';
@@ -148,33 +148,25 @@ describe('workspaces and their clusters', () => {
   });
 });
 
-describe('a stored default workspace', () => {
-  it('holds every cluster even when the store names some clusters for it', () => {
+describe('stored workspaces', () => {
+  /** The clusters `workspaceId` holds when the store was left with `workspaces`. */
+  function clustersHeld(workspaces: WorkspaceConfig['workspaces'], workspaceId: string) {
     const store = memoryStore();
-    saveWorkspaceConfig(store, {
-      workspaces: [{ workspaceId: 'default', name: 'Default', clusterIds: ['alpha'] }],
-      clusterIds: {},
-      clusters: {},
-    });
-    expect(ids(registry(['alpha', 'beta'], { store }).clustersOf('default', ADMIN))).toEqual([
-      'alpha',
-      'beta',
-    ]);
-  });
-});
+    saveWorkspaceConfig(store, { workspaces, clusterIds: {}, clusters: {} });
+    return ids(registry(['alpha', 'beta'], { store }).clustersOf(workspaceId, ADMIN));
+  }
 
-describe('a stored workspace without a cluster list', () => {
-  it('holds every cluster, as the default one does', () => {
-    const store = memoryStore();
-    saveWorkspaceConfig(store, {
-      workspaces: [
-        { workspaceId: 'default', name: 'Default' },
-        { workspaceId: 'all', name: 'All' },
-      ],
-      clusterIds: {},
-      clusters: {},
-    });
-    expect(ids(registry(['alpha', 'beta'], { store }).clustersOf('all', ADMIN))).toEqual(['alpha', 'beta']);
+  it('the default one holds every cluster even when the store names some clusters for it', () => {
+    const stored = [{ workspaceId: 'default', name: 'Default', clusterIds: ['alpha'] }];
+    expect(clustersHeld(stored, 'default')).toEqual(['alpha', 'beta']);
+  });
+
+  it('one without a cluster list holds every cluster, as the default one does', () => {
+    const stored = [
+      { workspaceId: 'default', name: 'Default' },
+      { workspaceId: 'all', name: 'All' },
+    ];
+    expect(clustersHeld(stored, 'all')).toEqual(['alpha', 'beta']);
   });
 });
 
