@@ -9,7 +9,7 @@ import { filterKey } from '../history/filter';
 import type { EventHistory } from '../history/index';
 import type { GroupRow } from '../history/store';
 import { durationsEnd } from './event-clock';
-import { resolveEventFilter, syncedEvents } from './events';
+import { eventsSource, liveCache, resolveEventFilter } from './events';
 
 /** Groups of a live snapshot, per filter: the pages of one view group once. */
 const groupMemo = new WeakMap<CollectionSnapshot<EventEntry>, Map<string, GroupRow[]>>();
@@ -29,7 +29,11 @@ function groupsOf(snapshot: CollectionSnapshot<EventEntry>, key: string, rows: (
   return groups;
 }
 
-/** The timeline and the groups: live events by default, with includeExpired=true the history too. */
+/**
+ * The timeline and the groups: live events by default, with includeExpired=true the history too.
+ * They take the list's path (eventsSource): with the cluster down they answer from the history at
+ * once, marked stale, exactly as the list does.
+ */
 export function eventHistoryHandlers(
   registry: ClusterRegistry,
   history: EventHistory,
@@ -37,16 +41,17 @@ export function eventHistoryHandlers(
 ): Pick<OperationHandlers, 'eventTimeline' | 'eventGroups'> {
   return {
     async eventTimeline({ params, query }, ctx) {
-      const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
-      const staleSince = cache.staleSince;
+      const source = await eventsSource(registry, history, params, query.includeExpired, ctx);
+      const { cluster, flags, staleSince } = source;
       const at = durationsEnd(registry, cluster.clusterId, now());
       const f = resolveEventFilter(query, at, flags);
-      const recorded = query.includeExpired && history.recording;
-      const found = recorded ? await history.timeline(cluster.clusterId, f, at, query.buckets) : undefined;
+      const found = source.recorded
+        ? await history.timeline(cluster.clusterId, f, at, query.buckets)
+        : undefined;
       const data =
         found ??
         liveTimeline(
-          eventRows(cache.read().snapshot, f),
+          eventRows(liveCache(source).read().snapshot, f),
           {
             now: at,
             ...(f.sinceMs !== undefined ? { sinceMs: f.sinceMs } : {}),
@@ -58,21 +63,18 @@ export function eventHistoryHandlers(
     },
 
     async eventGroups({ params, query }, ctx) {
-      const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
-      const staleSince = cache.staleSince;
+      const source = await eventsSource(registry, history, params, query.includeExpired, ctx);
+      const { cluster, flags, staleSince } = source;
       const f = resolveEventFilter(query, durationsEnd(registry, cluster.clusterId, now()), flags);
       const { limit, offset } = query;
       let groups: readonly GroupRow[];
       let total: number;
-      const found =
-        query.includeExpired && history.recording
-          ? await history.groups(cluster.clusterId, f, limit, offset)
-          : undefined;
+      const found = source.recorded ? await history.groups(cluster.clusterId, f, limit, offset) : undefined;
       if (found) {
         groups = found.groups;
         total = found.total;
       } else {
-        const { snapshot } = cache.read();
+        const { snapshot } = liveCache(source).read();
         const all = groupsOf(snapshot, filterKey(f), () => eventRows(snapshot, f));
         groups = all.slice(offset, offset + limit);
         total = all.length;

@@ -1,9 +1,10 @@
 import type { Reply } from '../../../src-shared/contract/define';
 import type { EventRecord, MonitoringFlags } from '../../../src-shared/contract/models';
 import type { ClusterConnection } from '../clusters/cluster';
-import { eventRecord } from '../clusters/entries';
+import { type EventEntry, eventRecord } from '../clusters/entries';
 import { eventRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
+import type { ResourceCache } from '../clusters/resource-cache';
 import type { CallContext, OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
 import { formatRanges, type HistoryFilter, type HistoryRow } from '../history/filter';
@@ -89,46 +90,76 @@ function historyPage(
   };
 }
 
-const CLUSTER_DOWN = new Set([
+/**
+ * What keeps a cache from answering while a recorded history can: the cluster down (502, 504), or
+ * its first list still arriving (503). Anything else (a bad token, a missing cluster) is the
+ * request's own problem and is answered as such.
+ */
+const CACHE_UNAVAILABLE = new Set([
   'cluster_unreachable',
   'cluster_timeout',
   'cluster_unauthorized',
   'cluster_error',
+  'cluster_syncing',
 ]);
 
 /**
- * A cluster that cannot be reached now, not even from a cache of this run, still has its
- * recorded history: with includeExpired=true that is answered, marked stale as of the last
- * recording, rather than a 502. Undefined when the cluster answers (or has no history), so the
- * caller reads it as usual.
+ * Where an events read (the list, the timeline, the groups) answers from. `recorded`: from the
+ * event history (includeExpired=true while events are recorded). `cache`: the cluster's event
+ * cache, synced; undefined when it cannot answer (the cluster down, its first list still arriving)
+ * and the history answers alone, marked stale as of its last recording.
  */
-async function recordedWhileUnreachable(
+export interface EventsSource {
+  cluster: ClusterConnection;
+  flags: MonitoringFlags;
+  recorded: boolean;
+  cache: ResourceCache<EventEntry> | undefined;
+  /** RFC 3339: when the data answered was last known to match the cluster; undefined while live. */
+  staleSince: string | undefined;
+  /** Why the cache cannot answer; thrown when the history has nothing to answer with either. */
+  cause?: ProblemError;
+}
+
+/**
+ * The one path every events read takes. With includeExpired=true and a recorded history, a cluster
+ * that cannot be reached now (not even from a cache of this run) still has its history: that is
+ * answered, marked stale as of the last recording, rather than an error; a cluster known to be down
+ * is not waited for at all. Otherwise the cache is waited for as any list waits for its cache.
+ */
+export async function eventsSource(
   registry: ClusterRegistry,
   history: EventHistory,
   params: { workspaceId: string; clusterId: string },
-  query: EventQuery & { limit: number; offset: number },
+  includeExpired: boolean | undefined,
   ctx: CallContext,
-  now: () => number,
-): Promise<Reply<EventRecord[]> | undefined> {
+): Promise<EventsSource> {
+  const recorded = includeExpired === true && history.recording;
+  if (!recorded) {
+    const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
+    return { cluster, flags, recorded, cache, staleSince: cache.staleSince };
+  }
   const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+  const flags = registry.monitoring(cluster.clusterId);
   const cache = cluster.events();
   try {
     // Known down already: no request waits for one more failed attempt.
     const down = cache.neverSyncedCause;
     if (down) throw down;
     await cache.acquire(ctx.signal);
-    return undefined;
+    return { cluster, flags, recorded, cache, staleSince: cache.staleSince };
   } catch (err) {
-    if (!(err instanceof ProblemError) || !CLUSTER_DOWN.has(err.code)) throw err;
+    if (!(err instanceof ProblemError) || !CACHE_UNAVAILABLE.has(err.code)) throw err;
     const recordedAt = await history.lastRecorded(cluster.clusterId);
     if (recordedAt === undefined) throw err;
-    const asOf = durationsEnd(registry, cluster.clusterId, now());
-    const f = resolveEventFilter(query, asOf, registry.monitoring(cluster.clusterId));
-    const found = await history.page(cluster.clusterId, f, query.limit, query.offset);
-    if (!found) throw err;
     const staleSince = new Date(recordedAt).toISOString();
-    return historyPage(found.rows, found.total, query, params.workspaceId, staleSince);
+    return { cluster, flags, recorded, cache: undefined, staleSince, cause: err };
   }
+}
+
+/** The source's live cache; when there is none, the problem that kept it from answering. */
+export function liveCache(source: EventsSource): ResourceCache<EventEntry> {
+  if (source.cache) return source.cache;
+  throw source.cause;
 }
 
 export function eventHandlers(
@@ -138,17 +169,14 @@ export function eventHandlers(
 ): Pick<OperationHandlers, 'listEvents'> {
   return {
     async listEvents({ params, query }, ctx) {
-      if (query.includeExpired && history.recording) {
-        const offline = await recordedWhileUnreachable(registry, history, params, query, ctx, now);
-        if (offline) return offline;
-      }
-      const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
-      if (query.includeExpired && history.recording) {
+      const source = await eventsSource(registry, history, params, query.includeExpired, ctx);
+      const { cluster, flags } = source;
+      if (source.recorded) {
         const f = resolveEventFilter(query, durationsEnd(registry, cluster.clusterId, now()), flags);
         const found = await history.page(cluster.clusterId, f, query.limit, query.offset);
-        if (found) return historyPage(found.rows, found.total, query, params.workspaceId, cache.staleSince);
+        if (found) return historyPage(found.rows, found.total, query, params.workspaceId, source.staleSince);
       }
-      const read = cache.read(query.snapshot);
+      const read = liveCache(source).read(query.snapshot);
       // A duration counts back from the walk's first page, so every page agrees on the cut.
       const asOf = durationsEnd(registry, cluster.clusterId, read.asOf);
       const rows = eventRows(read.snapshot, resolveEventFilter(query, asOf, flags));

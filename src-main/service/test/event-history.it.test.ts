@@ -348,24 +348,55 @@ async function restarted(kubeconfig: string) {
   });
   const { url } = await service.listen(0, '127.0.0.1');
   const session: LoggedIn = await login(url, 'admin', TEST_ADMIN_PASSWORD);
-  const get = async (p: string) => {
+  const get = async <T = EventRecord[]>(p: string) => {
     const res = await fetch(url + p, { headers: session.headers });
     return {
       status: res.status,
       headers: res.headers,
-      body: checkedBody<EventRecord[]>('GET', p, res, await res.text()),
+      body: checkedBody<T>('GET', p, res, await res.text()),
       contentType: '',
     };
   };
   return { service, get };
 }
 
+/** A kubeconfig naming a port that was just freed: it refuses at once, gone from the start of a run. */
+async function unreachableKubeconfig(): Promise<string> {
+  const kubeconfig = join(stack.dataDir, 'unreachable.kubeconfig');
+  const gone = createServer();
+  await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+  const { port } = gone.address() as AddressInfo;
+  await new Promise((resolve) => gone.close(resolve));
+  await writeFile(
+    kubeconfig,
+    (await readFile(stack.kubeconfigPath, 'utf8')).replace(
+      JSON.stringify(stack.sim.url),
+      JSON.stringify(`http://127.0.0.1:${port}`),
+    ),
+  );
+  return kubeconfig;
+}
+
+async function allGroups(get: (p: string) => Promise<HttpResult<EventGroup[]>>, query: string) {
+  const groups: EventGroup[] = [];
+  let next: string | undefined = `${events()}/groups?${query}`;
+  while (next) {
+    const res: HttpResult<EventGroup[]> = await get(next);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    groups.push(...res.body);
+    next = parseLinks(res.headers.get('link') ?? '').next;
+  }
+  return groups;
+}
+
 describe('event history: restart', () => {
   /** The history as the first service answered it, for the services started after it. */
   let first: Awaited<ReturnType<typeof walk>>;
+  let firstGroups: EventGroup[];
 
   it('lists the expired events after the service restarts on the same data dir', async () => {
     first = await walk(events('includeExpired=true&limit=1000'));
+    firstGroups = await allGroups((p) => stack.get<EventGroup[]>(p), 'includeExpired=true&limit=7');
     await stack.service.close();
     const { service, get } = await restarted(stack.kubeconfigPath);
     try {
@@ -382,20 +413,7 @@ describe('event history: restart', () => {
 
   it('answers includeExpired=true from the history when the cluster cannot be reached, marked stale', async () => {
     expect(first.expired.size).toBeGreaterThan(20);
-    const kubeconfig = join(stack.dataDir, 'unreachable.kubeconfig');
-    // A port that was just freed refuses at once: the cluster is gone from the start of this run.
-    const gone = createServer();
-    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
-    const { port } = gone.address() as AddressInfo;
-    await new Promise((resolve) => gone.close(resolve));
-    await writeFile(
-      kubeconfig,
-      (await readFile(stack.kubeconfigPath, 'utf8')).replace(
-        JSON.stringify(stack.sim.url),
-        JSON.stringify(`http://127.0.0.1:${port}`),
-      ),
-    );
-    const { service, get } = await restarted(kubeconfig);
+    const { service, get } = await restarted(await unreachableKubeconfig());
     try {
       const live = await get(events());
       expect(live.status).toBe(502);
@@ -410,6 +428,36 @@ describe('event history: restart', () => {
       const warnings = await get(events('includeExpired=true&type=WARNING&limit=1000'));
       expect(warnings.body.length).toBeGreaterThan(0);
       expect(warnings.body.every((e) => e.type === 'WARNING')).toBe(true);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('answers the timeline and the groups with includeExpired=true from the history too, marked stale, as the list', async () => {
+    expect(firstGroups.length).toBeGreaterThan(5);
+    const { service, get } = await restarted(await unreachableKubeconfig());
+    try {
+      // The timeline is this run's first read: no earlier request found the cluster down for it.
+      const timeline = await get<EventTimeline>(`${events()}/timeline?includeExpired=true&buckets=25`);
+      expect(timeline.status, JSON.stringify(timeline.body)).toBe(200);
+      const stale = timeline.headers.get('x-stale-since');
+      expect(stale).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(Date.parse(stale!)).toBeLessThanOrEqual(Date.now());
+      const sum = (k: 'normal' | 'warning') => timeline.body.buckets.reduce((n, b) => n + b[k], 0);
+      expect(sum('warning')).toBe(first.rows.filter((e) => e.type === 'WARNING').length);
+      expect(sum('normal')).toBe(first.rows.filter((e) => e.type === 'NORMAL').length);
+
+      const page = await get<EventGroup[]>(`${events()}/groups?includeExpired=true&limit=7`);
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      expect(page.headers.get('x-stale-since')).toBe(stale);
+      expect(await allGroups(get<EventGroup[]>, 'includeExpired=true&limit=7')).toEqual(firstGroups);
+
+      // Without includeExpired there is nothing to answer from: the cluster's own problem.
+      for (const path of [`${events()}/timeline`, `${events()}/groups`]) {
+        const live = await get<Problem>(path);
+        expect(live.status).toBe(502);
+        expect(live.body.code).toBe('cluster_unreachable');
+      }
     } finally {
       await service.close();
     }
