@@ -8,6 +8,7 @@ import {
   MIN_PASSWORD_LENGTH,
   USERNAME_PATTERN,
 } from './auth-operations';
+import { INSTANT_RANGE, MAX_INSTANT_MS, MIN_INSTANT_MS } from './time-range';
 
 /** The first issue of a refused value: the invoker turns it into the 400 (src-main/service/invoke.ts). */
 function refusal(schema: z.ZodType, value: unknown) {
@@ -55,6 +56,19 @@ describe('activity time filters', () => {
 
   it('an RFC 3339-shaped time that does not exist is refused', () => {
     expect(refusal(filters, { since: '2026-02-30T25:61:00Z' }).path).toEqual(['since']);
+  });
+
+  it('the years 0000 to 9999 are accepted to their ends; a zone that moves a time past them is refused', () => {
+    expect(filters.parse({ since: '0000-01-01T00:00:00Z' }).since).toBe(MIN_INSTANT_MS);
+    expect(filters.parse({ until: '9999-12-31T23:59:59.999Z' }).until).toBe(MAX_INSTANT_MS);
+    for (const [name, bad] of [
+      ['since', '0000-01-01T00:00:00+00:01'],
+      ['until', '9999-12-31T23:59:59.999-00:01'],
+    ] as const) {
+      const issue = refusal(filters, { [name]: bad });
+      expect(issue.path).toEqual([name]);
+      expect(issue.message).toBe(`${name} must be an instant ${INSTANT_RANGE}`);
+    }
   });
 });
 

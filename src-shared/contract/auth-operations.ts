@@ -19,6 +19,7 @@ import {
 } from './auth-models';
 import { defineOperation, streamBody } from './define';
 import { booleanParam, documented, idParam, pageQuery } from './params';
+import { INSTANT_RANGE, instantRefusal, unlessRefused } from './time-range';
 
 /** Authentication operations: login, refresh, sessions, activity, API keys and accounts. */
 
@@ -57,7 +58,7 @@ const instantParam = (name: string) =>
   documented(instantText(name), {
     type: 'string',
     format: 'date-time',
-    description: `${name}: an RFC 3339 time with a zone.`,
+    description: `${name}: an RFC 3339 time with a zone, ${INSTANT_RANGE}.`,
   });
 
 const instantText = (name: string) =>
@@ -67,7 +68,7 @@ const instantText = (name: string) =>
     .transform((raw, ctx): number | undefined => {
       if (raw === undefined || raw === '') return undefined;
       const ms = RFC3339.test(raw) ? Date.parse(raw) : Number.NaN;
-      if (Number.isFinite(ms)) return ms;
+      if (Number.isFinite(ms)) return unlessRefused(ctx, instantRefusal(name, ms), ms);
       ctx.addIssue({
         code: 'custom',
         message: `${name} must be an RFC 3339 time with a zone, e.g. 2026-03-01T09:00:00Z`,

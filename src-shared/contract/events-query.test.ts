@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventsQuery } from './events-query';
+import { DURATION_RANGE, INSTANT_RANGE, MAX_DURATION_MS, MAX_INSTANT_MS, MIN_INSTANT_MS } from './time-range';
 
 const query = z.strictObject(eventsQuery);
 const q = (raw: Record<string, string>) => query.parse(raw);
@@ -50,6 +51,36 @@ describe('since and until', () => {
     const issue = refusal({ since: '2026-13-45' });
     expect(issue.code).toBe('custom');
     expect(issue.message).toContain('since');
+  });
+
+  it('a duration of at most 36500d is accepted; one longer, in any unit, is refused with the range', () => {
+    expect(q({ since: '36500d' }).since).toEqual({ durationMs: MAX_DURATION_MS });
+    expect(q({ until: `${MAX_DURATION_MS / 1000}s` }).until).toEqual({ durationMs: MAX_DURATION_MS });
+    for (const [name, bad] of [
+      ['since', '36501d'],
+      ['until', `${MAX_DURATION_MS / 1000 + 1}s`],
+      ['since', '99999999999d'],
+      ['until', '999999999999999s'],
+      ['since', `${'9'.repeat(400)}m`],
+    ] as const) {
+      const issue = refusal({ [name]: bad });
+      expect(issue.code).toBe('custom');
+      expect(issue.path).toEqual([name]);
+      expect(issue.message).toBe(`${name} must be a duration of ${DURATION_RANGE}`);
+    }
+  });
+
+  it('an instant from 0000-01-01 to 9999-12-31 is accepted; a zone that moves it past either end is refused', () => {
+    expect(q({ since: '0000-01-01' }).since).toEqual({ instant: MIN_INSTANT_MS });
+    expect(q({ until: '9999-12-31T23:59:59.999Z' }).until).toEqual({ instant: MAX_INSTANT_MS });
+    for (const [name, bad] of [
+      ['since', '0000-01-01T00:00:00.000+00:01'],
+      ['until', '9999-12-31T23:59:59.999-00:01'],
+    ] as const) {
+      const issue = refusal({ [name]: bad });
+      expect(issue.path).toEqual([name]);
+      expect(issue.message).toBe(`${name} must be an instant ${INSTANT_RANGE}`);
+    }
   });
 
   it('a zone offset needs two-digit hours and minutes', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanParam, documented, namespaceParam } from './params';
+import { DURATION_RANGE, durationRefusal, INSTANT_RANGE, instantRefusal, unlessRefused } from './time-range';
 
 /** Filters of the event list. Every filter is optional and they combine with AND. */
 
@@ -8,12 +9,13 @@ const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /**
  * `since` and `until` take an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d); on a
- * snapshot cluster a duration counts back from its takenAt (operations/event-clock.ts).
+ * snapshot cluster a duration counts back from its takenAt (operations/event-clock.ts). Both are
+ * held to the API's time range (time-range.ts), so a resolved value is always a valid Date.
  */
 const instantParam = (name: string) =>
   documented(instantText(name), {
     type: 'string',
-    description: `${name}: an ISO 8601 instant, or a duration back from now (30s, 15m, 2h, 7d); on a snapshot cluster, back from its takenAt.`,
+    description: `${name}: an ISO 8601 instant ${INSTANT_RANGE}, or a duration back from now (30s, 15m, 2h, 7d) of ${DURATION_RANGE}; on a snapshot cluster, back from its takenAt.`,
     examples: ['15m', '2026-01-31T12:00:00Z'],
   });
 
@@ -24,7 +26,10 @@ const instantText = (name: string) =>
     .transform((raw, ctx): { instant: number } | { durationMs: number } | undefined => {
       if (raw === undefined) return undefined;
       const d = DURATION.exec(raw);
-      if (d) return { durationMs: Number(d[1]) * UNIT_MS[d[2] as keyof typeof UNIT_MS] };
+      if (d) {
+        const durationMs = Number(d[1]) * UNIT_MS[d[2] as keyof typeof UNIT_MS];
+        return unlessRefused(ctx, durationRefusal(name, durationMs), { durationMs });
+      }
       const isoLike = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/;
       const t = Date.parse(raw);
       if (!isoLike.test(raw) || Number.isNaN(t)) {
@@ -34,7 +39,7 @@ const instantText = (name: string) =>
         });
         return z.NEVER;
       }
-      return { instant: t };
+      return unlessRefused(ctx, instantRefusal(name, t), { instant: t });
     });
 
 export const sinceParam = instantParam('since');

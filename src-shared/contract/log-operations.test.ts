@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { MAX_CONTEXT, MAX_PATTERN_LENGTH } from '../logs/index';
 import { LOG_RESOURCE_TYPES } from './log-models';
 import { logOperations, logQuery, MAX_TAIL_LINES } from './log-operations';
+import { DURATION_RANGE, INSTANT_RANGE, MAX_DURATION_MS, MAX_INSTANT_MS, MIN_INSTANT_MS } from './time-range';
 
 /** The first issue of a refused value: the invoker turns it into the 400 (src-main/service/invoke.ts). */
 function refusal(schema: z.ZodType, value: unknown) {
@@ -28,6 +29,43 @@ describe('log time parameters', () => {
   it('an RFC 3339 time or an epoch value is an instant', () => {
     expect(q({ since: '2026-11-22T10:00:00Z' }).since).toEqual({ instant: Date.UTC(2026, 10, 22, 10) });
     expect(q({ until: '1700000000' }).until).toEqual({ instant: 1_700_000_000_000 });
+  });
+
+  it('a duration adding up to at most 36500d is accepted; one longer, in any unit, is refused with the range', () => {
+    expect(q({ since: '36500d' }).since).toEqual({ durationMs: MAX_DURATION_MS });
+    expect(q({ since: '36499d23h59m59s1000ms' }).since).toEqual({ durationMs: MAX_DURATION_MS });
+    for (const [name, bad] of [
+      ['since', '36500d1ms'],
+      ['until', '36499d24h1ms'],
+      ['since', '99999999999d'],
+      ['until', '999999999999999s'],
+      ['since', '9007199254740993ms'],
+      ['until', `${'9'.repeat(400)}h`],
+    ] as const) {
+      const { issue } = refusal(logQuery, { [name]: bad });
+      expect(issue.code).toBe('custom');
+      expect(issue.path).toEqual([name]);
+      expect(issue.message).toBe(`${name} must be a duration of ${DURATION_RANGE}`);
+    }
+  });
+
+  it('an instant, however written, is accepted up to 9999-12-31T23:59:59.999Z and refused past it', () => {
+    expect(q({ until: '9999-12-31T23:59:59.999Z' }).until).toEqual({ instant: MAX_INSTANT_MS });
+    expect(q({ until: '0000-01-01T00:00:00Z' }).until).toEqual({ instant: MIN_INSTANT_MS });
+    // An epoch number's unit is read from its size (s, ms, µs, ns), so any number of digits is read.
+    expect(q({ since: '99999999999999' }).since).toEqual({ instant: 99_999_999_999_999 });
+    expect(q({ since: '1700000000000000000' }).since).toEqual({ instant: 1_700_000_000_000 });
+    for (const [name, bad] of [
+      ['until', '9999-12-31T23:59:59.999-00:01'],
+      ['since', '0000-01-01T00:00:00+00:01'],
+      ['since', '1'.repeat(26)],
+      ['until', '253402300800000000000'],
+      ['since', '1e300'],
+    ] as const) {
+      const { issue } = refusal(logQuery, { [name]: bad });
+      expect(issue.path).toEqual([name]);
+      expect(issue.message).toBe(`${name} must be an instant ${INSTANT_RANGE}`);
+    }
   });
 
   it('anything else is refused, naming the parameter', () => {

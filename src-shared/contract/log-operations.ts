@@ -7,6 +7,7 @@ import { LOG_LEVELS, type LogLevel } from '../logs/types';
 import { defineOperation, streamBody } from './define';
 import { LOG_MEDIA_TYPES, LOG_RESOURCE_TYPES, logRecord, NDJSON } from './log-models';
 import { booleanParam, documented, idParam, namespaceParam, resourceNameParam } from './params';
+import { DURATION_RANGE, durationRefusal, INSTANT_RANGE, instantRefusal, unlessRefused } from './time-range';
 
 /**
  * The log endpoint, beyond the spec: `GET …/kubernetes-proxy/namespaces/{ns}/pod/{name}/logs`,
@@ -21,11 +22,14 @@ const DURATION = /^(?:\d+(?:ms|s|m|h|d))+$/;
 const DURATION_PART = /(\d+)(ms|s|m|h|d)/g;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** `since`/`until`: RFC 3339 with a zone, epoch seconds/ms, or a duration before now (`90s`, `1h30m`). */
+/**
+ * `since`/`until`: RFC 3339 with a zone, epoch seconds/ms, or a duration before now (`90s`, `1h30m`),
+ * held to the API's time range (time-range.ts) so a resolved value is always a valid Date.
+ */
 const timeParam = (name: string) =>
   documented(timeText(name), {
     type: 'string',
-    description: `${name}: an RFC 3339 time with a zone, epoch seconds or milliseconds, or a duration before now (90s, 1h30m); on a snapshot cluster, before its takenAt.`,
+    description: `${name}: an RFC 3339 time with a zone, epoch seconds or milliseconds, ${INSTANT_RANGE}; or a duration before now (90s, 1h30m) of ${DURATION_RANGE}; on a snapshot cluster, before its takenAt.`,
     examples: ['15m', '2026-11-22T10:00:00Z'],
   });
 
@@ -45,10 +49,11 @@ const timeText = (name: string) =>
         let ms = 0;
         for (const m of raw.matchAll(DURATION_PART))
           ms += Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
-        return { durationMs: ms };
+        return unlessRefused(ctx, durationRefusal(name, ms), { durationMs: ms });
       }
       const ms = timeValueToMs(raw);
-      if (ms !== undefined) return { instant: ms };
+      // An epoch number of any size is read (its unit guessed by magnitude), so its range is checked.
+      if (ms !== undefined) return unlessRefused(ctx, instantRefusal(name, ms), { instant: ms });
       ctx.addIssue({
         code: 'custom',
         message: `${name} must be an RFC 3339 time with a zone (2026-11-22T10:00:00Z), epoch seconds or milliseconds, or a duration before now such as 15m or 1h30m`,

@@ -1,3 +1,4 @@
+import { durationClock } from '../../../src-shared/contract/time-range';
 import type { ClusterRegistry } from '../clusters/registry';
 
 /**
@@ -5,8 +6,10 @@ import type { ClusterRegistry } from '../clusters/registry';
  * timeline, groups and watch (and the timeline's open end), and of the logs. For a snapshot that
  * is when it was taken: nothing in it is newer, so counting from now would leave `since=15m` on
  * yesterday's snapshot empty. For any other cluster it is `now`. Absolute instants never move.
+ * Whatever the snapshot claims, the answer is kept where every duration the contract accepts
+ * still counts back to a valid instant (time-range.ts), so resolving one never makes an invalid Date.
  */
 export function durationsEnd(registry: ClusterRegistry, clusterId: string, now: number): number {
   const taken = Date.parse(registry.snapshotOf(clusterId)?.takenAt ?? '');
-  return Number.isNaN(taken) ? now : taken;
+  return durationClock(Number.isNaN(taken) ? now : taken);
 }
