@@ -10,6 +10,7 @@ import { ApiKeys } from './api-keys';
 import { createAuthenticator } from './authenticator';
 import { bootstrapAdmin } from './bootstrap';
 import type { GeoLocator } from './geo';
+import { FailureBackoff } from './login-backoff';
 import type { AuthOptions, ResolvedLifetimes } from './options';
 import { PendingWork } from './pending-work';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit';
@@ -28,6 +29,8 @@ export interface AuthCore {
   activity: ActivityLog;
   issuer: TokenIssuer;
   limiter: RateLimiter;
+  /** Failed password checks per account and source (login-backoff.ts). */
+  backoff: FailureBackoff;
   rateLimits: RateLimits;
   authenticator: ReturnType<typeof createAuthenticator>;
   now: () => number;
@@ -91,6 +94,7 @@ async function buildCore(db: AppDatabase, inputs: CoreInputs): Promise<AuthCore>
     activity,
     issuer,
     limiter: new RateLimiter(now),
+    backoff: new FailureBackoff(now),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     authenticator: createAuthenticator({
       tokens,

@@ -24,30 +24,38 @@ describe('the per-address login limit', () => {
   });
 });
 
-describe('the per-account failure limit', () => {
+describe('the per-source failure backoff', () => {
   it('counts a username whatever its case and surrounding spaces', async () => {
     const s = await started({
       auth: {
         trustProxy: ['127.0.0.1'],
-        rateLimits: { loginFailuresPerAccount: { limit: 2, windowMs: 60_000 } },
+        rateLimits: { loginFailuresPerSource: { free: 2, baseMs: 60_000, maxMs: 60_000, forgetMs: 600_000 } },
       },
     });
     expect((await attempt(s, 'ADMIN', 'bad-password', '203.0.113.1')).status).toBe(401);
-    expect((await attempt(s, '  Admin ', 'bad-password', '203.0.113.2')).status).toBe(401);
-    const limited = await attempt(s, 'admin', TEST_ADMIN_PASSWORD, '203.0.113.3');
+    expect((await attempt(s, '  Admin ', 'bad-password', '203.0.113.1')).status).toBe(401);
+    const limited = await attempt(s, 'admin', TEST_ADMIN_PASSWORD, '203.0.113.1');
     expect([limited.status, limited.body.code]).toEqual([429, 'rate_limited']);
+    expect((await attempt(s, 'admin', TEST_ADMIN_PASSWORD, '203.0.113.2')).status).toBe(200);
   });
 
-  it('starts again after a successful login', async () => {
+  it('starts again for the address that logged in, and for no other', async () => {
     const s = await started({
       auth: {
         trustProxy: ['127.0.0.1'],
-        rateLimits: { loginFailuresPerAccount: { limit: 2, windowMs: 60_000 } },
+        rateLimits: { loginFailuresPerSource: { free: 2, baseMs: 60_000, maxMs: 60_000, forgetMs: 600_000 } },
       },
     });
     for (const from of ['203.0.113.1', '203.0.113.2']) {
       expect((await attempt(s, 'admin', 'bad-password', from)).status).toBe(401);
-      expect((await attempt(s, 'admin', TEST_ADMIN_PASSWORD, from)).status, from).toBe(200);
+      expect((await attempt(s, 'admin', 'bad-password', from)).status).toBe(401);
     }
+    s.clock.advance(60_000);
+    expect((await attempt(s, 'admin', TEST_ADMIN_PASSWORD, '203.0.113.1')).status).toBe(200);
+    // .1 has its free failures back; .2 does not, so its next failure waits at once.
+    for (const from of ['203.0.113.1', '203.0.113.2'])
+      expect((await attempt(s, 'admin', 'bad-password', from)).status, from).toBe(401);
+    expect((await attempt(s, 'admin', TEST_ADMIN_PASSWORD, '203.0.113.1')).status).toBe(200);
+    expect((await attempt(s, 'admin', TEST_ADMIN_PASSWORD, '203.0.113.2')).status).toBe(429);
   });
 });

@@ -3,12 +3,18 @@ import type { ClientInfo } from '../context';
 import { ProblemError } from '../errors';
 import { BOOTSTRAP_ADMIN } from './accounts';
 import type { AuthCore } from './core';
+import { failureSource } from './login-backoff';
+import { rateLimited } from './rate-limit';
+import type { StoredAccount } from './state';
 import type { ClientSoftware } from './user-agent';
 
 type Caller = Pick<ClientInfo, 'address' | 'userAgent'>;
 
-/** Rate-limit keys name the address as seen after proxy resolution; in-process callers share one. */
-const addressKey = (client: Caller) => client.address ?? 'in-process';
+/**
+ * Rate-limit keys name the address as seen after proxy resolution (an IPv6 one by its /64);
+ * in-process callers share one.
+ */
+const addressKey = (client: Caller) => failureSource(client.address);
 
 const badCredentials = () =>
   new ProblemError(
@@ -19,7 +25,37 @@ const badCredentials = () =>
   );
 
 /**
- * Password login. Both limits are checked before the password is, so a limited client learns
+ * A password check under the login limits, for a login and a password change alike. A source
+ * (address) that must still wait is refused with 429 before the password is read, so it learns
+ * nothing. A failure counts against that source and towards the account's ceiling; a success
+ * forgets that source's failures and no other's. Failures elsewhere never refuse a source that
+ * has not failed: many sources failing on an account only take their own free failures away.
+ */
+export async function checkPassword(
+  core: AuthCore,
+  username: string,
+  password: string,
+  client: Caller,
+  what: string,
+): Promise<StoredAccount | null> {
+  const { limiter, backoff, rateLimits } = core;
+  const sourceKey = `login:source:${username}@${addressKey(client)}`;
+  const accountKey = `login:account:${username}`;
+  const underAttack = limiter.wait(accountKey, rateLimits.loginFailuresPerAccount) > 0;
+  const waitMs = backoff.wait(sourceKey, rateLimits.loginFailuresPerSource, underAttack ? 1 : undefined);
+  if (waitMs > 0) throw rateLimited(waitMs, what);
+  const account = await core.accounts.verify(username, password);
+  if (account) {
+    backoff.reset(sourceKey);
+    return account;
+  }
+  backoff.failed(sourceKey, rateLimits.loginFailuresPerSource);
+  limiter.hit(accountKey, rateLimits.loginFailuresPerAccount);
+  return null;
+}
+
+/**
+ * Password login. The limits are checked before the password is, so a limited client learns
  * nothing; an unknown username and a wrong password take the same path and the same time.
  */
 export async function login(
@@ -31,14 +67,21 @@ export async function login(
   const { limiter, rateLimits } = core;
   const name = username.trim().toLowerCase();
   const addrKey = `login:address:${addressKey(client)}`;
-  const accountKey = `login:account:${name}`;
   limiter.enforce(addrKey, rateLimits.loginPerAddress, 'login attempts from this address');
-  limiter.enforce(accountKey, rateLimits.loginFailuresPerAccount, 'failed logins for this account');
+  // Counted before the check, so a burst of parallel guesses is bounded too. Only a wrong password
+  // keeps counting: a success, or a source told to wait (no password was checked), is taken back.
   limiter.hit(addrKey, rateLimits.loginPerAddress);
-
-  const account = await core.accounts.verify(name, password);
+  const account = await checkPassword(
+    core,
+    name,
+    password,
+    client,
+    'failed logins for this account from this address',
+  ).catch((err: unknown) => {
+    limiter.forgive(addrKey);
+    throw err;
+  });
   if (!account) {
-    limiter.hit(accountKey, rateLimits.loginFailuresPerAccount);
     const known = core.accounts.byUsername(name);
     // Recorded after the answer has gone, so the write cannot make a known name measurably slower.
     if (known) {
@@ -52,7 +95,7 @@ export async function login(
     }
     throw badCredentials();
   }
-  limiter.reset(accountKey);
+  limiter.forgive(addrKey);
   return startSession(core, account.accountId, await core.describe(client));
 }
 

@@ -1,4 +1,11 @@
 import { ProblemError } from '../errors';
+import type { BackoffRule } from './login-backoff';
+
+/**
+ * Sliding-window limits, and the login limits' rules (the per-source backoff is login-backoff's).
+ * No limit here may let one client lock another out of its account: what an address does counts
+ * against that address, and an account's own ceiling only slows the sources that failed on it.
+ */
 
 export interface RateRule {
   limit: number;
@@ -6,9 +13,18 @@ export interface RateRule {
 }
 
 export interface RateLimits {
-  /** Every login attempt from one client address. */
+  /** Login attempts from one client address, all accounts together; a successful one is not counted. */
   loginPerAddress: RateRule;
-  /** Failed logins for one username, existing or not (so the limit reveals nothing). */
+  /**
+   * Failed logins for one username (existing or not, so the limit reveals nothing) from one
+   * source: a few free, then a wait that doubles with each failure.
+   */
+  loginFailuresPerSource: BackoffRule;
+  /**
+   * Failed logins for one username from every source together. Past it the account is under
+   * attack from many places, and each source that has failed on it waits from its first failure;
+   * a source that has not failed is never slowed.
+   */
   loginFailuresPerAccount: RateRule;
   /** Every refresh from one client address. */
   refreshPerAddress: RateRule;
@@ -18,12 +34,24 @@ export interface RateLimits {
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginPerAddress: { limit: 20, windowMs: 10 * 60_000 },
+  loginFailuresPerSource: { free: 5, baseMs: 30_000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 },
   loginFailuresPerAccount: { limit: 10, windowMs: 15 * 60_000 },
   refreshPerAddress: { limit: 60, windowMs: 60_000 },
   refreshPerAccount: { limit: 30, windowMs: 60_000 },
 };
 
 const SWEEP_AT = 10_000;
+
+/** The 429 a limit refuses with: the wait in whole seconds, rounded up, in Retry-After and the body. */
+export function rateLimited(waitMs: number, what: string): ProblemError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ProblemError(
+    'rate_limited',
+    `too many ${what}; try again in ${seconds} s`,
+    { retryAfterSeconds: seconds },
+    { 'Retry-After': String(seconds) },
+  );
+}
 
 /**
  * A sliding-window log per key: exact, and small because a key never holds more than `limit` stamps.
@@ -52,14 +80,14 @@ export class RateLimiter {
   /** Refuses with 429 and Retry-After when the key is over its rule. */
   enforce(key: string, rule: RateRule, what: string): void {
     const waitMs = this.wait(key, rule);
-    if (waitMs <= 0) return;
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    throw new ProblemError(
-      'rate_limited',
-      `too many ${what}; try again in ${seconds} s`,
-      { retryAfterSeconds: seconds },
-      { 'Retry-After': String(seconds) },
-    );
+    if (waitMs > 0) throw rateLimited(waitMs, what);
+  }
+
+  /** Takes back the newest hit of a key: an attempt that turned out not to count (a successful login). */
+  forgive(key: string): void {
+    const stamps = this.hits.get(key)?.stamps;
+    stamps?.pop();
+    if (stamps?.length === 0) this.hits.delete(key);
   }
 
   /** Every key held with its counted stamps: what the limiter costs in memory (a copy). */

@@ -40,7 +40,13 @@ export interface AuthStack {
   call<T = unknown>(
     method: string,
     path: string,
-    opts?: { headers?: Record<string, string>; body?: unknown; rawBody?: string },
+    opts?: {
+      headers?: Record<string, string>;
+      body?: unknown;
+      rawBody?: string;
+      /** The loopback address the request comes from (127.0.0.2…), as another machine's would. */
+      localAddress?: string;
+    },
   ): Promise<Answer<T>>;
   login(
     username?: string,
@@ -101,7 +107,9 @@ export async function startAuthStack(
         headers['content-type'] ??= 'application/json';
       }
       if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
-      const req = request({ host: '127.0.0.1', port, method, path, headers, setHost: false }, (res) => {
+      const { localAddress } = o;
+      const target = { host: '127.0.0.1', port, method, path, headers, setHost: false, localAddress };
+      const req = request(target, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {

@@ -1,7 +1,7 @@
 import { publicAccount } from '../auth/accounts';
 import { forgetInitialPassword } from '../auth/bootstrap';
 import type { AuthService } from '../auth/index';
-import { login, refresh } from '../auth/login';
+import { checkPassword, login, refresh } from '../auth/login';
 import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
 import { paginate } from '../pagination';
@@ -81,16 +81,14 @@ export function authHandlers(auth: AuthService): AuthHandlers {
       const current = sessionOf(ctx.principal);
       const account = core.accounts.require(ctx.principal.accountId);
       // A stolen access token must not become a way to guess the password at full speed.
-      const key = `login:account:${account.username}`;
-      core.limiter.enforce(
-        key,
-        core.rateLimits.loginFailuresPerAccount,
-        'failed password checks for this account',
+      const checked = await checkPassword(
+        core,
+        account.username,
+        body.currentPassword,
+        ctx.client,
+        'failed password checks for this account from this address',
       );
-      if (!(await core.accounts.verify(account.username, body.currentPassword))) {
-        core.limiter.hit(key, core.rateLimits.loginFailuresPerAccount);
-        throw new ProblemError('forbidden', 'the current password is wrong');
-      }
+      if (!checked) throw new ProblemError('forbidden', 'the current password is wrong');
       await core.accounts.update(account.accountId, { password: body.newPassword });
       const ended = core.sessions.endAllFor(account.accountId, 'password_changed', current);
       for (const s of ended) core.issuer.forgetSession(s);
