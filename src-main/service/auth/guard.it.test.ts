@@ -54,9 +54,7 @@ describe('Origin', () => {
     expect(
       (await get({ host: `localhost:${stack.port}`, origin: `http://localhost:${stack.port}` })).status,
     ).toBe(200);
-    expect((await get({ host: 'skiff.example.test', origin: 'https://skiff.example.test' })).status).toBe(
-      200,
-    );
+    expect((await get({ host: 'skiff.example.test', origin: 'http://skiff.example.test' })).status).toBe(200);
     expect((await get({})).status).toBe(200);
   });
 
@@ -66,6 +64,8 @@ describe('Origin', () => {
       'null',
       `http://localhost:${stack.port}`,
       'http://127.0.0.1:1',
+      `http://127.0.0.1:${stack.port + 1}`,
+      `https://127.0.0.1:${stack.port}`,
       'file://',
     ]) {
       const res = await get({ origin });

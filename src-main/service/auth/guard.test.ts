@@ -134,9 +134,55 @@ describe('Origin', () => {
   it('only an http or https Origin naming the Host is same-origin', () => {
     const { guard } = createRequestGuard({});
     expect(verdict(guard, host, 4000, { origin: `http://${host}` })).toBe('ok');
-    expect(verdict(guard, host, 4000, { origin: `https://${host}` })).toBe('ok');
     for (const origin of [`ws://${host}`, `ftp://${host}`, 'chrome-extension://127.0.0.1:4000'])
       expect(verdict(guard, host, 4000, { origin }), origin).toBe('origin_not_allowed');
+  });
+
+  /** The guard's verdict on a request over a socket of this kind (TLS or not, from this peer). */
+  function over(
+    guard: Guard,
+    socket: { encrypted?: boolean; remoteAddress?: string },
+    headers: Record<string, string>,
+  ) {
+    try {
+      guard({
+        headers: { host, ...headers },
+        socket: { localPort: 4000, ...socket },
+      } as unknown as IncomingMessage);
+      return 'ok';
+    } catch (e) {
+      if (e instanceof ProblemError) return e.code;
+      throw e;
+    }
+  }
+
+  it('the scheme is part of the origin: https over TLS, http otherwise', () => {
+    const { guard } = createRequestGuard({});
+    expect(over(guard, {}, { origin: `https://${host}` })).toBe('origin_not_allowed');
+    expect(over(guard, { encrypted: true }, { origin: `https://${host}` })).toBe('ok');
+    expect(over(guard, { encrypted: true }, { origin: `http://${host}` })).toBe('origin_not_allowed');
+  });
+
+  it('a trusted proxy’s X-Forwarded-Proto names the scheme, its first value; nobody else’s does', () => {
+    const { guard } = createRequestGuard({ trustedProxy: (a) => a === '10.0.0.5' });
+    const proxied = (proto: string, remoteAddress = '10.0.0.5', origin = `https://${host}`) =>
+      over(guard, { remoteAddress }, { origin, 'x-forwarded-proto': proto });
+    expect(proxied('https')).toBe('ok');
+    expect(proxied(' HTTPS , http')).toBe('ok');
+    expect(proxied('http, https')).toBe('origin_not_allowed');
+    expect(proxied('http', '10.0.0.5', `http://${host}`)).toBe('ok');
+    expect(proxied('https', '10.0.0.5', `http://${host}`)).toBe('origin_not_allowed');
+    expect(proxied('https', '10.0.0.6')).toBe('origin_not_allowed');
+    expect(proxied('https', '10.0.0.6', `http://${host}`)).toBe('ok');
+  });
+
+  it('the port is part of the origin, a default port written or not', () => {
+    const { guard } = createRequestGuard({ allowedHosts: ['box.lan'] });
+    expect(over(guard, {}, { host: 'box.lan', origin: 'http://box.lan:80' })).toBe('ok');
+    expect(over(guard, {}, { host: 'box.lan:80', origin: 'http://box.lan' })).toBe('ok');
+    expect(over(guard, {}, { host: 'box.lan:8080', origin: 'http://box.lan' })).toBe('origin_not_allowed');
+    expect(over(guard, {}, { host: 'box.lan', origin: 'http://box.lan:8080' })).toBe('origin_not_allowed');
+    expect(over(guard, { encrypted: true }, { host: 'box.lan', origin: 'https://box.lan:443' })).toBe('ok');
   });
 
   it('a refused Origin is named in the problem', () => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import { ProblemError } from '../errors';
 import type { RequestGuard } from '../http/server';
 
@@ -22,15 +23,31 @@ function splitHost(host: string): { name: string; port: string | null } {
 const bracket = (name: string) => (isIP(name) === 6 ? `[${name}]` : name);
 
 /**
+ * The scheme the client used: https over TLS, or when a trusted proxy says so in
+ * X-Forwarded-Proto (its first value, the one the client's own request arrived with); else http.
+ */
+function schemeOf(req: IncomingMessage, trustedProxy: (address: string | undefined) => boolean) {
+  if ((req.socket as Partial<TLSSocket>).encrypted) return 'https';
+  const forwarded = req.headers['x-forwarded-proto'];
+  if (typeof forwarded !== 'string' || !trustedProxy(req.socket.remoteAddress)) return 'http';
+  return forwarded.split(',')[0]!.trim().toLowerCase() === 'https' ? 'https' : 'http';
+}
+
+/**
  * Refuses requests a browser was tricked into sending. A DNS-rebinding page reaches 127.0.0.1
  * under its own name, so only allowlisted Host values pass; a cross-site page sends its Origin,
- * so a foreign Origin is refused. Same-origin requests of the served UI carry Origin = Host and pass.
- * No CORS header is ever sent, so browsers keep every other origin from reading answers.
+ * so a foreign Origin is refused. Same-origin requests of the served UI carry the request's own
+ * origin (scheme, Host and port, all three compared) and pass; `https://host:port` is another
+ * origin than `http://host:port`. No CORS header is ever sent, so browsers keep every other
+ * origin from reading answers.
  */
 export function createRequestGuard(opts: {
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
+  /** Proxies whose X-Forwarded-Proto is believed (--trust-proxy); none by default. */
+  trustedProxy?: (address: string | undefined) => boolean;
 }) {
+  const trustedProxy = opts.trustedProxy ?? (() => false);
   /** name → accepted ports; null means any port (names configured without one). */
   const configured = new Map<string, Set<string> | null>();
   const origins = new Set((opts.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/$/, '')));
@@ -73,15 +90,11 @@ export function createRequestGuard(opts: {
     }
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      let originHost: string | null = null;
-      try {
-        const url = new URL(origin);
-        if (url.protocol === 'http:' || url.protocol === 'https:') originHost = url.host;
-      } catch {
-        originHost = null;
-      }
+      const given = URL.parse(origin);
+      const web = given?.protocol === 'http:' || given?.protocol === 'https:';
       // A Host can pass with a port that is no number (a name allowed on any port); it then names no origin.
-      const same = originHost !== null && originHost === URL.parse(`http://${host}`)?.host;
+      const own = URL.parse(`${schemeOf(req, trustedProxy)}://${host}`)?.origin;
+      const same = web && own !== undefined && given!.origin === own;
       if (!same && !origins.has(origin.toLowerCase())) {
         throw new ProblemError('origin_not_allowed', `requests from origin "${origin}" are refused`);
       }

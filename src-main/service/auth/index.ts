@@ -8,7 +8,7 @@ import { type AuthCore, createCore } from './core';
 import { desktopClientInfo } from './desktop-client';
 import { createGeoLocator } from './geo';
 import { createRequestGuard } from './guard';
-import { createClientAddressResolver } from './ip';
+import { createClientAddressResolver, createProxyTrust } from './ip';
 import { legacyAuthImport } from './legacy-import';
 import { startLocalSession } from './login';
 import { type AuthOptions, resolveLifetimes } from './options';
@@ -72,6 +72,7 @@ export function createAuth(
   const { guard, allowListenAddress } = createRequestGuard({
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    trustedProxy: createProxyTrust(options.trustProxy ?? []),
   });
   const sweeper = setInterval(
     () =>

@@ -76,11 +76,10 @@ export function classifyAddress(address: string): AddressKind {
 }
 
 /**
- * Parses `--trust-proxy` values (addresses or CIDRs). X-Forwarded-For is read only when the socket
- * peer is one of them, and then from the right: the first hop not itself trusted is the client,
- * since everything left of it may be forged by that client.
+ * Parses `--trust-proxy` values (addresses or CIDRs) into a test of an address: is it one of the
+ * proxies whose forwarded headers are believed? An address that is none at all is not.
  */
-export function createClientAddressResolver(trusted: readonly string[]) {
+export function createProxyTrust(trusted: readonly string[]): (address: string | undefined) => boolean {
   const list = new BlockList();
   for (const entry of trusted) {
     const [addr, bits] = entry.split('/') as [string, string | undefined];
@@ -90,11 +89,23 @@ export function createClientAddressResolver(trusted: readonly string[]) {
     if (bits === undefined) list.addAddress(normal, family);
     else list.addSubnet(normal, Number(bits), family);
   }
-  const isTrusted = (a: string) => list.check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6');
+  return (address) => {
+    const a = normalizeAddress(address);
+    return trusted.length > 0 && a !== undefined && list.check(a, isIP(a) === 4 ? 'ipv4' : 'ipv6');
+  };
+}
+
+/**
+ * The client address behind `--trust-proxy` proxies. X-Forwarded-For is read only when the socket
+ * peer is one of them, and then from the right: the first hop not itself trusted is the client,
+ * since everything left of it may be forged by that client.
+ */
+export function createClientAddressResolver(trusted: readonly string[]) {
+  const isTrusted = createProxyTrust(trusted);
 
   return (peer: string | undefined, forwardedFor: string | string[] | undefined): string | undefined => {
     const socket = normalizeAddress(peer);
-    if (!socket || trusted.length === 0 || !isTrusted(socket) || forwardedFor === undefined) return socket;
+    if (!socket || !isTrusted(socket) || forwardedFor === undefined) return socket;
     const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
     let client = socket;
     for (let i = hops.length - 1; i >= 0; i--) {
