@@ -123,15 +123,21 @@ test.describe('browsing resources', () => {
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: 'Deployments in all namespaces' })).toBeVisible();
 
-    const grid = page.getByRole('grid');
-    // Moving before the rows are there would stop at the first one (a race seen under load in CI).
-    await expect(page.locator('.vt-body tr').nth(1)).toBeVisible();
+    // Keys mean something once the deployments themselves are listed and the grid has the focus:
+    // the list shows no rows until its own answer (the previous kind's rows are gone with it).
+    const grid = page.getByRole('grid', { name: 'Deployments in all namespaces' });
+    await expect(grid.locator('.vt-body tr').nth(1)).toBeVisible();
     await grid.focus();
+    await expect(grid).toBeFocused();
+    const active = grid.locator('.vt-body tr.active');
     await page.keyboard.press('ArrowDown');
+    await expect(active).toHaveAttribute('aria-rowindex', '2'); // the first row (the header is 1)
     await page.keyboard.press('ArrowDown');
-    const active = page.locator('.vt-body tr.active');
-    await expect(active).toHaveAttribute('aria-rowindex', '3'); // the second row (the header is 1)
+    await expect(active).toHaveAttribute('aria-rowindex', '3');
+    // The grid names that row as its active one: Enter opens the row the grid announces.
+    await expect(grid).toHaveAttribute('aria-activedescendant', 'list-deployment-row-1');
     const second = (await active.locator('td').first().textContent()) ?? '';
+    await expect(grid).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('detail-pane').getByRole('heading', { level: 2 })).toHaveText(second);
 
@@ -140,5 +146,34 @@ test.describe('browsing resources', () => {
       'aria-sort',
       'descending',
     );
+  });
+
+  test('a list switched to another kind shows none of the previous kind’s rows while its own answer is on the way', async ({
+    page,
+  }) => {
+    await openFromTree(page, 'Nodes');
+    await expect(page.locator('.vt-body tr').filter({ hasText: 'worker-1' })).toHaveCount(1);
+    // The deployments' answer is held back, as a slow cluster holds it, until the test has looked.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/kubernetes-proxy/deployment?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await openFromTree(page, 'deployment');
+      await expect(page.getByRole('heading', { name: 'Deployments in all namespaces' })).toBeVisible();
+      await expect(page.getByText('Loading deployments…')).toBeVisible();
+      // The nodes' rows under the deployments' heading would open a "deployment" worker-1.
+      await expect(page.locator('.vt-body tr')).toHaveCount(0);
+      await expect(page.locator('.list-count')).toHaveText('');
+    } finally {
+      release();
+    }
+    const grid = page.getByRole('grid', { name: 'Deployments in all namespaces' });
+    await expect(grid.locator('.vt-body tr').filter({ hasText: 'frontend' })).not.toHaveCount(0);
+    await expect(grid.locator('.vt-body tr').filter({ hasText: 'worker-1' })).toHaveCount(0);
   });
 });

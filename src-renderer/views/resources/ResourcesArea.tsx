@@ -6,7 +6,12 @@ import { usePaneWidth } from './paneWidth';
 import { ResourceList } from './ResourceList';
 import './resources.css';
 
-/** The list on the left, the selected object on the right, and a handle between them to resize the pane. */
+/**
+ * The list on the left, the selected object on the right, and a handle between them to resize the pane.
+ * The list is keyed by what it lists: another kind, namespace or cluster is a new list, which shows
+ * "Loading" until its own answer, never the previous list's rows under the new heading (whose rows
+ * a click or Enter would then open as the wrong kind, and whose active row the new rows drop).
+ */
 export function ResourcesArea({ workspaceId, clusterId }: { workspaceId: string; clusterId: string }) {
   const kind = useRoute((s) => s.kind);
   const namespace = useRoute((s) => s.namespace);
@@ -17,7 +22,12 @@ export function ResourcesArea({ workspaceId, clusterId }: { workspaceId: string;
   const style = paneWidth === null ? undefined : ({ '--pane-width': `${paneWidth}px` } as CSSProperties);
   return (
     <div ref={area} className={`resources ${selected ? 'with-detail' : ''}`} style={style}>
-      <ResourceList scope={scope} kind={kind} namespace={namespace} />
+      <ResourceList
+        key={`${workspaceId}/${clusterId}/${kind}/${namespace ?? '*'}`}
+        scope={scope}
+        kind={kind}
+        namespace={namespace}
+      />
       {selected && <PaneResizer area={area} />}
       {selected && (
         <DetailPane
