@@ -8,7 +8,9 @@ import { serviceArgs } from '../../scripts/serve.mjs';
 
 /**
  * Web-mode e2e: each worker starts its own `skiff serve --demo` on a free port with a fresh data
- * dir and a known admin password, and the tests drive the built renderer it serves.
+ * dir and a known admin password, and the tests drive the built renderer it serves. Tests wait
+ * for states (auto-waiting assertions, expect.poll), never for time; a route handler a test
+ * installed has finished before the test ends (the `context` fixture).
  */
 
 export const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
@@ -98,6 +100,14 @@ export const test = base.extend<{ service: Service }, { host: ServiceHost }>({
   ],
   service: async ({ host }, use) => {
     await use(await host.acquire());
+  },
+  // A route handler still running when a test ends (a route.fetch to the service, an answer held
+  // back) finishes before the context closes; left alone it runs on past its test and fails against
+  // the closed page. Playwright 1.65 offers the wait on unrouteAll only (unroute has no behavior).
+  context: async ({ context }, use) => {
+    await use(context);
+    await Promise.all(context.pages().map((p) => p.unrouteAll({ behavior: 'wait' })));
+    await context.unrouteAll({ behavior: 'wait' });
   },
   baseURL: async ({ service }, use) => {
     await use(service.url);
