@@ -1,10 +1,14 @@
 /**
- * Discovery documents (/version, /api, /apis, /api/v1, /apis/<group>/<version>) built from the
- * resource table. Verbs list what the simulator actually serves (get, list, watch), so a client
- * that reads discovery to decide what it may do is told the truth.
+ * The legacy discovery documents (/version, /api, /apis, /api/v1, /apis/<group>/<version>) built
+ * from the store's kinds (built-ins and CRDs), in the shapes and order a 1.31 apiserver answers:
+ * groups by priority, a group version's resources and subresources by name. Verbs are the real
+ * apiserver's; server.ts says which of them the simulator serves. The aggregated document
+ * (discovery-aggregated.ts) is built from the same rows.
  */
 
-import { apiVersionOf, type ResourceDef, SERVED } from './resources';
+import type { SimKinds } from './kinds';
+import { METRICS_RESOURCES } from './metrics';
+import type { ResourceDef } from './resources';
 
 export const KUBE_VERSION = 'v1.31.4';
 
@@ -30,65 +34,70 @@ export function apiVersions(serverAddress: string): unknown {
   };
 }
 
-interface GroupVersion {
-  group: string;
-  version: string;
+export const METRICS = { group: 'metrics.k8s.io', version: 'v1beta1' } as const;
+
+/** The API groups besides the core one, in the apiserver's order; metrics.k8s.io last when served. */
+export function servedGroups(
+  kinds: SimKinds,
+  includeMetrics: boolean,
+): { group: string; versions: string[] }[] {
+  const groups = kinds.groups().filter((g) => g.group !== '');
+  return includeMetrics ? [...groups, { group: METRICS.group, versions: [METRICS.version] }] : groups;
 }
 
-const METRICS: GroupVersion = { group: 'metrics.k8s.io', version: 'v1beta1' };
-
-function groups(includeMetrics: boolean): GroupVersion[] {
-  const seen = new Map<string, GroupVersion>();
-  for (const d of SERVED) if (d.group !== '') seen.set(d.group, { group: d.group, version: d.version });
-  if (includeMetrics) seen.set(METRICS.group, METRICS);
-  return [...seen.values()];
-}
-
-export function apiGroupList(includeMetrics: boolean): unknown {
+export function apiGroupList(kinds: SimKinds, includeMetrics: boolean): unknown {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: groups(includeMetrics).map(({ group, version }) => {
-      const gv = { groupVersion: `${group}/${version}`, version };
-      return { name: group, versions: [gv], preferredVersion: gv };
+    groups: servedGroups(kinds, includeMetrics).map(({ group, versions }) => {
+      const gvs = versions.map((version) => ({ groupVersion: `${group}/${version}`, version }));
+      return { name: group, versions: gvs, preferredVersion: gvs[0] };
     }),
   };
 }
 
-function resourceEntry(d: ResourceDef): Record<string, unknown> {
-  return {
+/** The kinds served at one group version, ordered by resource name as the apiserver lists them. */
+export function defsAt(kinds: SimKinds, group: string, version: string): ResourceDef[] {
+  if (group === METRICS.group && version === METRICS.version) return [...METRICS_RESOURCES];
+  return kinds
+    .served()
+    .filter((d) => d.group === group && d.version === version)
+    .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+}
+
+function resourceEntries(d: ResourceDef): Record<string, unknown>[] {
+  const own = {
     name: d.resource,
     singularName: d.singular,
     namespaced: d.namespaced,
     kind: d.kind,
-    verbs: ['get', 'list', 'watch'],
+    verbs: d.verbs,
     ...(d.shortNames ? { shortNames: d.shortNames } : {}),
     ...(d.categories ? { categories: d.categories } : {}),
   };
+  const subresources = (d.subresources ?? []).map((s) => {
+    const rk = s.responseKind;
+    const foreign = rk !== undefined && (rk.group !== d.group || rk.version !== d.version);
+    return {
+      name: `${d.resource}/${s.name}`,
+      singularName: '',
+      namespaced: d.namespaced,
+      ...(foreign ? { group: rk.group, version: rk.version } : {}),
+      kind: rk?.kind ?? d.kind,
+      verbs: s.verbs,
+    };
+  });
+  return [own, ...subresources];
 }
 
 /** APIResourceList for a group/version, or undefined when it is not served. */
-export function resourceList(group: string, version: string): unknown | undefined {
-  const groupVersion = group === '' ? version : `${group}/${version}`;
-  if (group === METRICS.group && version === METRICS.version) {
-    return {
-      kind: 'APIResourceList',
-      apiVersion: 'v1',
-      groupVersion,
-      resources: [
-        { name: 'nodes', singularName: '', namespaced: false, kind: 'NodeMetrics', verbs: ['get', 'list'] },
-        { name: 'pods', singularName: '', namespaced: true, kind: 'PodMetrics', verbs: ['get', 'list'] },
-      ],
-    };
-  }
-  const defs = SERVED.filter((d) => apiVersionOf(d) === groupVersion);
+export function resourceList(kinds: SimKinds, group: string, version: string): unknown | undefined {
+  const defs = defsAt(kinds, group, version);
   if (defs.length === 0) return undefined;
-  const resources: Record<string, unknown>[] = [];
-  for (const d of defs) {
-    resources.push(resourceEntry(d));
-    if (d.resource === 'pods' && d.group === '') {
-      resources.push({ name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
-    }
-  }
-  return { kind: 'APIResourceList', ...(group === '' ? {} : { apiVersion: 'v1' }), groupVersion, resources };
+  return {
+    kind: 'APIResourceList',
+    ...(group === '' ? {} : { apiVersion: 'v1' }),
+    groupVersion: group === '' ? version : `${group}/${version}`,
+    resources: defs.flatMap(resourceEntries),
+  };
 }

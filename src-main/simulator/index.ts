@@ -12,7 +12,6 @@ import { expireEvents, startEventTtl } from './event-ttl';
 import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 import type { ListOrder } from './list';
 import { type MetricsProvider, MetricsSource } from './metrics';
-import { resourceForKind } from './resources';
 import { type Faults, Router } from './server';
 import { CapturedMetrics, type SnapshotContent, SnapshotLogSource, storable } from './snapshot-content';
 import { SimStore } from './store';
@@ -61,6 +60,12 @@ export interface SimulatorOptions {
    * logs and metrics as captured.
    */
   content?: SnapshotContent;
+  /**
+   * Answer aggregated discovery (apidiscovery.k8s.io/v2) on /api and /apis to a client whose Accept
+   * asks for it, as every apiserver since 1.30 does. Default true; false makes the simulator an
+   * older apiserver, which answers only the legacy documents.
+   */
+  aggregatedDiscovery?: boolean;
 }
 
 /** Which credential `kubeconfigYaml` gives the user. */
@@ -108,12 +113,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   store.load(demo?.objects ?? []);
   if (content) {
     for (const [kind, read] of Object.entries(content.objects)) {
-      const d = resourceForKind(kind);
+      const d = store.kinds.forObject(undefined, kind);
       if (!d) throw new Error(`unknown kind ${kind}`);
-      store.defer(d.resource, () => storable(d, read()));
+      store.defer(d.key, () => storable(d, read()));
     }
-    const events = resourceForKind('Event');
-    if (events) store.defer(events.resource, () => storable(events, content.events()));
+    const events = store.kinds.forObject('v1', 'Event');
+    if (events) store.defer(events.key, () => storable(events, content.events()));
   }
   store.logs.source = content ? new SnapshotLogSource(store, content) : demo?.logSource;
   const computed = new MetricsSource(store, seed);
@@ -142,6 +147,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     bookmarkMs: opts.bookmarkMs ?? 15_000,
     serverAddress: () => url.replace(/^https?:\/\//, ''),
     ...(opts.listOrder ? { listOrder: opts.listOrder } : {}),
+    ...(opts.aggregatedDiscovery !== undefined ? { aggregatedDiscovery: opts.aggregatedDiscovery } : {}),
   });
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     router.handle(req, res).catch(() => res.destroy());

@@ -66,7 +66,7 @@ const TOO_OLD =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 export function listObjects(store: SimStore, def: ResourceDef, params: ListParams): Result {
-  const table = store.table(def.storage ?? def.resource);
+  const table = store.table(def.key);
   const range = table.range(def.namespaced ? params.namespace : undefined);
   let start = range[0];
   const end = range[1];
@@ -74,7 +74,7 @@ export function listObjects(store: SimStore, def: ResourceDef, params: ListParam
   if (params.continueToken) {
     const token = decodeContinue(params.continueToken);
     if (typeof token === 'string') return { ok: false, status: badRequest(token) };
-    if (token.rv !== -1 && token.rv < store.oldestAvailableRv(def.storage ?? def.resource)) {
+    if (token.rv !== -1 && token.rv < store.oldestAvailableRv(def.key)) {
       const s = expired(TOO_OLD);
       s.metadata.continue = Buffer.from(JSON.stringify({ ...token, rv: -1 })).toString('base64url');
       return { ok: false, status: s };
@@ -139,7 +139,7 @@ export function getObject(
   namespace: string | undefined,
   name: string,
 ): Result {
-  const table = store.table(def.storage ?? def.resource);
+  const table = store.table(def.key);
   const obj = table.get(objectKey(def.namespaced ? namespace : undefined, name));
   if (!obj) return { ok: false, status: notFound(def, name) };
   return { ok: true, json: objectJson(def, obj) };

@@ -22,7 +22,9 @@ export const POD_METRICS: ResourceDef = {
   group: 'metrics.k8s.io',
   version: 'v1beta1',
   namespaced: true,
+  verbs: ['get', 'list'],
   fieldLabels: [],
+  key: 'pods.metrics.k8s.io',
 };
 
 export const NODE_METRICS: ResourceDef = {
@@ -33,8 +35,13 @@ export const NODE_METRICS: ResourceDef = {
   group: 'metrics.k8s.io',
   version: 'v1beta1',
   namespaced: false,
+  verbs: ['get', 'list'],
   fieldLabels: [],
+  key: 'nodes.metrics.k8s.io',
 };
+
+/** What discovery lists at metrics.k8s.io/v1beta1, by resource name. */
+export const METRICS_RESOURCES: readonly ResourceDef[] = [NODE_METRICS, POD_METRICS];
 
 const API_VERSION = 'metrics.k8s.io/v1beta1';
 

@@ -1,7 +1,8 @@
 /**
  * How stored objects go on the wire. List items carry no apiVersion/kind (the apiserver clears
- * TypeMeta on items; only the list itself and single objects and watch events carry it), and
- * events.k8s.io/v1 requests see a converted view of the stored core/v1 events.
+ * TypeMeta on items; only the list itself and single objects and watch events carry it),
+ * events.k8s.io/v1 requests see a converted view of the stored core/v1 events, and a kind served
+ * at several versions (autoscaling v2 and v1, a CRD's versions) names the version asked for.
  */
 
 import { apiVersionOf, type ResourceDef } from './resources';
@@ -9,7 +10,8 @@ import type { CoreEvent, KubeObject } from './types';
 
 export function present(def: ResourceDef, obj: KubeObject): KubeObject {
   if (def.storage === 'events' && def.group === 'events.k8s.io') return toEventsV1(obj as CoreEvent);
-  return obj;
+  const apiVersion = apiVersionOf(def);
+  return obj.apiVersion === apiVersion ? obj : { ...obj, apiVersion };
 }
 
 /** Full object JSON (get responses, watch events). */

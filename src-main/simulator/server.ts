@@ -1,13 +1,21 @@
 /**
  * HTTP routing for the Kubernetes REST paths the simulator serves, plus the fault knobs
  * (latency, hang, 401, metrics down). Every error leaves as a metav1.Status except where the
- * real component answers differently. Logs (log-http.ts) and metrics.k8s.io (metrics-http.ts)
- * are answered beside this file.
+ * real component answers differently. Discovery reports the real apiserver's verbs; of them the
+ * simulator serves get, list and watch, and create and delete (writes.ts) for the kinds it
+ * stores; any other verb is 405, as is a verb the kind does not have. Logs (log-http.ts) and
+ * metrics.k8s.io (metrics-http.ts) are answered beside this file.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimAuth } from './auth';
 import { apiGroupList, apiVersions, resourceList, versionInfo } from './discovery';
+import {
+  AGGREGATED_CONTENT_TYPE,
+  aggregatedCore,
+  aggregatedGroups,
+  wantsAggregated,
+} from './discovery-aggregated';
 import { getObject, type ListOrder, listObjects } from './list';
 import { parseBool, serveLog } from './log-http';
 import type { MetricsProvider } from './metrics';
@@ -18,7 +26,7 @@ import {
   metricsUnavailable,
   serveMetrics,
 } from './metrics-http';
-import { type ResourceDef, resourceInGroup } from './resources';
+import { isStored, type ResourceDef } from './resources';
 import { buildFilter } from './selectors';
 import {
   badRequest,
@@ -33,6 +41,7 @@ import {
 } from './status';
 import type { SimStore } from './store';
 import { serveWatch } from './watch';
+import { createObject, deleteObject } from './writes';
 
 export interface Faults extends MetricsFaults {
   /** Added before every response. */
@@ -51,6 +60,8 @@ export interface ServerDeps {
   bookmarkMs: number;
   serverAddress: () => string;
   listOrder?: ListOrder;
+  /** Answer aggregated discovery (apidiscovery.k8s.io/v2) to a client that asks for it; default true. */
+  aggregatedDiscovery?: boolean;
 }
 
 /** A parsed /api/… or /apis/… path; the metrics routes read the same parts. */
@@ -83,7 +94,7 @@ export class Router {
       return;
     }
     try {
-      this.route(req, res, path, url.searchParams);
+      await this.route(req, res, path, url.searchParams);
     } catch (err) {
       sendJson(res, 500, {
         kind: 'Status',
@@ -97,7 +108,12 @@ export class Router {
     }
   }
 
-  private route(req: IncomingMessage, res: ServerResponse, path: string, q: URLSearchParams): Sent {
+  private route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    q: URLSearchParams,
+  ): Sent | Promise<Sent> {
     if (path === '/version') return sendJson(res, 200, versionInfo());
     if (path === '/healthz' || path === '/livez' || path === '/readyz') {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -109,13 +125,24 @@ export class Router {
       .filter((s) => s !== '')
       .map(decodeURIComponent);
     const metricsServed = !this.deps.faults.metricsMissing;
+    const { kinds } = this.deps.store;
+    const aggregated = this.deps.aggregatedDiscovery !== false && wantsAggregated(req.headers.accept);
     if (segs[0] === 'api') {
-      if (segs.length === 1) return sendJson(res, 200, apiVersions(this.deps.serverAddress()));
+      if (segs.length === 1) {
+        if (aggregated) return sendAggregated(res, aggregatedCore(kinds));
+        return sendJson(res, 200, apiVersions(this.deps.serverAddress()));
+      }
       if (segs.length === 2) return this.sendDiscovery(res, '', segs[1] as string);
       return this.resource(req, res, parseResourcePath('', segs[1] as string, segs.slice(2)), q);
     }
     if (segs[0] === 'apis') {
-      if (segs.length === 1) return sendJson(res, 200, apiGroupList(metricsServed));
+      if (segs.length === 1) {
+        if (aggregated) {
+          const metrics = { served: metricsServed, down: this.deps.faults.metricsDown };
+          return sendAggregated(res, aggregatedGroups(kinds, metrics));
+        }
+        return sendJson(res, 200, apiGroupList(kinds, metricsServed));
+      }
       const group = segs[1] as string;
       if (group === METRICS_GROUP && metricsUnavailable(res, this.deps.faults)) return SENT;
       if (segs.length === 2) return sendStatus(res, pathNotFound());
@@ -126,7 +153,7 @@ export class Router {
   }
 
   private sendDiscovery(res: ServerResponse, group: string, version: string): Sent {
-    const doc = resourceList(group, version);
+    const doc = resourceList(this.deps.store.kinds, group, version);
     if (doc === undefined) return sendStatus(res, pathNotFound());
     return sendJson(res, 200, doc);
   }
@@ -136,10 +163,10 @@ export class Router {
     res: ServerResponse,
     p: ResourcePath | undefined,
     q: URLSearchParams,
-  ): Sent {
+  ): Sent | Promise<Sent> {
     if (!p) return sendStatus(res, pathNotFound());
     if (p.group === METRICS_GROUP) return serveMetrics(req, res, p, q, this.deps.metrics);
-    const def = resourceInGroup(p.group, p.version, p.resource);
+    const def = this.deps.store.kinds.inGroup(p.group, p.version, p.resource);
     if (!def) return sendStatus(res, pathNotFound());
     if (
       (p.namespace !== undefined && !def.namespaced) ||
@@ -147,8 +174,14 @@ export class Router {
     ) {
       return sendStatus(res, pathNotFound());
     }
+    const plain = p.subresource === undefined && !p.watchPath;
+    if (req.method === 'POST' && plain && p.name === undefined)
+      return createObject(req, res, this.deps.store, def, p.namespace);
+    if (req.method === 'DELETE' && plain && p.name !== undefined)
+      return deleteObject(res, this.deps.store, def, p.namespace, p.name);
     if (req.method !== 'GET') return sendStatus(res, methodNotAllowed(req.method ?? '', def));
     if (p.subresource !== undefined) return this.subresource(req, res, def, p, q);
+    if (!isStored(def)) return sendStatus(res, methodNotAllowed('GET', def));
 
     const filter = buildFilter(
       def,
@@ -157,6 +190,7 @@ export class Router {
     );
     if (!filter.ok) return sendStatus(res, badRequest(filter.message));
     const watching = p.watchPath || parseBool(q.get('watch'));
+    if (watching && !def.verbs.includes('watch')) return sendStatus(res, methodNotAllowed('GET', def));
     if (p.name !== undefined && !p.watchPath) {
       const got = getObject(this.deps.store, def, p.namespace, p.name);
       return got.ok ? sendRaw(res, 200, got.json) : sendStatus(res, got.status);
@@ -255,6 +289,10 @@ function parseResourcePath(group: string, version: string, rest: string[]): Reso
     name: parts[1],
     subresource: parts[2],
   };
+}
+
+function sendAggregated(res: ServerResponse, doc: unknown): Sent {
+  return sendRaw(res, 200, JSON.stringify(doc), { 'Content-Type': AGGREGATED_CONTENT_TYPE, Vary: 'Accept' });
 }
 
 /** Legacy /watch/.../{name} paths watch one object: the same as a metadata.name field selector. */

@@ -96,12 +96,18 @@ export function sendJson(res: ServerResponse, code: number, body: unknown): Sent
 }
 
 /** Sends an already-serialised JSON body (lists build theirs piecewise). */
-export function sendRaw(res: ServerResponse, code: number, json: string): Sent {
+export function sendRaw(
+  res: ServerResponse,
+  code: number,
+  json: string,
+  headers: Record<string, string> = {},
+): Sent {
   if (res.headersSent || res.destroyed) return SENT;
   res.writeHead(code, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',
     'Content-Length': Buffer.byteLength(json),
+    ...headers,
   });
   res.end(json);
   return SENT;

@@ -4,10 +4,14 @@
  * whether from a test, the ticker or the demo generator, goes through upsert/remove so watches
  * and resourceVersions always agree with what lists return. It runs past 300 lines because the
  * writes, the history and the open-watch registry must change together under one counter;
- * splitting them would let a watch see a revision its list never had.
+ * splitting them would let a watch see a revision its list never had. The kinds it holds are its
+ * own SimKinds: a CustomResourceDefinition stored here serves its kind from that write on, and
+ * its removal deletes that kind's objects, as the apiserver does.
  */
 
+import { CRD_GROUP, CRD_KIND, crdDefs, established } from './crds';
 import { buildEvent, bumpEventObject, type EventBump, type EventInput } from './events';
+import { SimKinds } from './kinds';
 import { LogStore } from './logs';
 import { managedEntry } from './managed-fields';
 import {
@@ -20,7 +24,7 @@ import {
   terminateContainer,
 } from './pod-lifecycle';
 import { uidFor } from './random';
-import { apiVersionOf, type ResourceDef, resolveResource, resourceForKind } from './resources';
+import { apiVersionOf, type ResourceDef } from './resources';
 import { LazyObject, objectKey, Table } from './table';
 import { rfc3339 } from './time';
 import type { CoreEvent, KubeObject, KubeObjectInput } from './types';
@@ -45,6 +49,7 @@ const DEFAULT_HISTORY = 10_000;
 
 export class SimStore {
   readonly logs: LogStore;
+  readonly kinds = new SimKinds();
   private revision = 0;
   private readonly tables = new Map<string, Table>();
   private readonly histories = new Map<string, History>();
@@ -69,27 +74,27 @@ export class SimStore {
   }
 
   def(resource: string): ResourceDef {
-    const d = resolveResource(resource);
+    const d = this.kinds.resolve(resource);
     if (!d) throw new Error(`unknown resource ${resource}`);
     return d;
   }
 
   table(resource: string): Table {
     const d = this.def(resource);
-    const pending = this.deferred.get(d.resource);
+    const pending = this.deferred.get(d.key);
     if (pending) {
-      this.deferred.delete(d.resource);
+      this.deferred.delete(d.key);
       this.fill(pending());
       // Only this resource's history starts here: a watch of another resource from the revision
       // of a list made before stays valid, as nothing of it changed.
-      const h = this.history(d.resource);
+      const h = this.history(d.key);
       h.changes.length = 0;
       h.compactedRv = this.revision;
     }
-    let t = this.tables.get(d.resource);
+    let t = this.tables.get(d.key);
     if (!t) {
       t = new Table();
-      this.tables.set(d.resource, t);
+      this.tables.set(d.key, t);
     }
     return t;
   }
@@ -126,19 +131,20 @@ export class SimStore {
    * resourceVersion. Returns a copy of what was stored.
    */
   upsert<T extends KubeObject = KubeObject>(input: KubeObjectInput | KubeObject): T {
-    const d = resourceForKind(input.kind);
+    const d = this.kinds.forObject(input.apiVersion, input.kind);
     if (!d) throw new Error(`unknown kind ${input.kind}`);
-    const obj = structuredClone(input) as KubeObject;
+    let obj = structuredClone(input) as KubeObject;
     if (obj.kind === 'Pod') {
       // What the apiserver defaults on create; the rest of the simulator relies on it.
       obj.spec = { containers: [], ...(obj.spec as object | undefined) };
       obj.status = { phase: 'Pending', ...(obj.status as object | undefined) };
     }
+    const now = this.now();
+    if (isCrd(d)) obj = established(obj, rfc3339(now));
     const ns = d.namespaced ? obj.metadata.namespace || 'default' : undefined;
-    const table = this.table(d.resource);
+    const table = this.table(d.key);
     const key = objectKey(ns, obj.metadata.name);
     const prev = table.get(key);
-    const now = this.now();
     const meta = obj.metadata;
     if (ns) meta.namespace = ns;
     else delete meta.namespace;
@@ -157,8 +163,9 @@ export class SimStore {
     }
     meta.resourceVersion = String(++this.revision);
     table.set(key, obj);
+    if (isCrd(d)) this.kinds.setCustom(meta.name, crdDefs(obj));
     this.emit(
-      d.resource,
+      d.key,
       prev
         ? { rv: this.revision, type: 'MODIFIED', object: obj, prev }
         : { rv: this.revision, type: 'ADDED', object: obj },
@@ -170,17 +177,33 @@ export class SimStore {
   remove(resource: string, namespaceOrName: string, name?: string): boolean {
     const d = this.def(resource);
     const key = name === undefined ? namespaceOrName : objectKey(namespaceOrName, name);
-    const table = this.table(d.resource);
+    const table = this.table(d.key);
     const prev = table.delete(key);
     if (!prev) return false;
     const gone: KubeObject = {
       ...prev,
       metadata: { ...prev.metadata, resourceVersion: String(++this.revision) },
     };
-    this.emit(d.resource, { rv: this.revision, type: 'DELETED', object: gone });
-    if (d.resource === 'pods' && prev.metadata.namespace)
+    this.emit(d.key, { rv: this.revision, type: 'DELETED', object: gone });
+    if (d.key === 'pods' && prev.metadata.namespace)
       this.logs.endAll(prev.metadata.namespace, prev.metadata.name);
+    if (isCrd(d)) this.removeCustomKind(prev.metadata.name);
     return true;
+  }
+
+  /** A CRD is gone: its objects are deleted (watchers see each go), then its kind stops being served. */
+  private removeCustomKind(crdName: string): void {
+    const served = this.kinds.resolve(crdName);
+    if (served && served.key === crdName) {
+      for (const obj of this.list(crdName)) {
+        const ns = obj.metadata.namespace;
+        if (ns) this.remove(crdName, ns, obj.metadata.name);
+        else this.remove(crdName, obj.metadata.name);
+      }
+    }
+    this.kinds.removeCustom(crdName);
+    this.tables.delete(crdName);
+    this.histories.delete(crdName);
   }
 
   /**
@@ -197,8 +220,13 @@ export class SimStore {
   private fill(objects: Iterable<KubeObject | LazyObject>): void {
     const perResource = new Map<string, [string, KubeObject | LazyObject][]>();
     for (const obj of objects) {
-      const d = resourceForKind(obj.kind);
+      const d = this.kinds.forObject(obj instanceof LazyObject ? undefined : obj.apiVersion, obj.kind);
       if (!d) throw new Error(`unknown kind ${obj.kind}`);
+      // A CRD serves its kind from here on, so its objects further along resolve.
+      if (isCrd(d)) {
+        const crd = obj instanceof LazyObject ? obj.decode() : obj;
+        this.kinds.setCustom(crd.metadata.name, crdDefs(crd));
+      }
       let key: string;
       if (obj instanceof LazyObject) {
         this.revision = Math.max(this.revision, obj.resourceVersion);
@@ -211,10 +239,10 @@ export class SimStore {
         } else obj.metadata.resourceVersion = String(++this.revision);
         key = objectKey(d.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name);
       }
-      let bucket = perResource.get(d.resource);
+      let bucket = perResource.get(d.key);
       if (!bucket) {
         bucket = [];
-        perResource.set(d.resource, bucket);
+        perResource.set(d.key, bucket);
       }
       bucket.push([key, obj]);
     }
@@ -226,7 +254,7 @@ export class SimStore {
    * A LazyObject among them stays text until it is read (see table.ts).
    */
   defer(resource: string, objects: () => Iterable<KubeObject | LazyObject>): void {
-    this.deferred.set(this.def(resource).resource, objects);
+    this.deferred.set(this.def(resource).key, objects);
   }
 
   /** Forgets the change history: watches from any older resourceVersion now get 410 Expired. */
@@ -238,10 +266,10 @@ export class SimStore {
 
   history(resource: string): History {
     const d = this.def(resource);
-    let h = this.histories.get(d.resource);
+    let h = this.histories.get(d.key);
     if (!h) {
       h = { changes: [], compactedRv: this.compactedFloor };
-      this.histories.set(d.resource, h);
+      this.histories.set(d.key, h);
     }
     return h;
   }
@@ -266,10 +294,10 @@ export class SimStore {
 
   subscribe(resource: string, listener: ChangeListener): () => void {
     const d = this.def(resource);
-    let set = this.listeners.get(d.resource);
+    let set = this.listeners.get(d.key);
     if (!set) {
       set = new Set();
-      this.listeners.set(d.resource, set);
+      this.listeners.set(d.key, set);
     }
     set.add(listener);
     return () => set.delete(listener);
@@ -309,12 +337,12 @@ export class SimStore {
   /** Records a core/v1 Event (or folds it into an existing one with the same name). */
   addEvent(input: EventInput): CoreEvent {
     const io = input.involvedObject;
-    const d = resourceForKind(io.kind);
+    const d = this.kinds.forObject(io.apiVersion, io.kind);
     if (!io.uid && d) {
       // Like a real event recorder, reference the object's uid and current resourceVersion.
       const target = d.namespaced
-        ? this.peek(d.resource, io.namespace ?? 'default', io.name)
-        : this.peek(d.resource, io.name);
+        ? this.peek(d.key, io.namespace ?? 'default', io.name)
+        : this.peek(d.key, io.name);
       if (target) {
         input = {
           ...input,
@@ -359,4 +387,8 @@ export class SimStore {
   startContainer(namespace: string, pod: string, container: string): KubeObject {
     return startContainer(this, namespace, pod, container);
   }
+}
+
+function isCrd(d: ResourceDef): boolean {
+  return d.group === CRD_GROUP && d.kind === CRD_KIND;
 }

@@ -74,7 +74,7 @@ export function serveWatch(
   def: ResourceDef,
   params: WatchParams,
 ): () => void {
-  const storage = def.storage ?? def.resource;
+  const storage = def.key;
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   const out = new LineWriter(res);

@@ -9,9 +9,11 @@ import type { KubeObject, Pod } from '../types';
 import { buildBatch } from './batch';
 import { BROKEN_NS, buildBroken } from './broken';
 import { type Crasher, Gen, type GenScale, type RecurringEvent } from './context';
+import { buildCustomResources } from './custom-resources';
 import { objectEvent } from './events';
 import { buildFillerEvents, buildFillerPods } from './filler';
 import { DemoLogSource } from './log-source';
+import { buildMoreKinds } from './more-kinds';
 import { buildNamespace } from './namespaces';
 import { buildNodes } from './nodes';
 import { buildDefault, buildKubeSystem, buildMonitoring } from './platform';
@@ -67,6 +69,10 @@ export function buildDemo(opts: DemoOptions): Demo {
   );
   const filler = buildFillerPods(gen, extraPods, extraNamespaces);
   if (extraPods === 0 && extraNamespaces > 0) buildFillerPods(gen, extraNamespaces, extraNamespaces);
+  // After the tailored kinds' objects, which keep the resourceVersions they always had; before the
+  // filler events, which top the event count up to the number asked for.
+  buildMoreKinds(gen);
+  buildCustomResources(gen);
   if (scale.events !== undefined && scale.events > gen.events.length) {
     buildFillerEvents(gen, filler.length > 0 ? filler : pods(), scale.events);
   }
