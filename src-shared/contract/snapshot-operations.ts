@@ -21,8 +21,9 @@ export const snapshotOperations = {
     method: 'POST',
     path: '/v1/workspaces/:workspaceId/clusters/:clusterId/snapshots',
     summary:
-      'Start capturing the cluster into a snapshot file; answers 202 with the job and a Location to poll.',
-    auth: 'credential',
+      'Start capturing the cluster into a snapshot file (administrators); answers 202 with the job and a Location to poll.',
+    // A capture reads the whole cluster and writes it to the service's disk: an administrator's act.
+    auth: 'session',
     params: z.strictObject({ workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') }),
     query: z.strictObject({}),
     // An empty body takes every default.

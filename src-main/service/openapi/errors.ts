@@ -10,7 +10,7 @@ import { PROBLEM_CODES, type ProblemCode } from '../../../src-shared/contract/pr
 type Spec = OperationSpec & { consumes?: readonly string[] };
 
 const ADMIN_ONLY =
-  /^(createWorkspace|updateWorkspace|deleteWorkspace|updateAppSettings|updateCluster|listAccounts|createAccount|updateAccount|removeAccount|openSnapshot)$/;
+  /^(createWorkspace|updateWorkspace|deleteWorkspace|updateAppSettings|updateCluster|listAccounts|createAccount|updateAccount|removeAccount|openSnapshot|createSnapshot)$/;
 
 const SPECIAL: Partial<Record<string, ProblemCode[]>> = {
   login: ['invalid_credentials'],

@@ -12,9 +12,14 @@ import type { EventHistory } from '../history/index';
 import type { SnapshotJobs } from '../snapshots/jobs';
 import type { SnapshotOpener } from '../snapshots/open';
 import { clusterSource } from '../snapshots/source';
+import { requireAdmin } from './settings';
 import { openSnapshotHandler } from './snapshot-open';
 
-/** Capture jobs (issue 10 §2): start one, poll it, download its file. Opening files is snapshot-open's. */
+/**
+ * Capture jobs (issue 10 §2): start one (administrators), poll it, download its file (whoever can
+ * see the cluster: the file holds nothing they cannot read through the API). Opening files is
+ * snapshot-open's.
+ */
 export interface SnapshotDeps {
   registry: ClusterRegistry;
   history: EventHistory;
@@ -46,6 +51,10 @@ export function snapshotHandlers(
 ): Pick<OperationHandlers, 'createSnapshot' | 'getSnapshot' | 'downloadSnapshot' | 'openSnapshot'> {
   return {
     createSnapshot: async ({ params, body }, ctx) => {
+      // Administrators only (and by session: the contract refuses API keys, which are never an
+      // administrator's): a capture reads everything of a cluster, every log included, at once,
+      // writes it to this service's disk and takes one of its few capture slots.
+      requireAdmin(ctx.principal, 'take snapshots');
       const cluster = deps.registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const history = deps.history.recording ? deps.history : undefined;
       const job = deps.jobs.start(clusterSource(cluster, history), params.workspaceId, {
