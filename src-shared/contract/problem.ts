@@ -52,6 +52,11 @@ export const PROBLEM_CODES = {
   cluster_error: 502,
   cluster_unauthorized: 502,
   cluster_unreachable: 502,
+  /**
+   * A cache's first list is still arriving and the cluster is answering: `progress` says how far it
+   * got, Retry-After (and `retryAfterSeconds`) when to ask again.
+   */
+  cluster_syncing: 503,
   cluster_timeout: 504,
 } as const;
 
@@ -75,6 +80,13 @@ export const problem = z
       .array(z.looseObject({ in: z.string(), field: z.string().optional(), message: z.string() }))
       .optional()
       .meta({ description: 'Validation errors: where, which field, and what is wrong.' }),
+    progress: z
+      .object({ items: z.number().int().nonnegative(), remaining: z.number().int().nonnegative().optional() })
+      .optional()
+      .meta({
+        description:
+          "cluster_syncing: objects of the first list received so far, and the cluster's estimate of those still to come.",
+      }),
   })
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof problem>;

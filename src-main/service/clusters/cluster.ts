@@ -29,6 +29,11 @@ export interface WatchOptions extends Partial<BackoffOptions> {
   snapshotsKept?: number;
   /** Event changes kept for the event watch's Last-Event-ID resume (event-feed.ts). */
   feedCapacity?: number;
+  /**
+   * How long a request waits for a cache's first list while pages keep arriving, before it
+   * answers 503 cluster_syncing (resource-cache.ts; default 5 s).
+   */
+  fillWaitMs?: number;
 }
 
 /** How the event history hooks into a cluster's event cache (service/history/). */
@@ -66,6 +71,7 @@ export class ClusterConnection {
   private readonly backoff: BackoffOptions;
   private readonly usage: PodUsageCache;
   private readonly pins: Omit<PinOptions, 'now'>;
+  private readonly fillWait: { fillWaitMs?: number };
 
   constructor(
     readonly clusterId: string,
@@ -80,6 +86,7 @@ export class ClusterConnection {
       capMs: w.capMs ?? DEFAULT_BACKOFF.capMs,
       stableAfterMs: w.stableAfterMs ?? DEFAULT_BACKOFF.stableAfterMs,
     };
+    this.fillWait = w.fillWaitMs === undefined ? {} : { fillWaitMs: w.fillWaitMs };
     this.pins = {
       idleMs: w.snapshotIdleMs ?? DEFAULT_PIN_OPTIONS.idleMs,
       max: w.snapshotsKept ?? DEFAULT_PIN_OPTIONS.max,
@@ -111,6 +118,7 @@ export class ClusterConnection {
         fingerprint: (e) => e.json,
         collection: new Collection(compareResources, { label: labelKeys }),
         timeoutMs: this.opts.timeoutMs,
+        ...this.fillWait,
         logger: this.opts.logger,
         backoff: this.backoff,
         pins: this.pins,
@@ -135,6 +143,7 @@ export class ClusterConnection {
       fingerprint: eventFingerprint,
       collection,
       timeoutMs: this.opts.timeoutMs,
+      ...this.fillWait,
       logger: this.opts.logger,
       backoff: this.backoff,
       pins: this.pins,

@@ -32,6 +32,13 @@ export interface InformerOptions {
   onSynced(): void;
   /** An attempt failed; the data may be stale from now on. */
   onFailure(err: unknown): void;
+  /**
+   * A page of a list arrived and more are to come: `items` so far in this list, and the apiserver's
+   * estimate of those still to come (remainingItemCount) when it gave one. Requests waiting for a
+   * first list tell a cluster that answers slowly from one that stopped answering by this. The last
+   * page is not reported: onSynced follows it.
+   */
+  onListPage?(items: number, remaining: number | undefined): void;
   /** How long each watch is asked to last, and the silence after that which means it is dead. */
   watchTimeout?: WatchTimeout;
 }
@@ -138,10 +145,11 @@ export class Informer {
       sink.beginList();
       let resourceVersion = '';
       let cont: string | undefined;
+      let items = 0;
       try {
         do {
           const page = await client.getJson<{
-            metadata?: { resourceVersion?: string; continue?: string };
+            metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
             items?: KubeObject[];
           }>(path, {
             query: { limit: String(this.opts.listChunk), continue: cont },
@@ -149,8 +157,11 @@ export class Informer {
             signal: this.abort.signal,
           });
           for (const item of page.items ?? []) sink.listed(item);
+          items += page.items?.length ?? 0;
           resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
           cont = page.metadata?.continue || undefined;
+          const remaining = page.metadata?.remainingItemCount;
+          if (cont) this.opts.onListPage?.(items, Number.isSafeInteger(remaining) ? remaining : undefined);
         } while (cont);
       } catch (err) {
         sink.abortList();

@@ -31,7 +31,13 @@ export interface CacheOptions<E extends Keyed> {
   /** Two entries with the same fingerprint are the same; a relist keeps the old one then. */
   fingerprint: (entry: E) => string;
   collection: Collection<E>;
+  /** A waiting request's bound on the cluster's silence: no page for this long is a 504. */
   timeoutMs: number;
+  /**
+   * How long a request waits for a first list that is making progress; past it the request answers
+   * 503 cluster_syncing with the progress and Retry-After (default DEFAULT_FILL_WAIT_MS).
+   */
+  fillWaitMs?: number;
   logger: Logger;
   backoff: BackoffOptions;
   pins: Omit<PinOptions, 'now'>;
@@ -53,12 +59,27 @@ export interface CacheRead<E> {
 interface Waiter {
   resolve(): void;
   reject(err: unknown): void;
+  /** A page of the first list arrived. */
+  progressed(): void;
 }
+
+/** Where a first list stands: objects received so far, and the apiserver's estimate of the rest. */
+export interface ListProgress {
+  items: number;
+  remaining?: number;
+}
+
+/** A request waits this long for a first list that keeps making progress, then answers 503. */
+export const DEFAULT_FILL_WAIT_MS = 5_000;
+/** What a 503 cluster_syncing asks the client to wait before it asks again (Retry-After). */
+export const SYNCING_RETRY_AFTER_S = 2;
 
 /**
  * A watch-backed cache of one collection of one cluster: an own informer fills a Collection of
  * lean entries. Reads never touch the apiserver. After a failure the last known data keeps serving,
  * marked stale with the time it was last known good, while the informer retries with backoff.
+ * Until the first list completes there is nothing to serve: requests wait for it while it makes
+ * progress, up to a bound, then answer 503 with how far it got (acquire).
  */
 export class ResourceCache<E extends Keyed> {
   private informer: Informer | null = null;
@@ -66,6 +87,8 @@ export class ResourceCache<E extends Keyed> {
   private synced = false;
   private staleSinceMs: number | null = null;
   private lastError: unknown = null;
+  /** The list in flight, while the cache has never synced; null between attempts. */
+  private progress: ListProgress | null = null;
   private readonly waiters = new Set<Waiter>();
   private readonly pins: SnapshotPins<CollectionSnapshot<E>>;
   private readonly now: () => number;
@@ -76,30 +99,57 @@ export class ResourceCache<E extends Keyed> {
     this.pins = new SnapshotPins({ ...opts.pins, now: this.now });
   }
 
-  /** Starts the cache if needed and waits until it has listed once; bounded by the request timeout. */
+  /**
+   * Starts the cache if needed and waits until it has listed once. A first list that keeps making
+   * progress (pages arriving) is waited for up to fillWaitMs, then answered 503 cluster_syncing
+   * with the progress: a large cluster that answers slowly is not a cluster that failed. Only
+   * timeoutMs without a page (the cluster stopped answering) is a 504; a failed attempt rejects
+   * with its own problem (502, 504).
+   */
   async acquire(signal?: AbortSignal): Promise<void> {
     this.lastUsed = Date.now();
     if (this.synced) return;
     if (!this.informer) this.start();
     // Nobody has data yet and the last attempt failed: a caller waiting is a reason to try now.
     else if (this.lastError !== null) this.informer.retryNow();
+    const { timeoutMs } = this.opts;
+    const deadline = Date.now() + (this.opts.fillWaitMs ?? DEFAULT_FILL_WAIT_MS);
+    /** When the cluster last showed it answers: the start of the wait, then each page in it. */
+    let aliveAt = Date.now();
+    let progressed = false;
     let timer: NodeJS.Timeout | undefined;
     let waiter: Waiter | undefined;
     const onAbort = () => waiter?.reject(signal?.reason);
     try {
       await new Promise<void>((resolve, reject) => {
-        waiter = { resolve, reject };
-        this.waiters.add(waiter);
-        timer = setTimeout(
-          () =>
+        const check = () => {
+          clearTimeout(timer);
+          const now = Date.now();
+          if (now - aliveAt >= timeoutMs) {
             reject(
-              new ProblemError(
-                'cluster_timeout',
-                `the cluster did not answer within ${this.opts.timeoutMs / 1000} s`,
-              ),
-            ),
-          this.opts.timeoutMs,
-        );
+              new ProblemError('cluster_timeout', `the cluster did not answer within ${timeoutMs / 1000} s`),
+            );
+            return;
+          }
+          if (progressed && now >= deadline) {
+            reject(this.syncing());
+            return;
+          }
+          // Past the deadline with no page yet: wait for one (then 503) or for the silence (504).
+          const next = now < deadline ? Math.min(deadline, aliveAt + timeoutMs) : aliveAt + timeoutMs;
+          timer = setTimeout(check, next - now);
+        };
+        waiter = {
+          resolve,
+          reject,
+          progressed: () => {
+            aliveAt = Date.now();
+            progressed = true;
+            if (aliveAt >= deadline) check();
+          },
+        };
+        this.waiters.add(waiter);
+        check();
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     } finally {
@@ -107,6 +157,22 @@ export class ResourceCache<E extends Keyed> {
       if (waiter) this.waiters.delete(waiter);
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** The first list's progress while the cache has never synced and a list is under way. */
+  get listProgress(): ListProgress | undefined {
+    return this.synced || this.progress === null ? undefined : { ...this.progress };
+  }
+
+  private syncing(): ProblemError {
+    const progress = this.listProgress ?? { items: 0 };
+    const to = progress.remaining === undefined ? '' : `, about ${progress.remaining} to come`;
+    return new ProblemError(
+      'cluster_syncing',
+      `the first list of ${this.opts.path} is still arriving from the cluster (${progress.items} objects so far${to}); ask again in ${SYNCING_RETRY_AFTER_S} s`,
+      { retryAfterSeconds: SYNCING_RETRY_AFTER_S, progress },
+      { 'Retry-After': String(SYNCING_RETRY_AFTER_S) },
+    );
   }
 
   /** The current snapshot, or the one `token` pinned (410 snapshot_expired when gone). */
@@ -176,11 +242,19 @@ export class ResourceCache<E extends Keyed> {
       sink: this.sink(),
       onSynced: () => this.onSynced(),
       onFailure: (err) => this.onFailure(err),
+      onListPage: (items, remaining) => this.onListPage(items, remaining),
     });
     this.informer.start();
   }
 
+  private onListPage(items: number, remaining: number | undefined): void {
+    if (this.synced) return;
+    this.progress = remaining === undefined ? { items } : { items, remaining };
+    for (const w of [...this.waiters]) w.progressed();
+  }
+
   private onSynced(): void {
+    this.progress = null;
     if (this.staleSinceMs !== null) this.opts.logger.info({ path: this.opts.path }, 'watch recovered');
     this.synced = true;
     this.staleSinceMs = null;
@@ -190,6 +264,7 @@ export class ResourceCache<E extends Keyed> {
 
   private onFailure(err: unknown): void {
     this.lastError = err;
+    this.progress = null;
     if (this.synced && this.staleSinceMs === null) {
       this.staleSinceMs = this.now();
       this.opts.logger.warn(

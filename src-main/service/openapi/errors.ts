@@ -12,6 +12,10 @@ type Spec = OperationSpec & { consumes?: readonly string[] };
 const ADMIN_ONLY =
   /^(createWorkspace|updateWorkspace|deleteWorkspace|updateAppSettings|updateCluster|listAccounts|createAccount|updateAccount|removeAccount|openSnapshot|createSnapshot)$/;
 
+/** Served from a watch cache: a request can meet its first list still filling (503 cluster_syncing). */
+const CACHE_BACKED =
+  /^(listResources|listNamespacedResources|getResource|listEvents|eventTimeline|eventGroups|watchEvents)$/;
+
 const SPECIAL: Partial<Record<string, ProblemCode[]>> = {
   login: ['invalid_credentials'],
   refresh: ['invalid_grant', 'refresh_token_reused'],
@@ -66,6 +70,7 @@ function codesOf(name: string, spec: Spec): ProblemCode[] {
   if (path.includes('/observability/') || name === 'createSnapshot') {
     codes.add('cluster_error').add('cluster_unauthorized').add('cluster_unreachable').add('cluster_timeout');
   }
+  if (CACHE_BACKED.test(name)) codes.add('cluster_syncing');
   for (const code of SPECIAL[name] ?? []) codes.add(code);
   return [...codes];
 }
@@ -83,6 +88,7 @@ const REASONS: Record<number, string> = {
   429: 'Too many requests; Retry-After says when to try again.',
   500: 'An unexpected failure, logged by the service.',
   502: 'The cluster refused, rejected our credentials, or could not be reached.',
+  503: 'The cache of this list is still receiving its first list from the cluster, which is answering; `progress` says how far it got, Retry-After when to ask again.',
   504: 'The cluster did not answer in time.',
 };
 
@@ -97,7 +103,9 @@ export function problemResponses(name: string, spec: Spec): Record<string, unkno
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
       description: `${REASONS[status] ?? 'An error.'} Codes: ${codes.join(', ')}.`,
-      ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+      ...(status === 429 || status === 503
+        ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } }
+        : {}),
       content: {
         'application/problem+json': {
           schema: {

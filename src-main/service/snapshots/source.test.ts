@@ -75,6 +75,24 @@ describe('clusterSource', () => {
     expect(always.attempts()).toBe(3);
   });
 
+  it('a first list still arriving (503 cluster_syncing) is waited on, and costs none of the three attempts', async () => {
+    const signal = new AbortController().signal;
+    const syncing = () => new ProblemError('cluster_syncing', 'the first list is still arriving');
+    const big = cluster([syncing(), syncing(), syncing(), timeout(), timeout()], [
+      entry('web-1'),
+    ] as unknown as ResourceEntry[]);
+    expect(await clusterSource(big.connection).objects(RESOURCE_KINDS.pod, signal)).toHaveLength(1);
+    expect(big.attempts()).toBe(6);
+
+    const stop = new AbortController();
+    stop.abort();
+    const aborted = cluster([syncing(), undefined]);
+    await expect(
+      clusterSource(aborted.connection).objects(RESOURCE_KINDS.pod, stop.signal),
+    ).rejects.toMatchObject({ code: 'cluster_syncing' });
+    expect(aborted.attempts()).toBe(1);
+  });
+
   it('any other failure gives the kind up at once, and so does a timeout once the capture is aborted', async () => {
     const signal = new AbortController().signal;
     const refused = cluster([new ProblemError('cluster_unauthorized', 'no'), undefined]);

@@ -24,7 +24,8 @@ export interface CaptureSource {
 
 /**
  * A cache's first list may take longer than one request timeout on a large cluster; its informer
- * keeps listing meanwhile, so a capture waits a few timeouts before it gives the kind up.
+ * keeps listing meanwhile, so a capture waits a few timeouts before it gives the kind up. A list
+ * still arriving (503 cluster_syncing: pages keep coming) is no attempt lost: it is waited on.
  */
 const ACQUIRE_ATTEMPTS = 3;
 
@@ -35,6 +36,10 @@ async function acquired(cluster: ClusterConnection, kind: ResourceKindInfo, sign
       await cache.acquire(signal);
       return cache;
     } catch (err) {
+      if (err instanceof ProblemError && err.code === 'cluster_syncing' && !signal.aborted) {
+        attempt--;
+        continue;
+      }
       const waitedOut = err instanceof ProblemError && err.code === 'cluster_timeout';
       if (!waitedOut || attempt >= ACQUIRE_ATTEMPTS || signal.aborted) throw err;
     }
