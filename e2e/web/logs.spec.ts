@@ -94,7 +94,7 @@ test.describe('logs', () => {
     await openLogs(page, pod);
     // Following a container in back-off: its last run, then a marker saying how it ended.
     await expect
-      .poll(async () => (await nonEmpty(page)).join('\n'), { timeout: 10_000 })
+      .poll(async () => (await nonEmpty(page)).join('\n'))
       .toMatch(/─── container app terminated: exit code 1/);
     await page.getByTestId('log-previous').check();
     await expect(page.getByTestId('log-stream-status')).toHaveText('Complete');

@@ -3,6 +3,7 @@ import { expect, login, test } from './fixtures';
 /**
  * 10,000 pods: the list endpoint is answered from here (the demo cluster is small), paged as the
  * service pages it, and the table must keep the DOM small and reach the last row by scrolling.
+ * No timing here: load and frame times are `npm run bench -- --only renderer`'s.
  */
 const TOTAL = 10_000;
 
@@ -55,38 +56,25 @@ test('a 10,000-row list stays virtualized, sorts, and scrolls to the end', async
       body: JSON.stringify(ALL.slice(offset, offset + limit)),
     });
   });
-  const started = Date.now();
   await page.goto('/#ws=default&cl=demo&area=resources&kind=pod');
   // goto keeps the in-memory session only within the page; the hash change alone does not reload.
   await expect(page.locator('.list-count')).toHaveText('10000 pods', { timeout: 20_000 });
-  const loadMs = Date.now() - started;
   const rendered = await page.locator('.vt-body tr').count();
   expect(rendered).toBeLessThan(80);
   expect(await page.getByRole('grid').getAttribute('aria-rowcount')).toBe(String(TOTAL + 1));
 
-  // Scrolling to the end shows the last row, still with a small DOM.
+  // Scrolling to the end in steps, a frame each, shows the last row, still with a small DOM. How
+  // smooth that is (frame times while scrolling) is the renderer bench's: `npm run bench -- --only
+  // renderer`, as ratios to the frame cadence of the same run.
   const scroller = page.locator('.vt');
-  const frames = await scroller.evaluate(async (el) => {
-    const times: number[] = [];
-    let last = performance.now();
+  await scroller.evaluate(async (el) => {
     for (let i = 0; i < 60; i++) {
       el.scrollTop += el.scrollHeight / 60;
       await new Promise((r) => requestAnimationFrame(() => r(null)));
-      const now = performance.now();
-      times.push(now - last);
-      last = now;
     }
-    return times;
   });
   await expect(page.locator('.vt-body tr').filter({ hasText: 'load-09999' })).toBeVisible();
   expect(await page.locator('.vt-body tr').count()).toBeLessThan(80);
-  const sorted = [...frames].sort((a, b) => a - b);
-  const p90 = sorted[Math.floor(sorted.length * 0.9)]!;
-  test.info().annotations.push({
-    type: 'perf',
-    description: `load ${loadMs} ms; scroll frame p90 ${p90.toFixed(1)} ms`,
-  });
-  expect(p90).toBeLessThan(100);
 
   // Sorting by restarts (descending) puts the 12-restart pods first.
   await scroller.evaluate((el) => {
