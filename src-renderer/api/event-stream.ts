@@ -5,7 +5,7 @@ import { isProblem, type Problem } from '../../src-shared/contract/problem';
 import type { LogStreamBridge } from '../../src-shared/ipc/log-stream';
 import { SseParser } from '../../src-shared/streams/sse';
 import { bodyChunks, type ChunkStream, openBridgeStream, refusalOf, streamProblem } from './chunk-stream';
-import { ApiError } from './client';
+import { ApiError, syncingOf } from './client';
 import type { Scope } from './queries';
 
 declare global {
@@ -120,8 +120,12 @@ export function followEvents(
       }
       if (abort.signal.aborted) return;
       if (failure.status === 401 && transport.refresh && (await transport.refresh())) continue;
-      const wait = failure.status === 429 ? 5_000 : RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]!;
-      failures++;
+      // The cluster's events still arriving is progress, not a failure: back when the service says.
+      const syncing = syncingOf(new ApiError(failure));
+      const wait =
+        syncing?.retryAfterMs ??
+        (failure.status === 429 ? 5_000 : RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]!);
+      if (!syncing) failures++;
       handlers.state({ kind: 'down', problem: failure, retryInMs: wait });
       await sleep(wait, abort.signal);
     }

@@ -69,5 +69,5 @@ export function defaultClient(): ApiClient {
   return connect(() => {}).client;
 }
 
-export { type ApiClient, ApiError } from './client';
+export { type ApiClient, ApiError, type Syncing, syncingOf } from './client';
 export type { SessionEnd } from './token-keeper';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApiError } from '../api';
+import { type ApiError, syncingOf } from '../api';
 
 export interface Polled<T> {
   data: T | undefined;
@@ -35,7 +35,8 @@ const isAbort = (err: unknown) => (err as Error | undefined)?.name === 'AbortErr
  * during a refresh and across a failed one, so tables do not flash and an unreachable cluster
  * shows its last known state beside the error, then recovers by itself on the next success.
  * A slow answer stretches the interval (three times the last fetch) so a huge list does not
- * keep the service permanently busy.
+ * keep the service permanently busy. A 503 cluster_syncing (a list still arriving from the
+ * cluster) is asked for again after its Retry-After instead.
  */
 export function usePolling<T>(
   key: string | null,
@@ -83,6 +84,7 @@ export function usePolling<T>(
       const started = performance.now();
       // The same object when nothing changes, so React skips the render.
       setSlot((prev) => (prev.fetching ? prev : { ...prev, fetching: true }));
+      let retryAfterMs: number | undefined;
       try {
         const data = await fetcherRef.current(controller.signal);
         if (disposed) return;
@@ -90,11 +92,14 @@ export function usePolling<T>(
       } catch (err) {
         if (disposed || isAbort(err)) return;
         setSlot((prev) => ({ ...prev, key, error: err as Error, answered: true, fetching: false }));
+        // A list still arriving from the cluster: asked again when the service said, even by a
+        // view that fetches once, and not stretched by how long the service made this one wait.
+        retryAfterMs = syncingOf(err)?.retryAfterMs;
       }
-      if (intervalMs > 0 && !disposed && document.visibilityState === 'visible') {
-        const took = performance.now() - started;
-        timer = setTimeout(run, Math.max(intervalMs, took * 3));
-      }
+      if (disposed || document.visibilityState !== 'visible') return;
+      if (retryAfterMs !== undefined) timer = setTimeout(run, retryAfterMs);
+      else if (intervalMs > 0)
+        timer = setTimeout(run, Math.max(intervalMs, (performance.now() - started) * 3));
     };
 
     const onVisibility = () => {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../../api';
+import { ApiError, type Syncing, syncingOf } from '../../api';
 
 const CLUSTER_DOWN = new Set([
   'cluster_unreachable',
@@ -17,9 +17,17 @@ export function isClusterDown(err: unknown): boolean {
   return err instanceof ApiError && CLUSTER_DOWN.has(err.problem.code);
 }
 
+/** "12,345 so far", and the cluster's estimate of the rest when it gave one. */
+export function syncingText(s: Syncing): string {
+  const rest = s.remaining === undefined ? '' : `, about ${s.remaining.toLocaleString()} to go`;
+  return `${s.items.toLocaleString()} so far${rest}`;
+}
+
 /**
  * An error as the person should read it: the service's problem+json `detail`, and for a cluster
- * that cannot be reached, that it is the cluster (not Skiff) and that Skiff keeps trying.
+ * that cannot be reached, that it is the cluster (not Skiff) and that Skiff keeps trying. A list
+ * still arriving from the cluster (503 cluster_syncing) is no error: it shows as loading, with the
+ * count so far (the caller asks again after Retry-After; usePolling does).
  */
 export function ProblemNotice({
   error,
@@ -33,6 +41,10 @@ export function ProblemNotice({
   retrying?: boolean;
   children?: ReactNode;
 }) {
+  const syncing = syncingOf(error);
+  if (syncing) {
+    return <Loading label={`Loading ${what ?? 'the list'} from the cluster… ${syncingText(syncing)}`} />;
+  }
   const down = isClusterDown(error);
   const title = down
     ? 'The cluster cannot be reached'
