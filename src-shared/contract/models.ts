@@ -139,4 +139,9 @@ export interface PageInfo {
    * no longer has, as ranges (`3,10-12`); absent when there are none. HTTP: `X-Expired-Rows`.
    */
   expiredRows?: string;
+  /**
+   * The cluster's kinds: the group versions whose discovery could not be read, comma-separated
+   * (`metrics.k8s.io/v1beta1`); absent when there are none. HTTP: `x-Discovery-Gaps`.
+   */
+  discoveryGaps?: string;
 }

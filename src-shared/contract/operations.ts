@@ -5,6 +5,7 @@ import { eventHistoryOperations } from './event-history-operations';
 import { eventWatchOperations } from './event-watch-operations';
 import { eventsQuery } from './events-query';
 import { guidanceOperations } from './guidance-operations';
+import { kindsOperations } from './kinds-operations';
 import { logOperations } from './log-operations';
 import {
   cluster as clusterRecord,
@@ -178,6 +179,7 @@ export const operations = {
   ...settingsOperations,
   ...guidanceOperations,
   ...snapshotOperations,
+  ...kindsOperations,
 } as const;
 
 export type Operations = typeof operations;

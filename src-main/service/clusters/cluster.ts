@@ -4,6 +4,7 @@ import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
 import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff';
 import { Collection } from './collection';
+import { ClusterDiscovery } from './discovery/cluster-discovery';
 import {
   compareEventEntries,
   compareResources,
@@ -66,6 +67,8 @@ export class ClusterConnection {
   private eventCache: ResourceCache<EventEntry> | null = null;
   /** Changes of the event cache, numbered, for the event watch; outlives a stopped cache. */
   readonly eventFeed: EventFeed;
+  /** The kinds the cluster serves (discovery/): read on first need, then kept current. */
+  readonly discovery: ClusterDiscovery;
   private statusCache: { at: number; value: Promise<{ status: ClusterStatus; version?: string }> } | null =
     null;
   private readonly backoff: BackoffOptions;
@@ -96,6 +99,14 @@ export class ClusterConnection {
       undefined,
       opts.now ?? Date.now,
     );
+    this.discovery = new ClusterDiscovery({
+      client: this.client,
+      timeoutMs: opts.timeoutMs,
+      logger: opts.logger,
+      backoff: this.backoff,
+      pins: this.pins,
+      ...(opts.now ? { now: opts.now } : {}),
+    });
   }
 
   get context(): string {
@@ -244,6 +255,7 @@ export class ClusterConnection {
 
   /** Stops caches nobody read for `idleMs`, so an unused cluster costs no watches. */
   async sweep(idleMs: number): Promise<void> {
+    await this.discovery.sweep(idleMs);
     const now = Date.now();
     for (const [key, cache] of this.caches) {
       if (now - cache.lastUsed > idleMs) {
@@ -265,6 +277,7 @@ export class ClusterConnection {
     await this.eventCache?.stop();
     this.caches.clear();
     this.eventCache = null;
+    await this.discovery.stop();
     await this.client.close();
   }
 }

@@ -25,6 +25,8 @@ export interface RequestOptions {
   timeoutMs: number;
   /** A long-lived request (watch, log follow): served by the cluster's stream connections. */
   stream?: boolean;
+  /** The Accept header, when not plain JSON (aggregated discovery asks for its own media type). */
+  accept?: string;
 }
 
 /** A failure the cluster reported, kept raw so callers can tell NotFound from Forbidden. */
@@ -133,7 +135,7 @@ export class KubeClient {
         try {
           answer = await send({
             url,
-            headers: { ...credential.headers, Accept: 'application/json' },
+            headers: { ...credential.headers, Accept: opts.accept ?? 'application/json' },
             dispatchers,
             signal,
           });

@@ -38,7 +38,7 @@ const PAGE_HEADERS = {
 function tagOf(path: string): string {
   if (path.endsWith('/logs')) return 'Logs';
   if (path.includes('/kubernetes-events')) return 'Events';
-  if (path.includes('/kubernetes-proxy')) return 'Resources';
+  if (path.includes('/kubernetes-proxy') || path.endsWith('/kinds')) return 'Resources';
   if (path.includes('/snapshots')) return 'Snapshots';
   if (path.startsWith('/v1/auth') || path === '/v1/session') return 'Authentication';
   if (path.startsWith('/v1/guidance')) return 'Guidance';
@@ -133,6 +133,10 @@ function successResponse(
   )
     headers['X-Expired-Rows'] = header(
       'With includeExpired=true: the 0-based positions on this page of the events the cluster no longer has, as ranges (3,10-12).',
+    );
+  if (spec.path.endsWith('/kinds'))
+    headers['x-Discovery-Gaps'] = header(
+      'The group versions whose discovery could not be read (an aggregated API that is down), comma-separated, e.g. metrics.k8s.io/v1beta1; absent when every group was read.',
     );
   if (spec.path.includes('/observability/') && !spec.streaming)
     headers['x-Stale-Since'] = header(

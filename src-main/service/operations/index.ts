@@ -12,6 +12,7 @@ import { eventHistoryHandlers } from './event-history';
 import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
 import { guidanceHandlers } from './guidance';
+import { kindsHandlers } from './kinds';
 import { logHandlers } from './logs';
 import { resourceHandlers } from './resources';
 import { sessionHandlers } from './session';
@@ -45,6 +46,7 @@ export function createHandlers(
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),
+    ...kindsHandlers(registry),
     ...snapshotHandlers({
       registry,
       history,
