@@ -11,6 +11,7 @@ import { benchLogsViewer } from './logs-viewer';
 import { type MemoryPoint, measureMemory } from './memory';
 import { benchPages } from './pages';
 import { benchRendererTable } from './renderer-table';
+import { benchSimulatorBuild } from './simulator-build';
 import { type SimulatorProcess, startSimulatorProcess } from './simulator-process';
 import { benchSnapshot } from './snapshot';
 import { benchSnapshotOpen } from './snapshot-open';
@@ -24,7 +25,7 @@ import { mib, table, type Verdict, verdictTable } from './stats';
  * processes of their own.
  */
 
-const SECTIONS = ['memory', 'lists', 'renderer', 'load', 'logs', 'auth', 'snapshot'] as const;
+const SECTIONS = ['memory', 'lists', 'renderer', 'load', 'logs', 'auth', 'snapshot', 'simulator'] as const;
 type Section = (typeof SECTIONS)[number];
 const USAGE = `usage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]`;
 
@@ -44,8 +45,8 @@ const runs = (s: Section) => only.has(s);
 // A --quick run is smaller than the scale the targets are set at: its figures are shown, not judged.
 const judge = (pass: boolean) => (quick ? undefined : pass);
 const SCALE = quick
-  ? { pods: 2_000, events: 20_000, bigPods: 10_000, rounds: 3, requests: 60, warmup: 10 }
-  : { pods: 10_000, events: 100_000, bigPods: 50_000, rounds: 7, requests: 300, warmup: 50 };
+  ? { pods: 2_000, events: 20_000, bigPods: 10_000, rounds: 3, simRounds: 3, requests: 60, warmup: 10 }
+  : { pods: 10_000, events: 100_000, bigPods: 50_000, rounds: 7, simRounds: 5, requests: 300, warmup: 50 };
 const CLUSTER = 'bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // A stuck step must not hold the machine: the whole run is bounded.
@@ -100,6 +101,10 @@ async function main() {
     if (runs('snapshot'))
       await timed('snapshot open', () =>
         benchSnapshotOpen(join(dir, 'snapshot-open'), SCALE, verdicts, judge),
+      );
+    if (runs('simulator'))
+      await timed('simulator', () =>
+        benchSimulatorBuild({ pods: SCALE.pods, events: SCALE.events }, SCALE.simRounds, verdicts, judge),
       );
     if (runs('renderer')) {
       if (browserReason) skipped.push(`renderer table: ${browserReason}`);

@@ -73,28 +73,29 @@ describe('demo data', () => {
 });
 
 describe('scale', () => {
-  it('builds 10k pods and 100k events quickly and pages through them fast', async () => {
-    const t0 = performance.now();
+  // How fast it builds and pages is `npm run bench -- --only simulator` (bench/simulator-build.ts),
+  // as ratios against a baseline of the same run: a wall-clock limit here failed on a busy machine.
+  it('builds 10k pods and 100k events and pages through all of them', async () => {
     const { sim, kc } = await harness({ scale: { pods: 10_000, events: 100_000 } });
-    const startMs = performance.now() - t0;
     try {
       expect(sim.store.count('pods')).toBe(10_000);
       expect(sim.store.count('events')).toBe(100_000);
-      expect(startMs).toBeLessThan(4000);
       const core = kc.makeApiClient(CoreV1Api);
-      const t1 = performance.now();
+      const seen = new Set<string>();
       let token: string | undefined;
-      let total = 0;
+      let pages = 0;
       do {
         const page = await core.listPodForAllNamespaces({
           limit: 1000,
           ...(token ? { _continue: token } : {}),
         });
-        total += page.items.length;
+        pages++;
+        for (const p of page.items) seen.add(`${p.metadata?.namespace}/${p.metadata?.name}`);
         token = page.metadata?._continue;
       } while (token);
-      expect(total).toBe(10_000);
-      expect(performance.now() - t1).toBeLessThan(8000);
+      // Every pod once: ten full pages, none repeated or skipped.
+      expect(pages).toBe(10);
+      expect(seen.size).toBe(10_000);
       const page = await core.listEventForAllNamespaces({ limit: 500 });
       expect(page.metadata?.remainingItemCount).toBe(99_500);
     } finally {

@@ -163,16 +163,16 @@ describe('simulator kubeconfig', () => {
 });
 
 describe('simulator close', () => {
-  it('ends idle keep-alive connections, so close returns at once', async () => {
+  // That close does not wait out the keep-alive is timed by `npm run bench -- --only simulator`,
+  // against one request on the connection: a wall-clock limit here fails on a busy machine.
+  it('ends idle keep-alive connections', async () => {
     const own = await startSimulator({ tickMs: false, tls: { pki: sim.pki! } });
     const a = new Agent({ connect: { ca: own.pki!.caPem }, keepAliveTimeout: 60_000 });
     try {
       const res = await fetch(`${own.url}/version`, { dispatcher: a });
       await res.text();
       expect(own.connections()).toEqual({ accepted: 1, open: 1 });
-      const started = Date.now();
       await own.close();
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(own.connections().open).toBe(0);
     } finally {
       await own.close();
