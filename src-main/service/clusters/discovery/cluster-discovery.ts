@@ -46,6 +46,8 @@ export interface DiscoveryView {
   readonly kinds: readonly DiscoveredKind[];
   readonly gaps: readonly DiscoveryGap[];
   readonly crds: readonly CrdEntry[];
+  /** When the kinds were read (the clock's milliseconds). */
+  readonly readAt: number;
   /** RFC 3339: when the kinds were read, while the reads since have failed; else undefined. */
   readonly staleSince?: string;
 }
@@ -92,6 +94,7 @@ export class ClusterDiscovery {
       kinds: last.kinds,
       gaps: last.gaps,
       crds: crds.read().snapshot.all,
+      readAt: last.at,
       ...(this.failing ? { staleSince: new Date(last.at).toISOString() } : {}),
     };
   }

@@ -31,13 +31,17 @@ export function nameKinds(resources: readonly ServedResource[]): DiscoveredKind[
     seen.add(id);
     listable.push(r);
   }
+  // Names are compared as people type them: case does not matter.
+  const singularOf = (r: ServedResource) => r.singular.toLowerCase();
   const groupsOf = new Map<string, Set<string>>();
-  for (const r of listable) groupsOf.set(r.singular, (groupsOf.get(r.singular) ?? new Set()).add(r.group));
+  for (const r of listable)
+    groupsOf.set(singularOf(r), (groupsOf.get(singularOf(r)) ?? new Set()).add(r.group));
   return listable
     .map((r) => {
-      const shared = (groupsOf.get(r.singular)?.size ?? 0) > 1;
-      const resourceType = shared && r.group !== '' ? `${r.singular}.${r.group}` : r.singular;
-      return { ...r, resourceType: resourceType.toLowerCase() };
+      const singular = singularOf(r);
+      const shared = (groupsOf.get(singular) as Set<string>).size > 1;
+      const resourceType = shared && r.group !== '' ? `${singular}.${r.group.toLowerCase()}` : singular;
+      return { ...r, resourceType };
     })
     .sort((a, b) => compareText(a.resourceType, b.resourceType) || compareText(a.group, b.group));
 }
