@@ -6,11 +6,17 @@
  * is answering. A cluster that stops answering half-way still gets its own problem.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
+import { loadContexts } from '../clusters/kubeconfig';
 import { SYNCING_RETRY_AFTER_S } from '../clusters/resource-cache';
+import { createService } from '../index';
+import { silentLogger } from '../logger';
+import { checkedBody } from './contract-check';
 import { eventsPath, expectClusterProblem, sleep, startProxiedStack } from './faults-support';
 import { type HttpResult, type Stack, type StackOptions, startStack } from './harness';
+import { login, TEST_ADMIN_PASSWORD } from './login';
 
 /** Each page of a first list takes at least this long: 3,000 events are 30 pages of 100. */
 const PAGE_LATENCY_MS = 80;
@@ -106,5 +112,50 @@ describe('the first requests while a cache is still filling', () => {
     expectSyncing(await stack.get(eventsPath(stack)), stack.sim.store.count('events'));
     await proxy.down();
     expectClusterProblem(await stack.get(eventsPath(stack)), 502, 'cluster_unreachable');
+  });
+
+  it('with includeExpired=true and a recorded history, a list still filling is answered from the history, marked stale', async () => {
+    const stack = await startStack({ simulator: { scale: { events: SCALE.events } } });
+    closers.push(() => stack.close());
+    const events = stack.sim.store.count('events');
+    // The first run lists at full speed and records every event.
+    const recorded = await stack.get(`${eventsPath(stack)}&includeExpired=true`);
+    expect(recorded.status).toBe(200);
+    expect(recorded.headers.get('x-total')).toBe(String(events));
+    await stack.service.close();
+
+    // The next run meets the same cluster slow: its first list is still arriving.
+    stack.sim.faults.latencyMs = PAGE_LATENCY_MS;
+    const service = createService({
+      contexts: loadContexts([stack.kubeconfigPath]),
+      dataDir: stack.dataDir,
+      logger: silentLogger(),
+      adminPassword: TEST_ADMIN_PASSWORD,
+      watch: { fillWaitMs: 300 },
+    });
+    closers.unshift(() => service.close());
+    const { url } = await service.listen(0, '127.0.0.1');
+    const session = await login(url);
+    const get = async <T>(path: string) => {
+      const res = await fetch(url + path, { headers: session.headers });
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: checkedBody<T>('GET', path, res, await res.text()),
+      };
+    };
+    const base = `${stack.cluster}/kubernetes-events`;
+    const timeline = await get<EventTimeline>(`${base}/timeline?includeExpired=true&buckets=10`);
+    expect(timeline.status, JSON.stringify(timeline.body)).toBe(200);
+    const stale = timeline.headers.get('x-stale-since');
+    expect(stale).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(timeline.body.buckets.reduce((n, b) => n + b.normal + b.warning, 0)).toBe(events);
+    const groups = await get<EventGroup[]>(`${base}/groups?includeExpired=true&limit=5`);
+    expect(groups.status).toBe(200);
+    expect(groups.headers.get('x-stale-since')).toBe(stale);
+    const list = await get<EventRecord[]>(`${base}?includeExpired=true&limit=5`);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-total')).toBe(String(events));
+    expect(list.headers.get('x-stale-since')).toBe(stale);
   });
 });
