@@ -15,6 +15,8 @@ export const PROBLEM_CODES = {
   invalid_body: 400,
   invalid_json: 400,
   log_unavailable: 400,
+  /** A request that is not valid HTTP/1.1 (answered by the server before any route). */
+  malformed_request: 400,
   /** A file sent or named as a snapshot that is not one: not SQLite, no meta.format, truncated, unfinished. */
   invalid_snapshot: 400,
   /** A snapshot written by a newer Skiff (meta.schemaVersion above what this one reads). */
@@ -39,15 +41,21 @@ export const PROBLEM_CODES = {
   snapshot_not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  /** The request's headers, or all of it, did not arrive within the server's timeouts. */
+  request_timeout: 408,
   conflict: 409,
   account_exists: 409,
   last_admin: 409,
   snapshot_expired: 410,
   payload_too_large: 413,
+  /** A request target (path and query) longer than the server takes. */
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
   /** A stream's client fell too far behind (the event watch); it may resume with Last-Event-ID. */
   client_too_slow: 429,
+  /** The request line and headers together are larger than the server takes. */
+  headers_too_large: 431,
   internal_error: 500,
   cluster_error: 502,
   cluster_unauthorized: 502,

@@ -1,5 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { ProblemError } from '../errors';
+import { headersTimedOut, rawProblemResponse } from './client-error';
 
 export interface ConnectionGuardOptions {
   /** How many connections may wait at once without a complete request in hand. */
@@ -22,8 +24,17 @@ interface Tracked {
   closedHere: boolean;
 }
 
-// Node writes this itself when headersTimeout or requestTimeout fires; a client we close gets the same.
-const REQUEST_TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+/** What a silent connection closed here is told: the 408 a headers timeout gets (client-error.ts). */
+function timeoutResponse(reason: 'evicted' | 'no-request', waitedMs: number): Buffer {
+  return rawProblemResponse(
+    reason === 'evicted'
+      ? new ProblemError(
+          'request_timeout',
+          'too many connections are waiting on their clients; this one, with no request yet, waited longest',
+        )
+      : headersTimedOut(waitedMs),
+  );
+}
 
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
@@ -65,10 +76,10 @@ export class ConnectionGuard {
     socket.once('close', () => {
       this.tracked.delete(socket);
       this.waiting.delete(socket);
-      // Node 24's own headersTimeout also closes a silent connection, with the same 408, and its
-      // check may run before the sweep. Node writes to a socket that has not sent a whole request
-      // only to refuse it (that 408, or a 400 for a malformed one), so bytes written there mean
-      // Node closed it: reported the same as the sweep, whichever came first.
+      // Node 24's own headersTimeout also closes a silent connection, with a 408 (client-error.ts
+      // words it), and its check may run before the sweep. A socket that has not sent a whole
+      // request is written to only to refuse it (that 408, or a 400, 414 or 431), so bytes written
+      // there mean it was refused: reported the same as the sweep, whichever came first.
       if (t.state === 'fresh' && !t.closedHere && socket.bytesWritten > 0) this.opts.onClose?.('no-request');
     });
   }
@@ -126,7 +137,8 @@ export class ConnectionGuard {
     // Only a connection that never sent a request is told why. A kept-alive one may have a request
     // in flight that would take the 408 for its answer; closing it unannounced is what lets the
     // client retry on a new connection.
-    if (socket.writable && t?.state === 'fresh') socket.write(REQUEST_TIMEOUT_RESPONSE);
+    if (socket.writable && t?.state === 'fresh')
+      socket.write(timeoutResponse(reason, this.opts.firstRequestTimeoutMs));
     socket.destroy();
     this.opts.onClose?.(reason);
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Logger } from '../logger';
+import { answerClientErrors, MAX_HEAD_BYTES } from './client-error';
 import { ConnectionGuard } from './connection-guard';
 
 /** How the HTTP server treats slow, silent and numerous clients; every field has a default. */
@@ -65,7 +66,8 @@ function burstReporter(logger: Logger, message: string): (fields: Record<string,
 
 /**
  * The service's HTTP server: Node's own timeouts for slow requests, the ConnectionGuard for the
- * number of connections slow or silent clients hold, and maxConnections as the last resort.
+ * number of connections slow or silent clients hold, maxConnections as the last resort, and
+ * client-error.ts for what a request that could not be taken whole is told.
  */
 export function createHttpServer(
   listener: RequestListener,
@@ -81,6 +83,8 @@ export function createHttpServer(
     requestTimeout,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? HTTP_DEFAULTS.keepAliveTimeoutMs,
     connectionsCheckingInterval: options.checkIntervalMs ?? HTTP_DEFAULTS.checkIntervalMs,
+    // Set, not left to Node's default (or its --max-http-header-size), so the documented bound holds.
+    maxHeaderSize: MAX_HEAD_BYTES,
   });
   server.maxConnections = maxConnections;
   const evicted = burstReporter(
@@ -104,7 +108,11 @@ export function createHttpServer(
         ? evicted({ maxWaiting })
         : logger.debug({ headersTimeoutMs: headersTimeout }, 'closed a connection that sent no request'),
   });
-  server.on('request', listener);
+  // Timeouts, oversized and malformed requests answered in problem+json, as every other error is.
+  server.on(
+    'request',
+    answerClientErrors(server, listener, { headersMs: headersTimeout, requestMs: requestTimeout }),
+  );
   server.on('drop', () => refused({ maxConnections }));
   return server;
 }
