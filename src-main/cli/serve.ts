@@ -10,7 +10,7 @@ import { ProblemError } from '../service/errors';
 import { createService } from '../service/index';
 import { createLogger } from '../service/logger';
 import { readStoredAppSettings } from '../service/settings/app-settings';
-import { checkSnapshotFile } from '../service/snapshots/reader';
+import { type CheckedSnapshot, checkSnapshot } from '../service/snapshots/inspect';
 import { confStore } from '../service/storage/conf-store';
 import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
@@ -32,11 +32,18 @@ async function main() {
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
   for (const p of opts.kubeconfig)
     if (!existsSync(p)) throw new UsageError(`--kubeconfig ${p}: no such file`);
+  // Until the service runs, a signal ends the process at once, a snapshot check in progress with
+  // it (the check's process is killed on exit).
+  const early = () => process.exit(0);
+  process.once('SIGINT', early);
+  process.once('SIGTERM', early);
+  const checked = new Map<string, CheckedSnapshot>();
   for (const p of opts.snapshots) {
     if (!existsSync(p)) throw new UsageError(`--snapshot ${p}: no such file`);
-    // Checked before anything starts, so a bad file is the only thing said.
+    // Checked before anything starts, so a bad file is the only thing said; in a process of its
+    // own, so a hostile file cannot hang this one.
     try {
-      checkSnapshotFile(p);
+      checked.set(p, await checkSnapshot(p));
     } catch (err) {
       if (err instanceof ProblemError) throw new UsageError(`--snapshot: ${err.message}`);
       throw err;
@@ -92,7 +99,7 @@ async function main() {
   }
   for (const p of opts.snapshots) {
     try {
-      await service.snapshots.open(p);
+      await service.snapshots.open(p, checked.get(p));
     } catch (err) {
       await service.close();
       await simulator?.close();
@@ -118,6 +125,8 @@ async function main() {
     await simulator?.close();
     process.exit(0);
   };
+  process.off('SIGINT', early);
+  process.off('SIGTERM', early);
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

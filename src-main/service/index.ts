@@ -25,6 +25,7 @@ import { createHandlers, SERVICE_VERSION } from './operations';
 import { eventWatchHandlers } from './operations/event-watch';
 import { describeCluster } from './operations/workspaces';
 import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './settings/app-settings';
+import type { CheckedSnapshot } from './snapshots/inspect';
 import { SnapshotJobs } from './snapshots/jobs';
 import { SnapshotOpener } from './snapshots/open';
 import { confStore } from './storage/conf-store';
@@ -65,6 +66,8 @@ export interface ServiceConfig {
   eventWatch?: EventWatchOptions;
   /** Largest snapshot file `POST /v1/snapshots` accepts (`--snapshot-max-size`; default 4 GiB). */
   snapshotMaxBytes?: number;
+  /** A snapshot check's time budget before the file's size counts (default 30 s; tests shorten it). */
+  snapshotCheckMs?: number;
 }
 
 export interface Service {
@@ -77,10 +80,11 @@ export interface Service {
   /**
    * Opening `.skiff` files as read-only clusters in the default workspace (`serve --snapshot`,
    * the desktop's "Open snapshot…"). `open` throws a ProblemError (`invalid_snapshot`,
-   * `snapshot_version_unsupported`) for a file it cannot open; `kubeconfigYaml` names every open
-   * snapshot for kubectl while the service runs.
+   * `snapshot_version_unsupported`, `conflict`) for a file it cannot open (`checked`: what
+   * snapshots/inspect.ts said of it just before, so it is not checked twice); `kubeconfigYaml`
+   * names every open snapshot for kubectl while the service runs.
    */
-  snapshots: { open(path: string): Promise<Cluster>; kubeconfigYaml(): string };
+  snapshots: { open(path: string, checked?: CheckedSnapshot): Promise<Cluster>; kubeconfigYaml(): string };
   listen(port: number, host: string): Promise<{ url: string; server: Server }>;
   close(): Promise<void>;
 }
@@ -167,7 +171,12 @@ export function createService(config: ServiceConfig): Service {
     ...(config.now ? { now: config.now } : {}),
   });
   const eventWatch = eventWatchHandlers(registry, config.eventWatch, config.now);
-  const opener = new SnapshotOpener({ registry, history, logger });
+  const opener = new SnapshotOpener({
+    registry,
+    history,
+    logger,
+    ...(config.snapshotCheckMs !== undefined ? { checkBudgetMs: config.snapshotCheckMs } : {}),
+  });
   // Uploaded snapshots live here while open; a run that ended without closing left only leftovers.
   const uploadDir = config.dataDir
     ? join(config.dataDir, 'opened-snapshots')
@@ -194,8 +203,8 @@ export function createService(config: ServiceConfig): Service {
     openEventWatches: eventWatch.openWatches,
     auth,
     snapshots: {
-      async open(path) {
-        const { cluster } = await opener.open(path);
+      async open(path, checked) {
+        const { cluster } = await opener.open(path, checked ? { checked } : {});
         return describeCluster(registry, cluster, DEFAULT_WORKSPACE_ID);
       },
       kubeconfigYaml: () => opener.kubeconfigYaml(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { snapshotGap } from './snapshot-models';
 
 /**
  * Data shapes returned by the operations, as zod schemas with their TypeScript types inferred from
@@ -41,6 +42,10 @@ export const cluster = z
       .string()
       .optional()
       .meta({ description: 'Snapshots only: the RFC 3339 time the snapshot was taken.' }),
+    missing: z.array(snapshotGap).optional().meta({
+      description:
+        'Snapshots only, when the file lacks something: the parts its capture could not take (the first 20; a last `gaps` entry counts the rest), then its event rows that cannot be read and are left out (`events`).',
+    }),
     monitoring: z.strictObject({ clusterAgent: z.strictObject({ monitoring: monitoringFlags }) }),
   })
   .meta({ id: 'Cluster' });

@@ -1,4 +1,5 @@
 import type { MonitoringFlags, Workspace } from '../../../src-shared/contract/models';
+import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
@@ -22,6 +23,8 @@ export interface SnapshotFacts {
   server: string;
   kubernetesVersion?: string;
   takenAt: string;
+  /** What the file lacks: its gaps, and rows that cannot be read (snapshots/inspect.ts). */
+  missing?: SnapshotGap[];
 }
 
 export interface RegistryOptions {

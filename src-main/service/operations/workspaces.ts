@@ -23,6 +23,7 @@ export async function describeCluster(
       status: 'snapshot',
       ...(snapshot.kubernetesVersion ? { kubernetesVersion: snapshot.kubernetesVersion } : {}),
       takenAt: snapshot.takenAt,
+      ...(snapshot.missing ? { missing: snapshot.missing } : {}),
       monitoring: { clusterAgent: { monitoring: registry.monitoring(c.clusterId) } },
     };
   }

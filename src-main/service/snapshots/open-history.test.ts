@@ -1,9 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LEVEL, recordingLogger } from '../http/recording-logger.test-support';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
 import { buildSnapshotHistory } from './open-history';
-import { openSnapshotFile, type SnapshotFile } from './reader';
-import { META, type Rows, tempFolder, writeSnapshot } from './skiff-file.test-support';
+import type { SnapshotFile } from './reader';
+import {
+  alterFile,
+  META,
+  openChecked,
+  type Rows,
+  tempFolder,
+  writeSnapshot,
+} from './skiff-file.test-support';
 
 /**
  * A snapshot's event history: every event of the file, in an in-memory database of the app's own
@@ -37,17 +45,18 @@ const event = (uid: string, name: string, lastTimestamp: string) =>
     source: { component: 'kubelet', host: 'worker-1' },
   });
 
-function fileWith(rows: Rows): SnapshotFile {
+async function fileWith(rows: Rows, change?: (path: string) => void): Promise<SnapshotFile> {
   const path = folder.path(`history-${Math.random().toString(36).slice(2)}.skiff`);
   writeSnapshot(path, rows);
-  const file = openSnapshotFile(path);
+  const file = await openChecked(path);
   closing.push(() => file.close());
+  change?.(path);
   return file;
 }
 
 describe('buildSnapshotHistory', () => {
   it('holds every event of the file for the cluster: the expired ones gone at takenAt, the live ones present', async () => {
-    const file = fileWith({
+    const file = await fileWith({
       events: [
         ['u-2', 'shop', '2026-03-01T11:00:00Z', true, event('u-2', 'web-2', '2026-03-01T11:00:00Z')],
         ['u-1', 'shop', '2026-03-01T11:30:00Z', false, event('u-1', 'web-1', '2026-03-01T11:30:00Z')],
@@ -82,7 +91,7 @@ describe('buildSnapshotHistory', () => {
   });
 
   it('ends with the same indexes on the history table as the app database has', async () => {
-    const file = fileWith({
+    const file = await fileWith({
       events: [['u-1', 'shop', '2026-03-01T11:30:00Z', false, event('u-1', 'web-1', '2026-03-01T11:30:00Z')]],
     });
     const { db } = await buildSnapshotHistory(file, 'snap-2', silentLogger());
@@ -100,18 +109,42 @@ describe('buildSnapshotHistory', () => {
   });
 
   it('a file with no events gives an empty history', async () => {
-    const { store, db } = await buildSnapshotHistory(fileWith({}), 'snap-3', silentLogger());
+    const { store, db } = await buildSnapshotHistory(await fileWith({}), 'snap-3', silentLogger());
     closing.push(() => db.close());
     expect(store.total('snap-3')).toBe(0);
   });
 
-  it('an event row whose text is not JSON fails the build', async () => {
-    const file = fileWith({
-      events: [
-        ['u-1', 'shop', '2026-03-01T11:30:00Z', false, event('u-1', 'web-1', '2026-03-01T11:30:00Z')],
-        ['u-bad', 'shop', '2026-03-01T11:31:00Z', true, '{"metadata": '],
-      ],
-    });
-    await expect(buildSnapshotHistory(file, 'snap-4', silentLogger())).rejects.toThrow(SyntaxError);
+  it('event rows that cannot be read are left out, whether the check found them or the file changed after it', async () => {
+    const good = (uid: string): NonNullable<Rows['events']>[number] => [
+      uid,
+      'shop',
+      '2026-03-01T11:30:00Z',
+      false,
+      event(uid, `web-${uid}`, '2026-03-01T11:30:00Z'),
+    ];
+    const { logger, entries } = recordingLogger();
+    const file = await fileWith(
+      {
+        events: [
+          good('u-1'),
+          ['u-bad', 'shop', '2026-03-01T11:31:00Z', true, '{"metadata": '],
+          good('u-2'),
+          good('u-3'),
+          good('u-4'),
+        ],
+      },
+      // After the check: one row no longer JSON, one whose message is an object, one whose count is text.
+      (path) =>
+        alterFile(
+          path,
+          `UPDATE events SET json = CASE uid WHEN 'u-2' THEN '[' WHEN 'u-3' THEN json_set(json, '$.message', json('{}')) ELSE json_set(json, '$.count', 'x') END WHERE uid IN ('u-2', 'u-3', 'u-4')`,
+        ),
+    );
+    const { store, db } = await buildSnapshotHistory(file, 'snap-4', logger);
+    closing.push(() => db.close());
+    expect(store.rowsAfter('snap-4', undefined, 10).map((r) => r.eventId)).toEqual(['u-1']);
+    expect(entries.filter((e) => e.msg?.includes('cannot be read'))).toMatchObject([
+      { level: LEVEL.warn, clusterId: 'snap-4', unreadable: 3 },
+    ]);
   });
 });

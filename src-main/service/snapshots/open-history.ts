@@ -4,6 +4,7 @@ import { type EventEntry, eventEntry } from '../clusters/entries';
 import { HistoryStore } from '../history/store';
 import type { Logger } from '../logger';
 import { AppDatabase } from '../storage/database';
+import { isReadableEvent } from './event-shape';
 import type { SnapshotFile } from './reader';
 
 /**
@@ -13,6 +14,10 @@ import type { SnapshotFile } from './reader';
  * history. Nothing of a snapshot is ever written into the app's skiff.db. Expired rows carry the
  * capture time as the moment they were seen gone.
  *
+ * Rows the check found unreadable never come from the reader; a row that still cannot be read
+ * (the file changed after its check) is left out here too, and logged, so that one row never
+ * fails every read of the history.
+ *
  * Built on the first read that needs it. What makes 100,000 events take about 2 s rather than 6:
  * plain positional inserts into the empty table (no upsert), each row read and parsed once, and
  * the indexes built once after the rows are in.
@@ -20,6 +25,16 @@ import type { SnapshotFile } from './reader';
 
 /** Rows per transaction; between two the service answers other requests. */
 const BATCH = 5_000;
+
+function readableEntry(json: string, clusterId: string): EventEntry | undefined {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  return isReadableEvent(obj) ? eventEntry(obj as KubeObject, clusterId) : undefined;
+}
 
 export async function buildSnapshotHistory(
   file: SnapshotFile,
@@ -35,17 +50,24 @@ export async function buildSnapshotHistory(
   );
   try {
     for (const { name } of indexes) db.run(`DROP INDEX ${name}`);
+    let unreadable = 0;
     for (const batch of file.eventBatches(BATCH)) {
       const rows: Array<{ entry: EventEntry; expiredAt: number | null }> = [];
       for (const row of batch) {
-        const entry = eventEntry(JSON.parse(row.json) as KubeObject, clusterId);
-        rows.push({ entry, expiredAt: row.expired ? takenMs : null });
+        const entry = readableEntry(row.json, clusterId);
+        if (entry) rows.push({ entry, expiredAt: row.expired ? takenMs : null });
+        else unreadable++;
       }
       db.write('snapshot history', () => store.insertNew(clusterId, rows, takenMs));
       // 100,000 events take a while: other requests are answered between the batches.
       await yieldToEventLoop();
     }
     for (const { sql } of indexes) db.run(sql);
+    if (unreadable > 0)
+      logger.warn(
+        { clusterId, unreadable },
+        'snapshot event rows that cannot be read were left out of its history',
+      );
   } catch (err) {
     db.close();
     throw err;

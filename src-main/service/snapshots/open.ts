@@ -7,10 +7,12 @@ import type { ClusterConnection } from '../clusters/cluster';
 import { contextsFromYaml } from '../clusters/kubeconfig';
 import type { ClusterRegistry } from '../clusters/registry';
 import { slugify } from '../clusters/slug';
+import { ProblemError } from '../errors';
 import type { EventHistory } from '../history/index';
 import type { HistoryStore } from '../history/store';
 import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
+import { type CheckedSnapshot, checkSnapshot } from './inspect';
 import { buildSnapshotHistory } from './open-history';
 import { openSnapshotFile, type SnapshotFile } from './reader';
 
@@ -22,8 +24,12 @@ import { openSnapshotFile, type SnapshotFile } from './reader';
  * listens on loopback, with a token of its own). The event history comes from the file too
  * (open-history.ts), never from the app's database.
  *
- * Rules: a snapshot lives for this run only (it is not remembered across restarts); opening the
- * same capture again (same context, takenAt and finishedAt) answers the cluster already open.
+ * Rules: a snapshot lives for this run only (it is not remembered across restarts). Every file is
+ * checked first, in a process of its own (inspect.ts), so a hostile one costs the event loop
+ * nothing; closing the service ends checks in progress. A capture is known by its context,
+ * takenAt and finishedAt: the same capture again with the same content (SHA-256 of the file)
+ * answers the cluster already open (or being opened); with other content it is `409 conflict`,
+ * never silently the other file.
  */
 
 export interface OpenedSnapshot {
@@ -34,6 +40,7 @@ export interface OpenedSnapshot {
 
 interface Open {
   key: string;
+  sha256: string;
   file: SnapshotFile;
   sim: Simulator;
   history?: Promise<{ store: HistoryStore; db: AppDatabase }>;
@@ -60,33 +67,116 @@ export class SnapshotOpener {
   /** Ends the first lists started at open when the service closes first. */
   private readonly closing = new AbortController();
 
-  constructor(private readonly deps: { registry: ClusterRegistry; history: EventHistory; logger: Logger }) {}
+  /** Captures being opened (checked, their simulator starting), by key. */
+  private readonly opening = new Map<string, { sha256: string; done: Promise<ClusterConnection> }>();
+
+  constructor(
+    private readonly deps: {
+      registry: ClusterRegistry;
+      history: EventHistory;
+      logger: Logger;
+      /** The check's budget before the file's size counts (inspect.ts CHECK_BUDGET). */
+      checkBudgetMs?: number;
+    },
+  ) {}
+
+  /**
+   * Checks a file as `open` does, without opening it (serve --snapshot, before anything starts).
+   * Throws `invalid_snapshot` or `snapshot_version_unsupported`.
+   */
+  check(path: string, shownAs = path): Promise<CheckedSnapshot> {
+    return checkSnapshot(path, {
+      shownAs,
+      signal: this.closing.signal,
+      ...(this.deps.checkBudgetMs !== undefined ? { budgetMs: this.deps.checkBudgetMs } : {}),
+    });
+  }
 
   /**
    * Opens a snapshot file. `owned`: the file is an upload this service now owns (removed on
    * close, or at once when it cannot be opened or is a capture already open). `shownAs` names
-   * the file in error messages. Throws `invalid_snapshot` or `snapshot_version_unsupported`.
+   * the file in error messages; `checked`, what `check` said of it just before. Throws
+   * `invalid_snapshot`, `snapshot_version_unsupported` or `conflict`.
    */
-  async open(path: string, opts: { owned?: boolean; shownAs?: string } = {}): Promise<OpenedSnapshot> {
+  async open(
+    path: string,
+    opts: { owned?: boolean; shownAs?: string; checked?: CheckedSnapshot } = {},
+  ): Promise<OpenedSnapshot> {
+    const shownAs = opts.shownAs ?? path;
     const discard = async () => {
       if (opts.owned) await rm(path, { force: true });
     };
-    let file: SnapshotFile;
+    let checked: CheckedSnapshot;
     try {
-      file = openSnapshotFile(path, opts.shownAs ?? path);
+      this.deps.logger.info({ file: shownAs }, 'checking snapshot');
+      checked = opts.checked ?? (await this.check(path, shownAs));
+      if (this.closed) throw new Error('the service is closing');
     } catch (err) {
       await discard();
       throw err;
     }
-    const { facts } = file;
+    const { facts, sha256 } = checked;
     const key = JSON.stringify([facts.context, facts.takenAt, facts.finishedAt]);
-    const same = [...this.opened.entries()].find(([, o]) => o.key === key);
-    if (same) {
-      file.close();
+    const same = this.sameCapture(key);
+    if (same && same.sha256 !== sha256) {
       await discard();
-      const cluster = this.deps.registry.allClusters().find((c) => c.clusterId === same[0]);
-      if (cluster) return { cluster, created: false };
+      throw new ProblemError(
+        'conflict',
+        `${shownAs} is a file of the capture of ${facts.context} taken ${facts.takenAt}, which is open already${same.clusterId ? ` as ${same.clusterId}` : ''} from a file with other content`,
+        same.clusterId ? { clusterId: same.clusterId } : {},
+      );
     }
+    const cluster = await same?.cluster();
+    if (cluster) {
+      await discard();
+      return { cluster, created: false };
+    }
+    let settle!: { resolve(c: ClusterConnection): void; reject(err: unknown): void };
+    const done = new Promise<ClusterConnection>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    done.catch(() => {});
+    this.opening.set(key, { sha256, done });
+    try {
+      const created = await this.start(path, shownAs, key, checked, opts.owned ?? false);
+      this.opening.delete(key);
+      settle.resolve(created);
+      return { cluster: created, created: true };
+    } catch (err) {
+      // Gone before anyone waiting for it resumes, so none of them finds it again.
+      this.opening.delete(key);
+      settle.reject(err);
+      await discard();
+      throw err;
+    }
+  }
+
+  /** The capture with this key, open or being opened: its digest and, once there, its cluster. */
+  private sameCapture(key: string) {
+    for (const [clusterId, o] of this.opened) {
+      if (o.key !== key) continue;
+      const cluster = this.deps.registry.allClusters().find((c) => c.clusterId === clusterId);
+      return { sha256: o.sha256, clusterId, cluster: async () => cluster };
+    }
+    const pending = this.opening.get(key);
+    return (
+      pending && {
+        sha256: pending.sha256,
+        clusterId: undefined,
+        cluster: () => pending.done.catch(() => undefined),
+      }
+    );
+  }
+
+  private async start(
+    path: string,
+    shownAs: string,
+    key: string,
+    checked: CheckedSnapshot,
+    owned: boolean,
+  ): Promise<ClusterConnection> {
+    const file = openSnapshotFile(path, checked, shownAs);
+    const { facts } = checked;
     let sim: Simulator;
     try {
       sim = await startSimulator({
@@ -108,12 +198,16 @@ export class SnapshotOpener {
       });
     } catch (err) {
       file.close();
-      await discard();
       throw err;
+    }
+    if (this.closed) {
+      await sim.close();
+      file.close();
+      throw new Error('the service is closing');
     }
     const { registry, history, logger } = this.deps;
     const clusterId = snapshotClusterId(facts.context, facts.takenAt, (id) => registry.idTaken(id));
-    const entry: Open = { key, file, sim, ...(opts.owned ? { owned: path } : {}) };
+    const entry: Open = { key, sha256: checked.sha256, file, sim, ...(owned ? { owned: path } : {}) };
     this.opened.set(clusterId, entry);
     history.attachFrozen(clusterId, async () => {
       entry.history ??= buildSnapshotHistory(file, clusterId, logger);
@@ -125,6 +219,7 @@ export class SnapshotOpener {
       server: facts.server,
       takenAt: facts.takenAt,
       ...(facts.kubernetesVersion ? { kubernetesVersion: facts.kubernetesVersion } : {}),
+      ...(checked.missing.length > 0 ? { missing: checked.missing } : {}),
     });
     // The pods list is what is shown first: it starts now rather than when the first page is asked for.
     cluster
@@ -132,10 +227,10 @@ export class SnapshotOpener {
       .acquire(this.closing.signal)
       .catch(() => {});
     logger.info(
-      { clusterId, context: facts.context, takenAt: facts.takenAt, file: opts.shownAs ?? path },
+      { clusterId, context: facts.context, takenAt: facts.takenAt, file: shownAs },
       'snapshot opened',
     );
-    return { cluster, created: true };
+    return cluster;
   }
 
   /**

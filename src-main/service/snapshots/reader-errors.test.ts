@@ -1,15 +1,24 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
 import { SNAPSHOT_DDL } from './format';
-import { checkSnapshotFile, openSnapshotFile } from './reader';
-import { alterFile, META, objectJson, tempFolder, writeSnapshot } from './skiff-file.test-support';
+import { checkSnapshot } from './inspect';
+import {
+  alterFile,
+  META,
+  objectJson,
+  openChecked,
+  refusal,
+  tempFolder,
+  writeSnapshot,
+} from './skiff-file.test-support';
 
 /**
- * Files the reader refuses for what they are, before anything is served: not SQLite, cut short,
+ * Files the check refuses for what they are, before anything is served: not SQLite, cut short,
  * SQLite but not a snapshot, or a snapshot whose rows are damaged. Each is `invalid_snapshot`,
- * naming the file and the problem.
+ * naming the file and the problem. And reads of an opened file that fail are `invalid_snapshot`.
  */
 
 let folder: ReturnType<typeof tempFolder>;
@@ -18,20 +27,8 @@ beforeEach(() => {
 });
 afterEach(() => folder.remove());
 
-/** What opening `path` throws (it must throw a ProblemError). */
-function refusal(path: string, shownAs?: string): ProblemError {
-  let thrown: unknown;
-  try {
-    openSnapshotFile(path, shownAs).close();
-  } catch (err) {
-    thrown = err;
-  }
-  expect(thrown).toBeInstanceOf(ProblemError);
-  return thrown as ProblemError;
-}
-
-function expectInvalid(path: string, why: RegExp, shownAs = path): void {
-  const err = refusal(path, shownAs === path ? undefined : shownAs);
+async function expectInvalid(path: string, why: RegExp, shownAs = path): Promise<void> {
+  const err = await refusal(path, shownAs === path ? undefined : shownAs);
   expect(err.code).toBe('invalid_snapshot');
   expect(err.message).toContain(shownAs);
   expect(err.message).toMatch(why);
@@ -51,30 +48,30 @@ const good = (name: string) => {
 };
 
 describe('files that are not whole SQLite databases', () => {
-  it('a file that is not SQLite, or is empty, is refused as not an SQLite database', () => {
+  it('a file that is not SQLite, or is empty, is refused as not an SQLite database', async () => {
     const text = folder.path('notes.skiff');
     writeFileSync(text, 'name,value\nx,1\n');
-    expectInvalid(text, /it is not an SQLite database/);
+    await expectInvalid(text, /it is not an SQLite database/);
     const empty = folder.path('empty.skiff');
     writeFileSync(empty, '');
-    expectInvalid(empty, /it is not an SQLite database/);
+    await expectInvalid(empty, /it is not an SQLite database/);
   });
 
-  it('a file that starts as SQLite but is shorter than its header is refused as truncated', () => {
+  it('a file that starts as SQLite but is shorter than its header is refused as truncated', async () => {
     const short = folder.path('short.skiff');
     writeFileSync(short, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(20)]));
-    expectInvalid(short, /the file is truncated \(36 bytes\)/);
+    await expectInvalid(short, /the file is truncated \(36 bytes\)/);
   });
 
-  it('a file cut short of the pages its header counts is refused as truncated, naming both sizes', () => {
+  it('a file cut short of the pages its header counts is refused as truncated, naming both sizes', async () => {
     const path = good('cut.skiff');
     const full = statSync(path).size;
     const cut = Math.floor(full / 2);
     truncateSync(path, cut);
-    expectInvalid(path, new RegExp(`the file is truncated \\(${cut} of ${full} bytes\\)`));
+    await expectInvalid(path, new RegExp(`the file is truncated \\(${cut} of ${full} bytes\\)`));
   });
 
-  it('a file of 64 KiB pages (page size 1 in the header) cut short is refused as truncated', () => {
+  it('a file of 64 KiB pages (page size 1 in the header) cut short is refused as truncated', async () => {
     const path = folder.path('big-pages.skiff');
     const db = new DatabaseSync(path);
     db.exec('PRAGMA page_size = 65536');
@@ -85,48 +82,48 @@ describe('files that are not whole SQLite databases', () => {
     expect(readFileSync(path).readUInt16BE(16)).toBe(1);
     const full = statSync(path).size;
     truncateSync(path, full - 4096);
-    expectInvalid(path, new RegExp(`the file is truncated \\(${full - 4096} of ${full} bytes\\)`));
+    await expectInvalid(path, new RegExp(`the file is truncated \\(${full - 4096} of ${full} bytes\\)`));
   });
 
-  it('a page count the header does not vouch for (version-valid-for differs from the change counter) is not trusted', () => {
+  it('a page count the header does not vouch for (version-valid-for differs from the change counter) is not trusted', async () => {
     const path = good('stale-count.skiff');
     const bytes = readFileSync(path);
     bytes.writeUInt32BE(bytes.readUInt32BE(28) + 1000, 28);
     bytes.writeUInt32BE(bytes.readUInt32BE(24) + 1, 92);
     writeFileSync(path, bytes);
-    const file = openSnapshotFile(path);
+    const file = await openChecked(path);
     expect(file.objects('pod')).toHaveLength(60);
     file.close();
   });
 
-  it('a file that does not exist is refused, naming it', () => {
-    expectInvalid(folder.path('nowhere.skiff'), /ENOENT/);
+  it('a file that does not exist is refused, naming it', async () => {
+    await expectInvalid(folder.path('nowhere.skiff'), /ENOENT/);
   });
 });
 
 describe('SQLite databases that are not snapshots, or are damaged', () => {
-  it('an SQLite database without a meta table is refused as not a snapshot', () => {
+  it('an SQLite database without a meta table is refused as not a snapshot', async () => {
     const path = folder.path('notes.db');
     const db = new DatabaseSync(path);
     db.exec('CREATE TABLE notes (text TEXT)');
     db.close();
-    expectInvalid(path, /it has no meta table \(an SQLite database, but not a snapshot\)/);
+    await expectInvalid(path, /it has no meta table \(an SQLite database, but not a snapshot\)/);
   });
 
-  it('a database with a good meta table but not the tables of a snapshot is refused as damaged', () => {
+  it('a database with a good meta table but not the tables of a snapshot is refused, naming the first one missing', async () => {
     const path = folder.path('meta-only.skiff');
     const db = new DatabaseSync(path);
-    db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    db.exec(SNAPSHOT_DDL.slice(0, SNAPSHOT_DDL.indexOf(';') + 1));
     const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     for (const [k, v] of Object.entries({ ...META, complete: '1' })) put.run(k, v);
     db.close();
-    expectInvalid(path, /the file is damaged \(.*no such table: objects/);
+    await expectInvalid(path, /it has no table objects$/);
   });
 
-  it('a part missing from an opened file fails its read as invalid_snapshot, not as a raw error', () => {
+  it('a part dropped from a file after it was opened fails its read as invalid_snapshot, not as a raw error', async () => {
     const path = good('parts.skiff');
+    const file = await openChecked(path);
     alterFile(path, 'DROP TABLE metrics; DROP TABLE events; DROP TABLE logs');
-    const file = openSnapshotFile(path);
     try {
       for (const read of [
         () => file.podMetrics(),
@@ -154,7 +151,7 @@ describe('SQLite databases that are not snapshots, or are damaged', () => {
     }
   });
 
-  it('an object whose text is not a JSON object with a metadata object is refused as damaged, naming it', () => {
+  it('an object whose text is not a JSON object with a metadata object is refused as damaged, naming it', async () => {
     const cases: Array<[kind: string, namespace: string, name: string, json: string, named: string]> = [
       ['pod', 'shop', 'web-cut', '{"apiVersion":"v1","kind":"Pod","metad', 'the pod shop/web-cut'],
       ['node', '', 'worker-arr', '[{"metadata":{}}]', 'the node worker-arr'],
@@ -169,24 +166,27 @@ describe('SQLite databases that are not snapshots, or are damaged', () => {
           [kind, namespace, name, json],
         ],
       });
-      const err = refusal(path);
+      const err = await refusal(path);
       expect(err.code).toBe('invalid_snapshot');
       expect(err.message).toContain(`the file is damaged (${named} is not a JSON object)`);
     }
   });
 
-  it('messages name the file as the caller shows it (an upload), not by its path', () => {
+  it('messages name the file as the caller shows it (an upload), not by its path', async () => {
     const path = folder.path('upload-123.tmp');
     writeFileSync(path, 'not a database at all, just some text that is long enough');
-    const err = refusal(path, 'the uploaded file');
+    const err = await refusal(path, 'the uploaded file');
     expect(err.message).toMatch(/^the uploaded file is not a usable Skiff snapshot: /);
     expect(err.message).not.toContain(path);
   });
 
-  it('checkSnapshotFile gives the facts of a good file and refuses a bad one as opening does', () => {
+  it('checkSnapshot gives the facts and the digest of a good file, and refuses it once cut short', async () => {
     const path = good('checked.skiff');
-    expect(checkSnapshotFile(path)).toMatchObject({ context: META.context, takenAt: META.takenAt });
+    const checked = await checkSnapshot(path);
+    expect(checked.facts).toMatchObject({ context: META.context, takenAt: META.takenAt });
+    expect(checked.sha256).toBe(createHash('sha256').update(readFileSync(path)).digest('hex'));
+    expect(checked.bytes).toBe(statSync(path).size);
     truncateSync(path, 200);
-    expect(() => checkSnapshotFile(path)).toThrow(/truncated/);
+    await expect(checkSnapshot(path)).rejects.toThrow(/truncated/);
   });
 });

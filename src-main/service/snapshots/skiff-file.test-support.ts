@@ -2,13 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { expect } from 'vitest';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
+import { ProblemError } from '../errors';
 import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION, type SnapshotMeta } from './format';
+import { checkSnapshot } from './inspect';
+import { openSnapshotFile, type SnapshotFile } from './reader';
 import { SnapshotWriter } from './writer';
 
 /**
- * Test support for the unit tests of the `.skiff` writer and reader: a temp folder per test, and
- * small files written through the writer capture uses, from rows the test names.
+ * Test support for the unit tests of the `.skiff` writer, check and reader: a temp folder per
+ * test, small files written through the writer capture uses from rows the test names, and those
+ * files checked and opened as the service does.
  */
 
 /** A folder of the test's own under the temp dir; `remove` deletes it and all it holds. */
@@ -93,3 +98,18 @@ export const objectJson = (apiVersion: string, kind: string, namespace: string, 
     metadata: { name, ...(namespace ? { namespace } : {}), uid: `uid-${namespace}-${name}` },
     ...extra,
   });
+
+/** Checks a file as opening does (in a process of its own) and opens it for reading. */
+export async function openChecked(path: string, shownAs = path): Promise<SnapshotFile> {
+  return openSnapshotFile(path, await checkSnapshot(path, { shownAs }), shownAs);
+}
+
+/** What checking `path` throws (it must throw a ProblemError). */
+export async function refusal(path: string, shownAs?: string): Promise<ProblemError> {
+  const thrown = await checkSnapshot(path, shownAs === undefined ? {} : { shownAs }).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(thrown).toBeInstanceOf(ProblemError);
+  return thrown as ProblemError;
+}

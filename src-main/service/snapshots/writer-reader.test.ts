@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSnapshotFile, type SnapshotEventRow, type SnapshotFile } from './reader';
-import { META, objectJson, type Rows, tableRows, tempFolder, writeSnapshot } from './skiff-file.test-support';
+import { checkSnapshot } from './inspect';
+import type { SnapshotEventRow, SnapshotFile } from './reader';
+import {
+  META,
+  objectJson,
+  openChecked,
+  type Rows,
+  tableRows,
+  tempFolder,
+  writeSnapshot,
+} from './skiff-file.test-support';
 import { SnapshotWriter } from './writer';
 
 /**
@@ -19,10 +28,13 @@ afterEach(() => {
   folder.remove();
 });
 
-function roundTrip(rows: Rows, meta: Partial<typeof META> = {}): { file: SnapshotFile; path: string } {
+async function roundTrip(
+  rows: Rows,
+  meta: Partial<typeof META> = {},
+): Promise<{ file: SnapshotFile; path: string }> {
   const path = folder.path('rt.skiff');
   writeSnapshot(path, rows, meta);
-  const file = openSnapshotFile(path);
+  const file = await openChecked(path);
   opened.push(file);
   return { file, path };
 }
@@ -31,7 +43,7 @@ const byKey = <T extends { namespace?: string | undefined; name?: string | undef
   [...items].sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`));
 
 describe('objects', () => {
-  it('every kind reads back as written, with its namespace and name, decoded with the kind and apiVersion of its type', () => {
+  it('every kind reads back as written, with its namespace and name, decoded with the kind and apiVersion of its type', async () => {
     const rows: NonNullable<Rows['objects']> = [
       [
         'pod',
@@ -51,7 +63,7 @@ describe('objects', () => {
       ['node', '', 'worker-1', objectJson('v1', 'Node', '', 'worker-1')],
       ['pod', 'shop', 'web-1', objectJson('v1', 'Pod', 'shop', 'web-1')],
     ];
-    const { file } = roundTrip({ objects: rows });
+    const { file } = await roundTrip({ objects: rows });
     for (const type of ['pod', 'deployment', 'node', 'cronjob'] as const) {
       const expected = byKey(
         rows.filter((r) => r[0] === type).map(([, namespace, name, json]) => ({ namespace, name, json })),
@@ -74,8 +86,8 @@ describe('objects', () => {
     expect(file.objects('secret' as 'pod')).toEqual([]);
   });
 
-  it('a pod read back gets what the apiserver defaults (no containers, phase Pending), and keeps what it has', () => {
-    const { file } = roundTrip({
+  it('a pod read back gets what the apiserver defaults (no containers, phase Pending), and keeps what it has', async () => {
+    const { file } = await roundTrip({
       objects: [
         ['pod', 'shop', 'bare', JSON.stringify({ metadata: { name: 'bare', namespace: 'shop' }, spec: [] })],
         ['service', 'shop', 'front', objectJson('v1', 'Service', 'shop', 'front')],
@@ -120,7 +132,7 @@ describe('events', () => {
   const event = (uid: string, extra = {}) =>
     JSON.stringify({ metadata: { name: `e.${uid}`, namespace: 'shop', uid }, reason: `R-${uid}`, ...extra });
 
-  it('every event reads back with its expired flag; the live list has only those the cluster still had', () => {
+  it('every event reads back with its expired flag; the live list has only those the cluster still had', async () => {
     const written: NonNullable<Rows['events']> = [
       ['u-3', 'shop', '2026-03-01T11:00:00Z', false, event('u-3')],
       ['u-1', 'shop', '2026-03-01T11:30:00Z', true, event('u-1')],
@@ -128,7 +140,7 @@ describe('events', () => {
       ['u-2', 'shop', '2026-03-01T11:59:00Z', false, event('u-2')],
       ['u-4', 'shop', '2026-03-01T10:00:00Z', true, event('u-4')],
     ];
-    const { file } = roundTrip({ events: written });
+    const { file } = await roundTrip({ events: written });
     const all = (size: number) => {
       const batches = [...file.eventBatches(size)];
       return { sizes: batches.map((b) => b.length), rows: batches.flat() };
@@ -148,13 +160,13 @@ describe('events', () => {
     expect(decoded.map((e) => e.metadata.uid).sort()).toEqual(['u-2', 'u-3', 'u-5']);
   });
 
-  it('a file without events has no live events and no batch at all', () => {
-    const { file } = roundTrip({ objects: [['node', '', 'n', objectJson('v1', 'Node', '', 'n')]] });
+  it('a file without events has no live events and no batch at all', async () => {
+    const { file } = await roundTrip({ objects: [['node', '', 'n', objectJson('v1', 'Node', '', 'n')]] });
     expect(file.liveEvents()).toEqual([]);
     expect([...file.eventBatches(10)]).toEqual([]);
   });
 
-  it('an event is written once: a second row with its uid is refused and the first one stays', () => {
+  it('an event is written once: a second row with its uid is refused and the first one stays', async () => {
     const path = folder.path('dup.skiff');
     const writer = new SnapshotWriter(`${path}.partial`);
     expect(
@@ -164,32 +176,64 @@ describe('events', () => {
       writer.event('u-1', 'shop', '2026-03-01T11:05:00Z', false, event('u-1', { message: 'second' })),
     ).toBe(false);
     writer.finish(META, [], path);
-    const file = openSnapshotFile(path);
+    const file = await openChecked(path);
     opened.push(file);
     expect([...file.eventBatches(10)].flat()).toEqual([
       { json: event('u-1', { message: 'first' }), expired: true },
     ]);
   });
 
-  it('an event whose text is not JSON is listed as not valid, and one that is not an object fails to decode', () => {
-    const { file } = roundTrip({
+  it('event rows that cannot be read are left out of the live list and of the batches, and counted in missing', async () => {
+    const unreadable = [
+      '{"metadata": {"name": ',
+      '[1, 2]',
+      '{"reason": "x"}',
+      '{"metadata": {}, "type": 5}',
+      '{"metadata": {}, "message": {"text": "x"}}',
+      '{"metadata": {}, "count": 1.5}',
+      '{"metadata": {}, "involvedObject": "pod"}',
+      '{"metadata": {}, "reason": "a", "reason": {}}',
+    ];
+    const path = folder.path('unreadable.skiff');
+    writeSnapshot(path, {
       events: [
-        ['u-bad', 'shop', '2026-03-01T11:00:00Z', false, '{"metadata": {"name": '],
-        ['u-arr', 'shop', '2026-03-01T11:01:00Z', false, '[1, 2]'],
-        ['u-nometa', 'shop', '2026-03-01T11:02:00Z', false, '{"reason": "x"}'],
+        ['u-good', 'shop', '2026-03-01T11:00:00Z', false, event('u-good')],
+        ['u-old', 'shop', '2026-03-01T10:00:00Z', true, event('u-old', { count: 2.0 })],
+        ...unreadable.map(
+          (json, i) =>
+            [`u-${i}`, 'shop', '2026-03-01T11:00:00Z', i % 2 === 0, json] as [
+              string,
+              string,
+              string,
+              boolean,
+              string,
+            ],
+        ),
       ],
     });
-    const live = new Map(file.liveEvents().map((e) => [e.json, e]));
-    expect(live.get('{"metadata": {"name": ')!.valid).toBe(false);
-    expect(live.get('[1, 2]')!.valid).toBe(true);
-    expect(() => live.get('[1, 2]')!.decode()).toThrow(/not a Kubernetes object/);
-    expect(() => live.get('{"reason": "x"}')!.decode()).toThrow(/not a Kubernetes object/);
+    const checked = await checkSnapshot(path);
+    expect(checked.unreadableEvents).toHaveLength(unreadable.length);
+    expect(checked.missing).toEqual([
+      {
+        part: 'events',
+        reason: `${unreadable.length} event rows of the file cannot be read (not a JSON object with an Event's fields) and are left out`,
+      },
+    ]);
+    const file = await openChecked(path);
+    opened.push(file);
+    expect(file.liveEvents().map((e) => e.json)).toEqual([event('u-good')]);
+    expect(
+      [...file.eventBatches(2)]
+        .flat()
+        .map((r) => r.json)
+        .sort(),
+    ).toEqual([event('u-good'), event('u-old', { count: 2.0 })].sort());
   });
 });
 
 describe('logs, metrics, gaps and meta', () => {
-  it("a container's log reads back as written, the previous run apart from the current, and nothing for a container without one", () => {
-    const { file, path } = roundTrip({
+  it("a container's log reads back as written, the previous run apart from the current, and nothing for a container without one", async () => {
+    const { file, path } = await roundTrip({
       logs: [
         [
           'shop',
@@ -226,13 +270,13 @@ describe('logs, metrics, gaps and meta', () => {
     expect(file.log('shop', 'web-1', 'app', false)).toBeUndefined();
   });
 
-  it('pod and node metrics read back apart, typed as PodMetrics and NodeMetrics of metrics.k8s.io', () => {
+  it('pod and node metrics read back apart, typed as PodMetrics and NodeMetrics of metrics.k8s.io', async () => {
     const m = (name: string, namespace = '') =>
       JSON.stringify({
         metadata: { name, ...(namespace ? { namespace } : {}) },
         usage: { cpu: `${name.length}m` },
       });
-    const { file } = roundTrip({
+    const { file } = await roundTrip({
       metrics: [
         ['node', '', 'worker-2', m('worker-2')],
         ['pod', 'shop', 'web-1', m('web-1', 'shop')],
@@ -250,13 +294,13 @@ describe('logs, metrics, gaps and meta', () => {
     );
   });
 
-  it('the gaps are written as given, one without a target with no target', () => {
+  it('the gaps are written as given, one without a target with no target', async () => {
     const gaps = [
       { part: 'logs', target: 'shop/web-1/app', reason: 'previous run: the cluster answered 500: boom' },
       { part: 'metrics', reason: 'pod metrics: down' },
       { part: 'pods', reason: 'forbidden' },
     ];
-    const { path } = roundTrip({ gaps });
+    const { path } = await roundTrip({ gaps });
     const rows = tableRows<{ part: string; target: string | null; reason: string }>(
       path,
       'SELECT part, target, reason FROM gaps',
@@ -268,8 +312,8 @@ describe('logs, metrics, gaps and meta', () => {
     ]);
   });
 
-  it('meta holds every key given, complete = 1 as its last row, and reads back as the facts', () => {
-    const { file, path } = roundTrip({}, { context: 'staging', takenAt: '2026-02-02T02:02:02Z' });
+  it('meta holds every key given, complete = 1 as its last row, and reads back as the facts', async () => {
+    const { file, path } = await roundTrip({}, { context: 'staging', takenAt: '2026-02-02T02:02:02Z' });
     const rows = tableRows<{ key: string; value: string }>(
       path,
       'SELECT key, value FROM meta ORDER BY rowid',
@@ -291,8 +335,8 @@ describe('logs, metrics, gaps and meta', () => {
     });
   });
 
-  it('a meta key given as undefined is not written, and the facts leave out what the file lacks', () => {
-    const { file, path } = roundTrip({}, { kubernetesVersion: undefined });
+  it('a meta key given as undefined is not written, and the facts leave out what the file lacks', async () => {
+    const { file, path } = await roundTrip({}, { kubernetesVersion: undefined });
     const keys = tableRows<{ key: string }>(path, 'SELECT key FROM meta').map((r) => r.key);
     expect(keys).not.toContain('kubernetesVersion');
     expect(file.facts).not.toHaveProperty('kubernetesVersion');

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSnapshotFile } from './reader';
-import { META, objectJson, tableRows, tempFolder } from './skiff-file.test-support';
+import { META, objectJson, openChecked, tableRows, tempFolder } from './skiff-file.test-support';
 import { SnapshotWriter } from './writer';
 
 /** How the writer puts a `.skiff` file in place: only whole, under its final name, for its owner. */
@@ -13,7 +12,7 @@ beforeEach(() => {
 afterEach(() => folder.remove());
 
 describe('SnapshotWriter', () => {
-  it('finish renames the file to its final name, readable by its owner only, and returns its size', () => {
+  it('finish renames the file to its final name, readable by its owner only, and returns its size', async () => {
     const temp = folder.path('capture-1.skiff.partial');
     const final = folder.path('prod.skiff');
     const writer = new SnapshotWriter(temp);
@@ -24,12 +23,12 @@ describe('SnapshotWriter', () => {
     expect(size).toBe(statSync(final).size);
     expect(size).toBeGreaterThan(0);
     if (process.platform !== 'win32') expect(statSync(final).mode & 0o777).toBe(0o600);
-    const file = openSnapshotFile(final);
+    const file = await openChecked(final);
     expect(file.objects('node').map((o) => o.name)).toEqual(['n1']);
     file.close();
   });
 
-  it('rows still in an open transaction at finish are committed with it', () => {
+  it('rows still in an open transaction at finish are committed with it', async () => {
     const final = folder.path('open-tx.skiff');
     const writer = new SnapshotWriter(folder.path('open-tx.partial'));
     writer.begin();
@@ -43,7 +42,7 @@ describe('SnapshotWriter', () => {
     ]);
   });
 
-  it('begin inside a transaction and commit outside one do nothing', () => {
+  it('begin inside a transaction and commit outside one do nothing', async () => {
     const final = folder.path('twice.skiff');
     const writer = new SnapshotWriter(folder.path('twice.partial'));
     writer.begin();
@@ -60,19 +59,19 @@ describe('SnapshotWriter', () => {
     ).toEqual(['a', 'b']);
   });
 
-  it('a file left under the temporary name by an earlier run is replaced, not written into', () => {
+  it('a file left under the temporary name by an earlier run is replaced, not written into', async () => {
     const temp = folder.path('stale.partial');
     writeFileSync(temp, 'left by a capture that crashed\n');
     const final = folder.path('stale.skiff');
     const writer = new SnapshotWriter(temp);
     writer.object('node', '', 'n', objectJson('v1', 'Node', '', 'n'));
     writer.finish(META, [], final);
-    const file = openSnapshotFile(final);
+    const file = await openChecked(final);
     expect(file.objects('node').map((o) => o.name)).toEqual(['n']);
     file.close();
   });
 
-  it('discard removes the temporary file and its journal, and leaves no final file', () => {
+  it('discard removes the temporary file and its journal, and leaves no final file', async () => {
     const temp = folder.path('dropped.partial');
     const writer = new SnapshotWriter(temp);
     writer.begin();
@@ -84,7 +83,7 @@ describe('SnapshotWriter', () => {
     writer.discard();
   });
 
-  it('discard after finish touches nothing: not the final file, not a new file under the temporary name', () => {
+  it('discard after finish touches nothing: not the final file, not a new file under the temporary name', async () => {
     const temp = folder.path('done.partial');
     const final = folder.path('done.skiff');
     const writer = new SnapshotWriter(temp);

@@ -1,0 +1,202 @@
+import { DatabaseSync } from 'node:sqlite';
+import { type META, objectJson, writeSnapshot } from './skiff-file.test-support';
+
+/**
+ * Test support: hostile `.skiff` files, each a good small snapshot changed the way the red team
+ * (issue 22 §1) or a careful attacker would change it, built with node:sqlite when a test asks
+ * (never checked in), with what the check must say of it. The unit tests check them directly,
+ * the HTTP tests upload them, the bench times /v1/health while they are uploaded.
+ */
+
+/** Runs SQL on a written file with SQLite's defensive mode off, as a file's author could. */
+export function rewrite(path: string, sql: string): void {
+  const db = new DatabaseSync(path, { defensive: false });
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+const ENDLESS = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c)';
+
+const event = (uid: string, json = '') =>
+  [
+    uid,
+    'shop',
+    '2026-03-01T11:00:00Z',
+    false,
+    json ||
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `web.${uid}`, namespace: 'shop', uid },
+        involvedObject: { kind: 'Pod', name: 'web', namespace: 'shop', uid: 'pod-web' },
+        reason: 'BackOff',
+        message: 'back-off restarting',
+        type: 'Warning',
+        count: 1,
+        lastTimestamp: '2026-03-01T11:00:00Z',
+      }),
+  ] as [string, string, string, boolean, string];
+
+/** A good small snapshot: a few pods, one event, one metric. */
+export function writeBase(path: string, meta: Partial<typeof META> = {}): void {
+  writeSnapshot(
+    path,
+    {
+      objects: ['web', 'api', 'db'].map((n) => ['pod', 'shop', n, objectJson('v1', 'Pod', 'shop', n)]),
+      events: [event('u-1')],
+      metrics: [['pod', 'shop', 'web', JSON.stringify({ metadata: { name: 'web', namespace: 'shop' } })]],
+    },
+    meta,
+  );
+}
+
+export interface HostileFile {
+  what: string;
+  build(path: string): void;
+  /** What the refusal says. */
+  detail: RegExp;
+}
+
+const changed =
+  (sql: string, meta: Partial<typeof META> = {}) =>
+  (path: string) => {
+    writeBase(path, meta);
+    if (sql) rewrite(path, sql);
+  };
+
+const withMeta = (key: string, value: string) =>
+  changed(`UPDATE meta SET value = '${value.replace(/'/g, "''")}' WHERE key = '${key}'`);
+
+const MiB = 2 ** 20;
+
+export const HOSTILE_FILES: readonly HostileFile[] = [
+  {
+    what: 'objects replaced by a view that never ends (the red team’s file)',
+    build: changed(
+      `ALTER TABLE objects RENAME TO o; CREATE VIEW objects AS ${ENDLESS} SELECT 'pod' kind,'shop' namespace,'p'||x name,'{"metadata":{}}' json FROM c;`,
+    ),
+    detail: /it holds view "objects", which a snapshot does not have/,
+  },
+  {
+    what: 'meta replaced by a view that never ends',
+    build: changed(
+      `ALTER TABLE meta RENAME TO m; CREATE VIEW meta AS ${ENDLESS} SELECT 'k'||x key, printf('%.*c', 1000, 'v') value FROM c;`,
+    ),
+    detail: /it holds view "meta", which a snapshot does not have/,
+  },
+  {
+    what: 'a trigger',
+    build: changed(
+      'CREATE TRIGGER grow AFTER INSERT ON gaps BEGIN INSERT INTO gaps SELECT * FROM gaps; END;',
+    ),
+    detail: /it holds trigger "grow"/,
+  },
+  {
+    what: 'a view beside the tables',
+    build: changed(`CREATE VIEW pods AS SELECT * FROM objects WHERE kind = 'pod';`),
+    detail: /it holds view "pods"/,
+  },
+  {
+    what: 'a table of its own',
+    build: changed('CREATE TABLE notes (text TEXT);'),
+    detail: /it holds table "notes"/,
+  },
+  {
+    what: 'an index of its own',
+    build: changed('CREATE INDEX objects_by_json ON objects (json);'),
+    detail: /it holds index "objects_by_json"/,
+  },
+  {
+    what: 'a column computed when read',
+    build: changed(
+      `DROP TABLE objects; CREATE TABLE objects (kind TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, json TEXT NOT NULL, big TEXT GENERATED ALWAYS AS (printf('%.*c', 100000000, 'x')) VIRTUAL, PRIMARY KEY (kind, namespace, name)) STRICT, WITHOUT ROWID;`,
+    ),
+    detail: /its table objects is not as the snapshot format defines it/,
+  },
+  {
+    what: 'a virtual table in place of objects',
+    build: changed(
+      'DROP TABLE objects; CREATE VIRTUAL TABLE objects USING fts5(kind, namespace, name, json);',
+    ),
+    detail: /it holds table "objects_\w+", which a snapshot does not have/,
+  },
+  {
+    what: "ANALYZE's statistics",
+    build: changed('ANALYZE;'),
+    detail: /it holds table "sqlite_stat1"/,
+  },
+  {
+    what: 'a WAL-mode database',
+    build: changed('PRAGMA journal_mode = WAL;'),
+    detail: /it is a WAL-mode database/,
+  },
+  {
+    what: 'a context of 5 MB',
+    build: withMeta('context', 'c'.repeat(5_000_000)),
+    detail: /meta\.context is longer than 1024 bytes/,
+  },
+  {
+    what: 'schemaVersion 0',
+    build: withMeta('schemaVersion', '0'),
+    detail: /meta\.schemaVersion is 0; versions start at 1/,
+  },
+  {
+    what: 'a negative schemaVersion',
+    build: withMeta('schemaVersion', '-1'),
+    detail: /meta\.schemaVersion is not a whole number/,
+  },
+  {
+    what: 'a takenAt before any date',
+    build: withMeta('takenAt', '-271821-04-20T00:00:00Z'),
+    detail: /meta\.takenAt is not a time/,
+  },
+  {
+    what: 'a takenAt past any date',
+    build: withMeta('takenAt', '+275760-09-13T00:00:00Z'),
+    detail: /meta\.takenAt is not a time/,
+  },
+  {
+    what: 'an object of 9 MiB',
+    build: changed(
+      `INSERT INTO objects VALUES ('pod', 'shop', 'big', '{"metadata":{},"pad":"' || printf('%.*c', ${9 * MiB}, 'x') || '"}');`,
+    ),
+    detail: /the pod shop\/big is larger than a snapshot allows \(8 MiB\)/,
+  },
+  {
+    what: 'a name longer than any Kubernetes name',
+    build: changed(
+      `INSERT INTO objects VALUES ('pod', 'shop', printf('%.*c', 300, 'n'), '{"metadata":{}}');`,
+    ),
+    detail: /a row of objects has a key longer than 253 bytes/,
+  },
+  {
+    what: 'a value of another type than its column’s',
+    // objects made loose for one insert of a blob, then STRICT again in its text.
+    build: (path) => {
+      const schema = (from: string, to: string) =>
+        `PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql, '${from}', '${to}') WHERE name = 'objects';`;
+      writeBase(path);
+      rewrite(path, schema(') STRICT, WITHOUT ROWID', ') WITHOUT ROWID'));
+      rewrite(
+        path,
+        `INSERT INTO objects VALUES ('pod', 'shop', 'blob', x'7b7d'); ${schema(') WITHOUT ROWID', ') STRICT, WITHOUT ROWID')}`,
+      );
+    },
+    detail: /a row of objects holds a value of the wrong type/,
+  },
+  {
+    what: 'a metric that is not a JSON object',
+    build: changed(`INSERT INTO metrics VALUES ('node', '', 'n1', '[1]');`),
+    detail: /the file is damaged \(the node metrics n1 is not a JSON object\)/,
+  },
+  {
+    what: 'more event rows that cannot be read than a snapshot may leave out',
+    build: changed(
+      `${ENDLESS.replace('SELECT x+1 FROM c', 'SELECT x+1 FROM c WHERE x < 10001')} INSERT INTO events SELECT 'bad-'||x, 'shop', '2026-03-01T11:00:00Z', 0, '{' FROM c;`,
+    ),
+    detail: /more than 10000 of its event rows cannot be read/,
+  },
+];

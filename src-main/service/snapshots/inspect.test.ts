@@ -1,0 +1,208 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProblemError } from '../errors';
+import { HOSTILE_FILES, rewrite, writeBase } from './hostile-files.test-support';
+import { checkSnapshot, GAPS_SHOWN, headerProblem } from './inspect';
+import { openSnapshotFile } from './reader';
+import { objectJson, refusal, tempFolder, writeSnapshot } from './skiff-file.test-support';
+
+/**
+ * The check at open (inspect.ts), run as the service runs it, in a process of its own: every
+ * hostile file is refused with one line naming what is wrong, none of them runs what it holds, and
+ * a check that does not end within its budget is ended.
+ */
+
+let folder: ReturnType<typeof tempFolder>;
+beforeEach(() => {
+  folder = tempFolder();
+});
+afterEach(() => folder.remove());
+
+describe('hostile files', () => {
+  for (const [i, hostile] of HOSTILE_FILES.entries()) {
+    it(`refuses ${hostile.what}: invalid_snapshot, saying what`, async () => {
+      const path = folder.path(`hostile-${i}.skiff`);
+      hostile.build(path);
+      const err = await refusal(path, 'the uploaded file');
+      expect(err.code).toBe('invalid_snapshot');
+      expect(err.message).toMatch(/^the uploaded file is not a usable Skiff snapshot: /);
+      expect(err.message).toMatch(hostile.detail);
+    });
+  }
+
+  it('opens the same file before it was changed, and one whose DDL differs only in white space', async () => {
+    const path = folder.path('base.skiff');
+    writeBase(path);
+    expect((await checkSnapshot(path)).facts.context).toBe('prod-eu');
+    rewrite(
+      path,
+      `PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(replace(sql, char(10), ' '), '  ', char(9)) WHERE name = 'meta';`,
+    );
+    expect((await checkSnapshot(path)).facts.context).toBe('prod-eu');
+  });
+});
+
+describe('what the check reads and says', () => {
+  it('a path that is not a regular file is refused as such, without blocking on it', async () => {
+    const dir = folder.path('a-folder.skiff');
+    mkdirSync(dir);
+    const err = await refusal(dir);
+    expect(err.message).toMatch(/it is not a regular file$/);
+  });
+
+  it("lists the file's own gaps (the first 20, then how many more) and then the event rows left out", async () => {
+    const path = folder.path('gaps.skiff');
+    const gaps = Array.from({ length: GAPS_SHOWN + 3 }, (_, i) =>
+      i === 0
+        ? { part: 'metrics', reason: 'not served' }
+        : { part: 'logs', target: `shop/web-${i}/app`, reason: 'gone' },
+    );
+    writeSnapshot(path, {
+      objects: [['pod', 'shop', 'web', objectJson('v1', 'Pod', 'shop', 'web')]],
+      events: [['u-1', 'shop', '2026-03-01T11:00:00Z', true, 'not json']],
+      gaps,
+    });
+    const checked = await checkSnapshot(path);
+    expect(checked.missing).toEqual([
+      ...gaps.slice(0, GAPS_SHOWN),
+      { part: 'gaps', reason: '3 more gaps are listed in the file' },
+      {
+        part: 'events',
+        reason:
+          "1 event row of the file cannot be read (not a JSON object with an Event's fields) and is left out",
+      },
+    ]);
+    expect(checked.unreadableEvents).toEqual([1]);
+  });
+
+  it('a file without gaps and with every event readable misses nothing', async () => {
+    const path = folder.path('whole.skiff');
+    writeBase(path);
+    expect((await checkSnapshot(path)).missing).toEqual([]);
+  });
+
+  it('a gap longer than the format allows is refused', async () => {
+    const path = folder.path('long-gap.skiff');
+    writeSnapshot(path, { gaps: [{ part: 'logs', reason: 'r'.repeat(4_097) }] });
+    expect((await refusal(path)).message).toMatch(/a gap is larger than a snapshot allows/);
+  });
+
+  it('a log row of the wrong type, or a key too long, is refused', async () => {
+    const path = folder.path('log.skiff');
+    writeSnapshot(path, { logs: [['shop', 'web', 'app', false, ['line']]] });
+    rewrite(path, 'UPDATE logs SET line_count = -1');
+    expect((await refusal(path)).message).toMatch(/a row of logs holds a value of the wrong type/);
+    rewrite(path, `UPDATE logs SET line_count = 1, container = printf('%.*c', 254, 'c')`);
+    expect((await refusal(path)).message).toMatch(/a row of logs has a key longer than 253 bytes/);
+  });
+
+  it('an event row of the wrong type, or with a key too long, refuses the file (only its JSON is left out)', async () => {
+    const path = folder.path('event.skiff');
+    writeSnapshot(path, { events: [['u-1', 'shop', '2026-03-01T11:00:00Z', false, '{}']] });
+    rewrite(path, `UPDATE events SET uid = printf('%.*c', 254, 'u')`);
+    expect((await refusal(path)).message).toMatch(/a row of events has a key longer than 253 bytes/);
+  });
+
+  it('a file changed after its check is compared again when opened: the reader refuses what the check would', async () => {
+    const path = folder.path('changed.skiff');
+    writeBase(path);
+    const checked = await checkSnapshot(path);
+    rewrite(path, 'CREATE VIEW pods AS SELECT * FROM objects');
+    let thrown: unknown;
+    try {
+      openSnapshotFile(path, checked, 'the file').close();
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ProblemError);
+    expect((thrown as ProblemError).message).toMatch(
+      /^the file is not a usable Skiff snapshot: it holds view "pods"/,
+    );
+  });
+
+  it('a check that does not end within its budget is ended and the file refused (here: a lock it waits for)', async () => {
+    const path = folder.path('locked.skiff');
+    writeBase(path);
+    const lock = new DatabaseSync(path);
+    lock.exec('BEGIN EXCLUSIVE');
+    try {
+      const err = await checkSnapshot(path, { budgetMs: 1_000 }).catch((e: unknown) => e as ProblemError);
+      expect(err).toBeInstanceOf(ProblemError);
+      expect((err as ProblemError).message).toMatch(
+        /checking it took longer than 1 s, the most a file of its size may take/,
+      );
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+  }, 30_000);
+});
+
+describe('headerProblem', () => {
+  const header = (f: (b: Buffer) => void) => {
+    const b = Buffer.alloc(100);
+    b.write('SQLite format 3\0', 'latin1');
+    b[18] = 1;
+    b[19] = 1;
+    b.writeUInt16BE(4096, 16);
+    f(b);
+    return b;
+  };
+
+  it('takes a rollback-journal header whose page count the size covers, or does not vouch for', () => {
+    expect(
+      headerProblem(
+        header(() => {}),
+        4096,
+      ),
+    ).toBeUndefined();
+    const counted = header((b) => {
+      b.writeUInt32BE(3, 28);
+      b.writeUInt32BE(7, 24);
+      b.writeUInt32BE(7, 92);
+    });
+    expect(headerProblem(counted, 3 * 4096)).toBeUndefined();
+    expect(headerProblem(counted, 3 * 4096 - 1)).toBe(
+      `the file is truncated (${3 * 4096 - 1} of ${3 * 4096} bytes)`,
+    );
+    counted.writeUInt32BE(8, 92);
+    expect(headerProblem(counted, 10)).toBeUndefined();
+  });
+
+  it('refuses a WAL header, a short one and one that is not SQLite', () => {
+    expect(
+      headerProblem(
+        header((b) => (b[18] = 2)),
+        4096,
+      ),
+    ).toMatch(/WAL-mode/);
+    expect(
+      headerProblem(
+        header((b) => (b[19] = 2)),
+        4096,
+      ),
+    ).toMatch(/WAL-mode/);
+    expect(headerProblem(header(() => {}).subarray(0, 99), 99)).toBe('the file is truncated (99 bytes)');
+    expect(headerProblem(Buffer.from('SQLite format 3'), 15)).toBe('it is not an SQLite database');
+    expect(headerProblem(Buffer.from('SQLite format 4\0'.padEnd(100, ' ')), 100)).toBe(
+      'it is not an SQLite database',
+    );
+  });
+
+  it('reads 64 KiB pages from page size 1', () => {
+    const big = header((b) => {
+      b.writeUInt16BE(1, 16);
+      b.writeUInt32BE(2, 28);
+    });
+    expect(headerProblem(big, 65_536)).toBe('the file is truncated (65536 of 131072 bytes)');
+  });
+});
+
+it('writes nothing into the folder of the file it checks', async () => {
+  const path = folder.path('quiet.skiff');
+  writeBase(path);
+  writeFileSync(folder.path('other'), '');
+  await checkSnapshot(path);
+  expect(readdirSync(folder.dir).sort()).toEqual(['other', 'quiet.skiff']);
+});

@@ -1,0 +1,206 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { ALLOWED_ACTIONS, CONNECTION_PRAGMAS, connectionOptions } from './connection';
+
+/**
+ * A snapshot file opened in a process of its own, for the check at open (inspect.ts): the
+ * service's event loop never runs SQLite on a file it has not checked, and whatever the file makes
+ * SQLite do (a query that never ends, memory that grows) happens in that process, which is
+ * killed when the check's time budget passes, when the caller gives up, or when this process
+ * exits.
+ *
+ * Rules:
+ * - A process, not a worker thread: a thread inside a native SQLite step cannot be stopped (its
+ *   terminate() waits for the step, and process.exit() then waits for the thread, for ever);
+ *   SIGKILL always ends a process.
+ * - The child is a few lines of plain JavaScript run with `node -e` (ELECTRON_RUN_AS_NODE in the
+ *   desktop app), so it needs no built file of its own: it knows node:sqlite, fs and crypto, and
+ *   is told everything else. It opens the file as connection.ts says, waits for a lock at most the
+ *   budget, and answers one message at a time: the file's first bytes, its SHA-256, or the rows of
+ *   a statement (which the caller writes to return few rows).
+ * - The budget counts from the spawn; nothing is retried.
+ */
+
+export class ProbeTimeout extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`the check took longer than ${budgetMs} ms`);
+  }
+}
+
+export class ProbeAborted extends Error {
+  constructor() {
+    super('the check was stopped');
+  }
+}
+
+/** A statement the file made SQLite refuse or fail, in SQLite's words. */
+export class ProbeQueryError extends Error {}
+
+export interface FileHead {
+  regular: boolean;
+  size: number;
+  header: Uint8Array;
+}
+
+export interface Probe {
+  /** Whether the path is a regular file, its size and its first `bytes` bytes (never blocks on a FIFO). */
+  head(bytes: number): Promise<FileHead>;
+  /** SHA-256 of the whole file, hex, and the bytes read. */
+  digest(): Promise<{ sha256: string; bytes: number }>;
+  /** Opens the file as SQLite (must come before `all`). */
+  open(): Promise<void>;
+  all<T>(sql: string, ...params: Array<string | number | null>): Promise<T[]>;
+}
+
+/** Marks the child in `ps`, with the path it checks after it. */
+export const PROBE_MARK = 'skiff-snapshot-check';
+
+const CHILD_SOURCE = String.raw`'use strict';
+const { DatabaseSync, constants: C } = require('node:sqlite');
+const fs = require('node:fs');
+const { createHash } = require('node:crypto');
+let db;
+function run(m) {
+  if (m.op === 'head') {
+    const fd = fs.openSync(m.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) return { regular: false, size: st.size, header: new Uint8Array(0) };
+      const header = Buffer.alloc(m.bytes);
+      const read = fs.readSync(fd, header, 0, m.bytes, 0);
+      return { regular: true, size: st.size, header: header.subarray(0, read) };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  if (m.op === 'digest') {
+    const fd = fs.openSync(m.path, 'r');
+    const hash = createHash('sha256');
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let bytes = 0;
+    try {
+      for (let n; (n = fs.readSync(fd, buf, 0, buf.length, bytes)) > 0; bytes += n) hash.update(buf.subarray(0, n));
+    } finally {
+      fs.closeSync(fd);
+    }
+    return { sha256: hash.digest('hex'), bytes };
+  }
+  if (m.op === 'open') {
+    db = new DatabaseSync(m.path, m.options);
+    for (const p of m.pragmas) db.exec(p);
+    const allowed = new Set(m.allowed);
+    db.setAuthorizer((action, a, b, name, inner) => (inner === null && allowed.has(action) ? C.SQLITE_OK : C.SQLITE_DENY));
+    return {};
+  }
+  return { rows: db.prepare(m.sql).all(...m.params) };
+}
+process.on('message', (m) => {
+  let reply;
+  try {
+    reply = { value: run(m) };
+  } catch (err) {
+    reply = { error: err instanceof Error ? err.message : String(err) };
+  }
+  process.send({ id: m.id, ...reply });
+});
+process.on('disconnect', () => process.exit(0));
+`;
+
+const running = new Set<ChildProcess>();
+let exitHook = false;
+
+/** Children still running; a test's way to see that none is left behind. */
+export const runningProbes = () => running.size;
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Runs `work` against `path` opened in a child process, within `budgetMs` from now. Throws
+ * ProbeTimeout past the budget, ProbeAborted when `signal` aborts, ProbeQueryError for what the
+ * child refused; the child is gone when this returns or throws.
+ */
+export async function withProbe<T>(
+  path: string,
+  opts: { budgetMs: number; signal?: AbortSignal },
+  work: (probe: Probe) => Promise<T>,
+): Promise<T> {
+  if (opts.signal?.aborted) throw new ProbeAborted();
+  if (!exitHook) {
+    exitHook = true;
+    // A check in progress never outlives the service, whichever way it ends.
+    process.once('exit', () => {
+      for (const child of running) child.kill('SIGKILL');
+    });
+  }
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=64', '-e', CHILD_SOURCE, '--', PROBE_MARK, path],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      windowsHide: true,
+    },
+  );
+  running.add(child);
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-2_000);
+  });
+  const pending = new Map<number, Pending>();
+  let ended: Error | undefined;
+  const end = (err: Error) => {
+    if (ended) return;
+    ended = err;
+    running.delete(child);
+    child.kill('SIGKILL');
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  const timer = setTimeout(() => end(new ProbeTimeout(opts.budgetMs)), opts.budgetMs);
+  const onAbort = () => end(new ProbeAborted());
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  child.on('error', (err) => end(err));
+  child.on('exit', (code, signal) =>
+    end(new Error(`the check's process ended (${signal ?? `exit code ${code}`}): ${stderr.trim()}`)),
+  );
+  child.on('message', (m: { id: number; value?: unknown; error?: string }) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (m.error !== undefined) p.reject(new ProbeQueryError(m.error));
+    else p.resolve(m.value);
+  });
+  let next = 0;
+  const call = <R>(message: Record<string, unknown>) =>
+    new Promise<R>((resolve, reject) => {
+      if (ended) return reject(ended);
+      const id = ++next;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      child.send({ id, path, ...message }, (err) => {
+        if (err) end(err);
+      });
+    });
+  const probe: Probe = {
+    head: (bytes) => call({ op: 'head', bytes }),
+    digest: () => call({ op: 'digest' }),
+    open: () =>
+      call({
+        op: 'open',
+        options: connectionOptions(opts.budgetMs),
+        pragmas: CONNECTION_PRAGMAS,
+        allowed: ALLOWED_ACTIONS,
+      }),
+    all: async <R>(sql: string, ...params: Array<string | number | null>) =>
+      (await call<{ rows: R[] }>({ op: 'all', sql, params })).rows,
+  };
+  try {
+    return await work(probe);
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+    end(new ProbeAborted());
+  }
+}
