@@ -50,10 +50,12 @@ export const batches = [
       'src-main/service/clusters/**/*.ts',
       'src-main/service/operations/resources.ts',
       'src-main/service/operations/workspaces.ts',
+      'src-main/service/operations/kinds.ts',
       'src-main/service/workspaces/**/*.ts',
     ],
     tests: [
       'src-main/service/clusters/*.test.ts',
+      'src-main/service/clusters/discovery/*.test.ts',
       'src-main/service/workspaces/*.test.ts',
       ...it([
         'cluster-connections',
@@ -66,6 +68,7 @@ export const batches = [
         'pagination',
         'last-page',
         'single-reads',
+        'kinds',
         // The cluster operations' other rules: monitoring flags (events), workspaces (settings),
         // and a snapshot's cluster entry (snapshot-open).
         'events',

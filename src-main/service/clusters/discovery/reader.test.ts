@@ -107,11 +107,30 @@ describe('readDiscovery', () => {
     expect(groups.has('networking.k8s.io')).toBe(true);
   });
 
-  it('names the core group version `v1` when /api/v1 fails', async () => {
-    const read = await readDiscovery(
-      server({ aggregated: false, failing: { '/api/v1': new Error('boom') } }).get,
-    );
-    expect(read.gaps).toEqual([{ groupVersion: 'v1', message: 'boom' }]);
+  it('names the core group version `v1` when /api/v1 fails, and orders gaps by group version', async () => {
+    // /api/v1 is read first and fails first: the gaps still come in group-version order.
+    const failing = {
+      '/api/v1': new Error('boom'),
+      '/apis/policy/v1': new Error('later'),
+      '/apis/apps/v1': new Error('x'),
+    };
+    const read = await readDiscovery(server({ aggregated: false, failing }).get);
+    expect(read.gaps).toEqual([
+      { groupVersion: 'apps/v1', message: 'x' },
+      { groupVersion: 'policy/v1', message: 'later' },
+      { groupVersion: 'v1', message: 'boom' },
+    ]);
+  });
+
+  it('takes the gaps of both aggregated documents, in group-version order', async () => {
+    const stale = (name: string | undefined) => ({
+      ...(name ? { metadata: { name } } : {}),
+      versions: [{ version: 'v1', freshness: 'Stale', resources: [] }],
+    });
+    const doc = (items: unknown[]) => ({ kind: 'APIGroupDiscoveryList', items });
+    const docs = { '/api': doc([stale(undefined)]), '/apis': doc([stale('z.dev'), stale('a.dev')]) };
+    const read = await readDiscovery(server({ aggregated: true, docs }).get);
+    expect(read.gaps.map((g) => g.groupVersion)).toEqual(['a.dev/v1', 'v1', 'z.dev/v1']);
   });
 
   it('names a gap that is no Error by its text', async () => {
@@ -132,7 +151,10 @@ describe('readDiscovery', () => {
     ).rejects.toThrow('down');
     await expect(
       readDiscovery(server({ aggregated: false, docs: { '/api': { kind: 'Status' } } }).get),
-    ).rejects.toThrow('the cluster answered /api with something that is not a discovery document');
+    ).rejects.toMatchObject({
+      name: 'DiscoveryDocumentError',
+      message: 'the cluster answered /api with something that is not a discovery document',
+    });
     await expect(
       readDiscovery(server({ aggregated: false, docs: { '/apis': { kind: 'Status' } } }).get),
     ).rejects.toThrow('the cluster answered /apis with something');

@@ -10,6 +10,7 @@
 import { AGGREGATED_ACCEPT, parseAggregated } from './aggregated';
 import { coreVersion, parseResourceList, preferredGroupVersions } from './legacy';
 import { type Discovery, type DiscoveryGap, groupVersionOf, type ServedResource } from './model';
+import { compareText } from './names';
 
 /** GETs a discovery path and answers its JSON; rejects when the cluster does not answer 2xx. */
 export type DiscoveryGet = (path: string, accept?: string) => Promise<unknown>;
@@ -43,6 +44,7 @@ export async function readDiscovery(get: DiscoveryGet): Promise<Discovery> {
   const reads = [{ group: '', version, path: `/api/${version}` }].concat(
     groups.map((g) => ({ ...g, path: `/apis/${g.group}/${g.version}` })),
   );
+  // Indexed by read, so resources keep the order of the reads; a failed read leaves a hole.
   const resources: ServedResource[][] = [];
   const gaps: DiscoveryGap[] = [];
   let next = 0;
@@ -60,14 +62,12 @@ export async function readDiscovery(get: DiscoveryGet): Promise<Discovery> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(LEGACY_CONCURRENCY, reads.length) }, worker));
-  return { resources: resources.flatMap((r) => r ?? []), gaps: byGroupVersion(gaps), source: 'legacy' };
+  return { resources: resources.flat(), gaps: byGroupVersion(gaps), source: 'legacy' };
 }
 
 /** Gaps in one order whatever order their reads ended in. */
 function byGroupVersion(gaps: DiscoveryGap[]): DiscoveryGap[] {
-  return gaps.sort((a, b) =>
-    a.groupVersion < b.groupVersion ? -1 : a.groupVersion > b.groupVersion ? 1 : 0,
-  );
+  return gaps.sort((a, b) => compareText(a.groupVersion, b.groupVersion));
 }
 
 function messageOf(err: unknown): string {
