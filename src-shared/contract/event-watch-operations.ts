@@ -110,11 +110,12 @@ export const SSE_EVENT_NAMES = {
   ERROR: 'error',
 } as const satisfies Partial<Record<EventWatchRecord['type'], string>>;
 
-/** The resume point: a change id from this watch (decimal digits). */
-const lastEventIdParam = z
-  .string()
-  .regex(/^\d{1,20}$/, 'lastEventId (or the Last-Event-ID header) must be an id this watch sent')
-  .optional();
+/**
+ * The resume point: a change id from this watch (decimal digits). Any other value, not an id at
+ * all included, is no error: the watch answers it with RESET and the current state, as it does an
+ * id too old to resume from, so an EventSource holding a stale or foreign id recovers on its own.
+ */
+const lastEventIdParam = z.string().optional();
 
 export const eventWatchQuery = z.strictObject({
   ...eventsQuery,

@@ -33,7 +33,8 @@ export function event(reason: string, at = Date.UTC(2026, 0, 1, 0, n % 60)): Eve
 
 export interface Setup {
   state?: EventEntry[];
-  lastEventId?: number | 'head';
+  /** 'head': the feed's head when the watch starts; any other string is sent as it is. */
+  lastEventId?: number | string;
   sendInitial?: boolean;
   options?: EventWatchOptions;
   recheck?: () => Promise<unknown>;
@@ -76,7 +77,7 @@ export function start(s: Setup = {}) {
     workspaceId: 'default',
     filter: () => filter,
     framing: framingFor(NDJSON_WATCH, 1_000),
-    lastEventId: s.lastEventId === 'head' ? feed.head : s.lastEventId,
+    lastEventId: s.lastEventId === 'head' ? String(feed.head) : s.lastEventId?.toString(),
     sendInitial: s.sendInitial ?? true,
     options: resolveWatchOptions({ heartbeatMs: 60_000, credentialCheckMs: 60_000, ...s.options }),
     recheck: s.recheck,

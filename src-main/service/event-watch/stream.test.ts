@@ -92,3 +92,52 @@ describe('watchStream: the client goes away', () => {
     expect(w.feed.listenerCount).toBe(0);
   });
 });
+
+describe('watchStream: a resume point that cannot be resumed from', () => {
+  const resetOf = (records: EventWatchRecord[]) =>
+    (records.find((r) => r.type === 'RESET') as { reason: string } | undefined)?.reason;
+
+  it('an id the feed no longer holds gets RESET naming it, then the state and SYNCED', async () => {
+    const w = start({ lastEventId: 5, state: [event('Watched')] });
+    const got = await w.until('SYNCED');
+    expect(got.map((r) => r.type)).toEqual(['RESET', 'ADDED', 'SYNCED']);
+    expect(resetOf(got)).toBe(
+      'Last-Event-ID 5 cannot be resumed from (older than the changes kept, or from another run); the current state follows',
+    );
+  });
+
+  it('a value that is no id at all gets the same RESET, the value quoted and cut short', async () => {
+    for (const [id, shown] of [
+      ['abc', '"abc"'],
+      ['12a', '"12a"'],
+      ['-3', '"-3"'],
+      ['1'.repeat(21), `"${'1'.repeat(21)}"`],
+      ['x'.repeat(64), `"${'x'.repeat(64)}"`],
+      ['y'.repeat(65), `"${'y'.repeat(64)}…"`],
+    ]) {
+      const w = start({ lastEventId: id, state: [event('Watched')] });
+      const got = await w.until('SYNCED');
+      expect(
+        got.map((r) => r.type),
+        id,
+      ).toEqual(['RESET', 'ADDED', 'SYNCED']);
+      expect(resetOf(got)).toBe(
+        `Last-Event-ID ${shown} cannot be resumed from (not an id this watch sends); the current state follows`,
+      );
+    }
+  });
+
+  it('falling behind after such a value names no resume point', async () => {
+    const w = start({
+      lastEventId: 'abc',
+      state: [event('Watched'), event('Watched')],
+      options: { maxBacklog: 1 },
+    });
+    await w.next();
+    for (let i = 0; i < 2; i++) w.add(event('Watched'));
+    const rest: EventWatchRecord[] = [];
+    for (let got = await w.next(); got; got = await w.next()) rest.push(...got);
+    expect(problemOf(rest).code).toBe('client_too_slow');
+    expect('lastEventId' in problemOf(rest)).toBe(false);
+  });
+});

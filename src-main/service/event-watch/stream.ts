@@ -15,8 +15,11 @@ export interface WatchInputs {
   /** The request's filters with the monitoring flags as they are now (read for every batch). */
   filter: () => EventFilter;
   framing: Framing;
-  /** Where the client stands (Last-Event-ID); undefined for a new watch. */
-  lastEventId: number | undefined;
+  /**
+   * Where the client stands (Last-Event-ID, as sent); undefined for a new watch. Anything but an
+   * id the feed still holds, not an id at all included, gets RESET and the current state.
+   */
+  lastEventId: string | undefined;
   /** A new watch starts with the current state as ADDED records unless this is false. */
   sendInitial: boolean;
   options: ResolvedWatchOptions;
@@ -44,6 +47,17 @@ function seen(c: FeedChange, f: EventFilter): Change | null {
     return before ? { type: 'DELETED', seq: c.seq, entry: c.previous } : null;
   }
   return now ? { type: c.type, seq: c.seq, entry: c.entry } : null;
+}
+
+/** A change id as the feed numbers them, or undefined for a value that is none. */
+function feedId(id: string): number | undefined {
+  return /^\d{1,20}$/.test(id) ? Number(id) : undefined;
+}
+
+/** A client's id as a RESET names it: an id as it is, anything else quoted and cut short. */
+function shownId(id: string, resumeAt: number | undefined): string {
+  if (resumeAt !== undefined) return id;
+  return JSON.stringify(id.length > 64 ? `${id.slice(0, 64)}…` : id);
 }
 
 function problemOf(err: unknown): Problem {
@@ -133,7 +147,8 @@ export async function* watchStream(w: WatchInputs): AsyncGenerator<string, void,
   try {
     // Synchronous up to the first yield: subscribed, then the state or the missed changes read.
     const head = feed.head;
-    const missed = w.lastEventId === undefined ? undefined : feed.since(w.lastEventId);
+    const resumeAt = w.lastEventId === undefined ? undefined : feedId(w.lastEventId);
+    const missed = resumeAt === undefined ? undefined : feed.since(resumeAt);
     const resumed = missed !== undefined;
     let replay: readonly EventEntry[] = [];
     if (!resumed && (w.lastEventId !== undefined || w.sendInitial))
@@ -141,10 +156,14 @@ export async function* watchStream(w: WatchInputs): AsyncGenerator<string, void,
 
     yield out(framing.opening());
     if (w.lastEventId !== undefined && !resumed) {
+      const why =
+        resumeAt === undefined
+          ? 'not an id this watch sends'
+          : 'older than the changes kept, or from another run';
       yield out(
         json({
           type: 'RESET',
-          reason: `Last-Event-ID ${w.lastEventId} cannot be resumed from (older than the changes kept, or from another run); the current state follows`,
+          reason: `Last-Event-ID ${shownId(w.lastEventId, resumeAt)} cannot be resumed from (${why}); the current state follows`,
         }),
       );
     }
@@ -167,7 +186,7 @@ export async function* watchStream(w: WatchInputs): AsyncGenerator<string, void,
     // Fell behind while the state was still going out: the ERROR below says so, no SYNCED first.
     if (!overflowed) yield out(json({ type: 'SYNCED', id: String(head) }));
     // Where a resume would start: before the SYNCED, only where the client came from.
-    let sentId: number | undefined = overflowed ? w.lastEventId : head;
+    let sentId: number | undefined = overflowed ? resumeAt : head;
 
     for (;;) {
       if (w.signal.aborted) return;

@@ -52,7 +52,8 @@ export function eventWatchHandlers(
               workspaceId: params.workspaceId,
               filter: () => resolveEventFilter(query, asOf, registry.monitoring(cluster.clusterId)),
               framing,
-              lastEventId: query.lastEventId === undefined ? undefined : Number(query.lastEventId),
+              // An empty id is none, as EventSource treats it.
+              lastEventId: query.lastEventId || undefined,
               sendInitial: query.sendInitialEvents !== false,
               options: opts,
               recheck: ctx.recheck,
