@@ -9,7 +9,8 @@
  *
  * Bounded: SKIFF_FUZZ_RUNS requests (20 by default) for each part of each operation alone (a path
  * or query parameter, a body field, the body), and as many with several parts at once: about
- * 6,000 requests, sent one at a time, to loopback only. Seeded: the seed is printed; SKIFF_FUZZ_SEED=<seed> repeats a run exactly.
+ * 5,000 requests, sent one at a time, to loopback only. Seeded: the seed is printed, and
+ * SKIFF_FUZZ_SEED=<seed> repeats a run exactly.
  * Operations that end what the run stands on (removing an account, logging a session out,
  * revoking a key, deleting a workspace, changing a password) go last, each on a fixture of its own.
  */
@@ -26,9 +27,9 @@ import {
   type FuzzRequest,
   hostileParts,
   mixedRequests,
-  pathParamsOf,
   singlePartRequests,
 } from './contract-fuzz';
+import { pathParamsOf } from './contract-fuzz-schemas';
 import { CLUSTER_ID, type Stack, startStack } from './harness';
 import { type LoggedIn, login } from './login';
 
