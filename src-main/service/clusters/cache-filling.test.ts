@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { localApiserver } from '../test/local-apiserver';
 import { failureOf, problemOf } from '../test/rejections';
 import { podCache, SLOW_BACKOFF, sleep, until } from './cache.test-support';
-import { SYNCING_RETRY_AFTER_S } from './resource-cache';
+import { SYNCING_RETRY_AFTER_S } from './first-list';
 
 const CHUNK = 2;
 

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import type { BackoffOptions } from './backoff';
 import type { Collection, CollectionSnapshot, Keyed } from './collection';
 import { keyOf } from './entries';
+import { FirstListWaiters, type ListProgress } from './first-list';
 import { Informer, type InformerSink } from './informer';
 import { type KubeClient, toProblem } from './kube-client';
 import { type PinOptions, SnapshotPins } from './snapshot-pins';
@@ -35,7 +36,7 @@ export interface CacheOptions<E extends Keyed> {
   timeoutMs: number;
   /**
    * How long a request waits for a first list that is making progress; past it the request answers
-   * 503 cluster_syncing with the progress and Retry-After (default DEFAULT_FILL_WAIT_MS).
+   * 503 cluster_syncing with the progress and Retry-After (first-list.ts).
    */
   fillWaitMs?: number;
   logger: Logger;
@@ -56,24 +57,6 @@ export interface CacheRead<E> {
   staleSince?: string;
 }
 
-interface Waiter {
-  resolve(): void;
-  reject(err: unknown): void;
-  /** A page of the first list arrived. */
-  progressed(): void;
-}
-
-/** Where a first list stands: objects received so far, and the apiserver's estimate of the rest. */
-export interface ListProgress {
-  items: number;
-  remaining?: number;
-}
-
-/** A request waits this long for a first list that keeps making progress, then answers 503. */
-export const DEFAULT_FILL_WAIT_MS = 5_000;
-/** What a 503 cluster_syncing asks the client to wait before it asks again (Retry-After). */
-export const SYNCING_RETRY_AFTER_S = 2;
-
 /**
  * A watch-backed cache of one collection of one cluster: an own informer fills a Collection of
  * lean entries. Reads never touch the apiserver. After a failure the last known data keeps serving,
@@ -87,9 +70,8 @@ export class ResourceCache<E extends Keyed> {
   private synced = false;
   private staleSinceMs: number | null = null;
   private lastError: unknown = null;
-  /** The list in flight, while the cache has never synced; null between attempts. */
-  private progress: ListProgress | null = null;
-  private readonly waiters = new Set<Waiter>();
+  /** Requests waiting for the first list. */
+  private readonly first: FirstListWaiters;
   private readonly pins: SnapshotPins<CollectionSnapshot<E>>;
   private readonly now: () => number;
   lastUsed = Date.now();
@@ -97,14 +79,17 @@ export class ResourceCache<E extends Keyed> {
   constructor(private readonly opts: CacheOptions<E>) {
     this.now = opts.now ?? Date.now;
     this.pins = new SnapshotPins({ ...opts.pins, now: this.now });
+    this.first = new FirstListWaiters({
+      path: opts.path,
+      timeoutMs: opts.timeoutMs,
+      ...(opts.fillWaitMs !== undefined ? { fillWaitMs: opts.fillWaitMs } : {}),
+    });
   }
 
   /**
-   * Starts the cache if needed and waits until it has listed once. A first list that keeps making
-   * progress (pages arriving) is waited for up to fillWaitMs, then answered 503 cluster_syncing
-   * with the progress: a large cluster that answers slowly is not a cluster that failed. Only
-   * timeoutMs without a page (the cluster stopped answering) is a 504; a failed attempt rejects
-   * with its own problem (502, 504).
+   * Starts the cache if needed and waits until it has listed once, by first-list.ts's rules: while
+   * pages keep arriving, then 503 cluster_syncing; 504 when the cluster goes silent; a failed
+   * attempt's own problem.
    */
   async acquire(signal?: AbortSignal): Promise<void> {
     this.lastUsed = Date.now();
@@ -112,67 +97,12 @@ export class ResourceCache<E extends Keyed> {
     if (!this.informer) this.start();
     // Nobody has data yet and the last attempt failed: a caller waiting is a reason to try now.
     else if (this.lastError !== null) this.informer.retryNow();
-    const { timeoutMs } = this.opts;
-    const deadline = Date.now() + (this.opts.fillWaitMs ?? DEFAULT_FILL_WAIT_MS);
-    /** When the cluster last showed it answers: the start of the wait, then each page in it. */
-    let aliveAt = Date.now();
-    let progressed = false;
-    let timer: NodeJS.Timeout | undefined;
-    let waiter: Waiter | undefined;
-    const onAbort = () => waiter?.reject(signal?.reason);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const check = () => {
-          clearTimeout(timer);
-          const now = Date.now();
-          if (now - aliveAt >= timeoutMs) {
-            reject(
-              new ProblemError('cluster_timeout', `the cluster did not answer within ${timeoutMs / 1000} s`),
-            );
-            return;
-          }
-          if (progressed && now >= deadline) {
-            reject(this.syncing());
-            return;
-          }
-          // Past the deadline with no page yet: wait for one (then 503) or for the silence (504).
-          const next = now < deadline ? Math.min(deadline, aliveAt + timeoutMs) : aliveAt + timeoutMs;
-          timer = setTimeout(check, next - now);
-        };
-        waiter = {
-          resolve,
-          reject,
-          progressed: () => {
-            aliveAt = Date.now();
-            progressed = true;
-            if (aliveAt >= deadline) check();
-          },
-        };
-        this.waiters.add(waiter);
-        check();
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    } finally {
-      clearTimeout(timer);
-      if (waiter) this.waiters.delete(waiter);
-      signal?.removeEventListener('abort', onAbort);
-    }
+    await this.first.wait(signal);
   }
 
   /** The first list's progress while the cache has never synced and a list is under way. */
   get listProgress(): ListProgress | undefined {
-    return this.synced || this.progress === null ? undefined : { ...this.progress };
-  }
-
-  private syncing(): ProblemError {
-    const progress = this.listProgress ?? { items: 0 };
-    const to = progress.remaining === undefined ? '' : `, about ${progress.remaining} to come`;
-    return new ProblemError(
-      'cluster_syncing',
-      `the first list of ${this.opts.path} is still arriving from the cluster (${progress.items} objects so far${to}); ask again in ${SYNCING_RETRY_AFTER_S} s`,
-      { retryAfterSeconds: SYNCING_RETRY_AFTER_S, progress },
-      { 'Retry-After': String(SYNCING_RETRY_AFTER_S) },
-    );
+    return this.first.progress;
   }
 
   /** The current snapshot, or the one `token` pinned (410 snapshot_expired when gone). */
@@ -248,23 +178,19 @@ export class ResourceCache<E extends Keyed> {
   }
 
   private onListPage(items: number, remaining: number | undefined): void {
-    if (this.synced) return;
-    this.progress = remaining === undefined ? { items } : { items, remaining };
-    for (const w of [...this.waiters]) w.progressed();
+    if (!this.synced) this.first.page(items, remaining);
   }
 
   private onSynced(): void {
-    this.progress = null;
     if (this.staleSinceMs !== null) this.opts.logger.info({ path: this.opts.path }, 'watch recovered');
     this.synced = true;
     this.staleSinceMs = null;
     this.lastError = null;
-    for (const w of this.waiters) w.resolve();
+    this.first.listed();
   }
 
   private onFailure(err: unknown): void {
     this.lastError = err;
-    this.progress = null;
     if (this.synced && this.staleSinceMs === null) {
       this.staleSinceMs = this.now();
       this.opts.logger.warn(
@@ -273,8 +199,7 @@ export class ResourceCache<E extends Keyed> {
       );
     }
     if (this.synced) return;
-    const problem = toProblem(err, this.opts.path);
-    for (const w of this.waiters) w.reject(problem);
+    this.first.failed(toProblem(err, this.opts.path));
   }
 
   private keyOf(obj: KubeObject): string {
