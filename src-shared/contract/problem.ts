@@ -17,7 +17,7 @@ export const PROBLEM_CODES = {
   log_unavailable: 400,
   /** A request that is not valid HTTP/1.1 (answered by the server before any route). */
   malformed_request: 400,
-  /** A file sent or named as a snapshot that is not one: not SQLite, no meta.format, truncated, unfinished. */
+  /** A file sent or named as a snapshot that is not one, or holds what the format does not allow (docs/snapshot-format.md). */
   invalid_snapshot: 400,
   /** A snapshot written by a newer Skiff (meta.schemaVersion above what this one reads). */
   snapshot_version_unsupported: 400,

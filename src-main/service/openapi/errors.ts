@@ -30,7 +30,7 @@ const SPECIAL: Partial<Record<string, ProblemCode[]>> = {
   updateAccount: ['last_admin'],
   removeAccount: ['last_admin'],
   getLogs: ['log_unavailable'],
-  openSnapshot: ['invalid_snapshot', 'snapshot_version_unsupported'],
+  openSnapshot: ['invalid_snapshot', 'snapshot_version_unsupported', 'conflict'],
   createSnapshot: ['conflict', 'rate_limited'],
   getSnapshot: ['snapshot_not_found'],
   downloadSnapshot: ['snapshot_not_found', 'conflict'],
