@@ -164,10 +164,24 @@ function mutatedExamples(examples: string[]): fc.Arbitrary<string> {
  * near misses of the values it names; then everything any parameter could be sent.
  */
 export function hostileParam(schema: z.ZodType | undefined): fc.Arbitrary<string> {
-  const doc = schema ? documentedParam(schema) : {};
-  const named = schema ? namedValues(schema) : [];
+  return fc.oneof(
+    ...(schema ? informedParams(schema) : []).map((arbitrary) => ({
+      weight: 3,
+      arbitrary: arbitrary.map(encodeText),
+    })),
+    hostileNumber.map(encodeText),
+    hostileTime.map(encodeText),
+    hostileString.map(encodeText),
+    hostileEncoding,
+  );
+}
+
+/** What the schema documents of a URL parameter, made hostile (not yet encoded). */
+function informedParams(schema: z.ZodType): Array<fc.Arbitrary<string>> {
+  const doc = documentedParam(schema);
+  const named = namedValues(schema);
   const edges = [doc.minimum, doc.maximum].flatMap((n) => (n === undefined ? [] : [n - 1, n, n + 1, n * 10]));
-  const informed: Array<fc.Arbitrary<string>> = [
+  return [
     ...(doc.examples?.length ? [mutatedExamples(doc.examples)] : []),
     ...(edges.length ? [fc.constantFrom(...edges.map(String))] : []),
     ...(named.length
@@ -178,14 +192,16 @@ export function hostileParam(schema: z.ZodType | undefined): fc.Arbitrary<string
         ]
       : []),
   ];
-  return fc.oneof(
-    ...informed.map((arbitrary) => ({ weight: 3, arbitrary: arbitrary.map(encodeText) })),
-    hostileNumber.map(encodeText),
-    hostileTime.map(encodeText),
-    hostileString.map(encodeText),
-    hostileEncoding,
-  );
 }
+
+/**
+ * A hostile value for a header read as a parameter. Only what a header can carry (visible ASCII,
+ * spaces): a client cannot send the rest, so fetch refuses it before it leaves.
+ */
+export const hostileHeader = (schema: z.ZodType | undefined): fc.Arbitrary<string> =>
+  fc
+    .oneof(hostileNumber, hostileTime, hostileString, ...(schema ? informedParams(schema) : []))
+    .filter((v) => /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(v));
 
 /** A JSON value of any wrong type, size or depth for a body field. */
 export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(

@@ -148,6 +148,7 @@ async function judge(req: FuzzRequest, as: LoggedIn): Promise<string | undefined
       method: req.method,
       headers: {
         ...as.headers,
+        ...req.headers,
         ...(req.body && req.body.contentType !== '' ? { 'content-type': req.body.contentType } : {}),
       },
       // Bytes: fetch would give text a Content-Type of its own, and a body without one is a case too.

@@ -15,6 +15,7 @@ import {
   encodeText,
   hostileBody,
   hostileContentType,
+  hostileHeader,
   hostileJson,
   hostileParam,
   hostileValue,
@@ -36,18 +37,24 @@ export interface FuzzRequest {
   /** Path and query, encoded. */
   target: string;
   body?: { bytes: Uint8Array<ArrayBuffer>; contentType: string };
+  /** Request headers an operation reads as parameters (`headerQuery`: Last-Event-ID). */
+  headers?: Record<string, string>;
 }
 
 type Part =
   | { at: 'path'; name: string; value: string }
   | { at: 'query'; name: string; values: string[] }
+  | { at: 'header'; name: string; value: string }
   | { at: 'field'; name: string; value: unknown }
   | { at: 'body'; bytes: Uint8Array<ArrayBuffer>; contentType: string };
 
 /** A name no operation takes: an unknown query parameter, an unknown body field. */
 export const UNKNOWN_NAME = 'fuzzUnknown';
 
-/** One part of a request that can be made hostile: a path or query parameter, a body field, the body. */
+/**
+ * One part of a request that can be made hostile: a path or query parameter, a header read as
+ * one, a body field, the body.
+ */
 export interface HostilePart {
   label: string;
   part: fc.Arbitrary<Part>;
@@ -69,6 +76,10 @@ export function hostileParts(spec: OperationSpec, base: Baseline): HostilePart[]
       part: fc
         .array(hostileParam(query[name]), { minLength: 1, maxLength: 2 })
         .map((values): Part => ({ at: 'query', name, values })),
+    })),
+    ...Object.entries(spec.headerQuery ?? {}).map(([name, param]) => ({
+      label: `header ${name}`,
+      part: hostileHeader(query[param]).map((value): Part => ({ at: 'header', name, value })),
     })),
     ...(fields && base.body
       ? [...Object.keys(fields), UNKNOWN_NAME].map((name) => ({
@@ -111,8 +122,10 @@ function buildRequest(spec: OperationSpec, base: Baseline, parts: Part[]): FuzzR
   const body: Record<string, unknown> | undefined = base.body ? { ...base.body } : undefined;
   // A hostile whole body replaces the JSON or the upload.
   let whole: FuzzRequest['body'];
+  const headers: Record<string, string> = {};
   for (const part of parts) {
     if (part.at === 'path') path.set(part.name, part.value);
+    else if (part.at === 'header') headers[part.name] = part.value;
     else if (part.at === 'query') query.set(encodeText(part.name), part.values);
     else if (part.at === 'body') whole = { bytes: part.bytes, contentType: part.contentType };
     else if (body && part.value === undefined) delete body[part.name];
@@ -126,5 +139,6 @@ function buildRequest(spec: OperationSpec, base: Baseline, parts: Part[]): FuzzR
     method: spec.method,
     target: queryText ? `${pathText}?${queryText}` : pathText,
     ...(sent ? { body: sent } : {}),
+    ...(Object.keys(headers).length ? { headers } : {}),
   };
 }
