@@ -14,6 +14,7 @@ import { benchRendererTable } from './renderer-table';
 import { benchSimulatorBuild } from './simulator-build';
 import { type SimulatorProcess, startSimulatorProcess } from './simulator-process';
 import { benchSnapshot } from './snapshot';
+import { benchHostileUploads } from './snapshot-hostile';
 import { benchSnapshotOpen } from './snapshot-open';
 import { mib, table, type Verdict, verdictTable } from './stats';
 
@@ -101,6 +102,10 @@ async function main() {
     if (runs('snapshot'))
       await timed('snapshot open', () =>
         benchSnapshotOpen(join(dir, 'snapshot-open'), SCALE, verdicts, judge),
+      );
+    if (runs('snapshot'))
+      await timed('hostile snapshots', () =>
+        benchHostileUploads(join(dir, 'snapshot-hostile'), SCALE, verdicts, judge),
       );
     if (runs('simulator'))
       await timed('simulator', () =>
