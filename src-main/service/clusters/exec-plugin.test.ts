@@ -6,9 +6,12 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProblemError } from '../errors';
-import { type ExecConfig, runExecPlugin } from './exec-plugin';
+import { eventually } from '../test/eventually';
+import { pluginFixtures } from '../test/exec-plugins/fixture';
+import { processesCarrying } from '../test/exec-plugins/processes';
+import { type ExecConfig, runExecPlugin, startExecPlugin } from './exec-plugin';
 
 const V1 = 'client.authentication.k8s.io/v1';
 const CLUSTER = { server: 'https://kube.example.test:6443', 'tls-server-name': 'kube' };
@@ -205,5 +208,81 @@ describe('a plugin that cannot give a credential', () => {
     await chmod(file, 0o644);
     const config: ExecConfig = { command: file };
     expect((await refusal(config)).message).toBe(said(config, 'cannot be run (permission denied)'));
+  });
+});
+
+describe('what a plugin leaves behind', () => {
+  const { fixture, cleanup } = pluginFixtures(() => dir);
+  afterEach(cleanup);
+  const nothingLeft = (marker: string) =>
+    eventually(async () => expect(processesCarrying(marker)).toEqual([]), 10_000);
+
+  it('a helper holding the stdout of a plugin that answered does not hold the run, and is ended with it', async () => {
+    const plugin = await fixture({ mode: 'ok', token: 'tok', helper: { stdio: 'inherit' } });
+    // Far longer than the run: only the plugin exiting can end it with the credential.
+    expect(await runExecPlugin(plugin.exec, CLUSTER, 15_000)).toEqual({ token: 'tok' });
+    expect(plugin.helpers()).toHaveLength(1);
+    await nothingLeft(plugin.marker);
+  });
+
+  it('a helper that keeps nothing open is ended when the plugin exits, whether it answered or failed', async () => {
+    const ok = await fixture({ mode: 'ok', token: 'tok', helper: { stdio: 'ignore' } });
+    expect(await runExecPlugin(ok.exec, CLUSTER, 15_000)).toEqual({ token: 'tok' });
+    expect(ok.helpers()).toHaveLength(1);
+    await nothingLeft(ok.marker);
+    const failing = await fixture({ mode: 'fail', message: 'no session', helper: { stdio: 'inherit' } });
+    const err = await refusal(failing.exec, 15_000);
+    expect(err.message).toBe(said(failing.exec, 'failed (exit code 1): no session'));
+    expect(failing.helpers()).toHaveLength(1);
+    await nothingLeft(failing.marker);
+  });
+
+  it('a plugin that times out is ended with everything it started', async () => {
+    const plugin = await fixture({ mode: 'ok', token: 't', delayMs: 60_000, helper: { stdio: 'inherit' } });
+    const run = startExecPlugin(plugin.exec, CLUSTER, 5_000);
+    await expect(run.credential).rejects.toMatchObject({ code: 'cluster_timeout' });
+    // The helper was up before the deadline, so the timeout had something to end.
+    expect(plugin.helpers()).toHaveLength(1);
+    await run.ended;
+    await nothingLeft(plugin.marker);
+  });
+
+  it('a helper that shrugs off SIGTERM is killed after the grace', async () => {
+    const plugin = await fixture({
+      mode: 'ok',
+      token: 'tok',
+      helper: { stdio: 'inherit', ignoreTerm: true },
+    });
+    const run = startExecPlugin(plugin.exec, CLUSTER, 15_000, { graceMs: 300, pollMs: 20 });
+    expect(await run.credential).toEqual({ token: 'tok' });
+    expect(plugin.helpers()).toHaveLength(1);
+    await run.ended;
+    await nothingLeft(plugin.marker);
+  });
+
+  it('a helper in a session of its own is left running, but the pipes it keeps do not hold the run', async () => {
+    const plugin = await fixture({
+      mode: 'ok',
+      token: 'tok',
+      helper: { stdio: 'inherit', ownSession: true },
+    });
+    const run = startExecPlugin(plugin.exec, CLUSTER, 15_000);
+    expect(await run.credential).toEqual({ token: 'tok' });
+    await run.ended;
+    // It left the group as daemons do: not ours to end (cleanup does, for the test's sake).
+    expect(processesCarrying(plugin.marker)).toEqual(plugin.helpers());
+  });
+
+  it('stop() ends a plugin still running and everything it started, and refuses its credential', async () => {
+    const plugin = await fixture({ mode: 'ok', token: 't', delayMs: 60_000, helper: { stdio: 'inherit' } });
+    const run = startExecPlugin(plugin.exec, CLUSTER, 60_000);
+    await eventually(async () => expect(plugin.helpers()).toHaveLength(1), 10_000);
+    const refused = expect(run.credential).rejects.toMatchObject({
+      code: 'cluster_unreachable',
+      message: 'the cluster connection was closed',
+    });
+    await run.stop();
+    await refused;
+    await nothingLeft(plugin.marker);
   });
 });

@@ -4,13 +4,18 @@
  * ExecCredential it prints validated. client-node's ExecAuth is not used because it cannot bound
  * the run (a hung plugin hangs every request forever), cannot kill the process, and keeps its
  * cache private, so a credential the cluster rejects cannot be dropped. Failures are problems
- * that name the plugin and carry its own words.
+ * that name the plugin and carry its own words. The plugin leads a process group of its own, and
+ * the whole group is ended when the plugin exits, times out or the service closes: nothing a
+ * plugin starts outlives it (process-group.ts), and the plugin exiting, not its pipes closing,
+ * ends the run.
  */
 
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { z } from 'zod';
 import { ProblemError } from '../errors';
+import { DEFAULT_GROUP_END, type GroupEndOptions, ProcessGroup, spawnInGroup } from './process-group';
 
 export const ExecConfigSchema = z.object({
   command: z.string().min(1),
@@ -105,20 +110,50 @@ function parseCredential(config: ExecConfig, stdout: string): ExecCredential {
   };
 }
 
-/**
- * Runs the plugin once. It is killed after `timeoutMs` (a 504 naming it); a plugin that cannot
- * be started, exits non-zero or prints no valid credential is a 502 cluster_unauthorized.
- */
+/** One run of a plugin: its credential, and the end of its process group. */
+export interface PluginRun {
+  readonly credential: Promise<ExecCredential>;
+  /** Resolves once the plugin and everything left in its process group are gone (or killed). */
+  readonly ended: Promise<void>;
+  /** Ends the run now (the service closes): a credential still awaited is refused; resolves as `ended`. */
+  stop(): Promise<void>;
+}
+
+/** After the group ended, how long pipes a process outside it still holds are read before the run ends. */
+const DRAIN_MS = 100;
+
+/** Runs the plugin once; see startExecPlugin. */
 export function runExecPlugin(
   config: ExecConfig,
   cluster: ExecClusterInfo,
   timeoutMs: number,
 ): Promise<ExecCredential> {
+  return startExecPlugin(config, cluster, timeoutMs).credential;
+}
+
+/**
+ * Starts the plugin in a process group of its own. It is ended after `timeoutMs` (a 504 naming
+ * it); a plugin that cannot be started, exits non-zero or prints no valid credential is a 502
+ * cluster_unauthorized. The plugin exiting ends the run: its group is ended then too (SIGTERM,
+ * SIGKILL after the grace), so nothing it started outlives it, and a helper that keeps its stdout
+ * open cannot hold the read.
+ */
+export function startExecPlugin(
+  config: ExecConfig,
+  cluster: ExecClusterInfo,
+  timeoutMs: number,
+  groupEnd: GroupEndOptions = DEFAULT_GROUP_END,
+): PluginRun {
+  const refused = (err: ProblemError): PluginRun => {
+    const credential = Promise.reject(err);
+    const ended = Promise.resolve();
+    return { credential, ended, stop: () => ended };
+  };
   if (config.apiVersion && !SUPPORTED.has(config.apiVersion)) {
-    return Promise.reject(failure(config, `uses ${config.apiVersion}, which is no longer supported`));
+    return refused(failure(config, `uses ${config.apiVersion}, which is no longer supported`));
   }
   if (config.interactiveMode === 'Always') {
-    return Promise.reject(failure(config, 'needs an interactive terminal (interactiveMode: Always)'));
+    return refused(failure(config, 'needs an interactive terminal (interactiveMode: Always)'));
   }
   // The plugin gets our environment, as kubectl gives it its own, but not Skiff's own settings
   // (the admin password among them): a plugin is third-party code.
@@ -127,30 +162,48 @@ export function runExecPlugin(
   env.KUBERNETES_EXEC_INFO = execInfo(config, cluster);
   for (const { name, value } of config.env ?? []) env[name] = value;
 
-  return new Promise<ExecCredential>((resolve, reject) => {
+  let child: ChildProcess;
+  try {
+    child = spawnInGroup(config.command, config.args ?? [], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (err) {
+    return refused(failure(config, `could not be started: ${(err as Error).message}`));
+  }
+  const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid, groupEnd);
+  let endGroup!: () => void;
+  const ended = new Promise<void>((resolve) => {
+    endGroup = () => {
+      void (group ? group.end() : Promise.resolve()).then(resolve);
+    };
+  });
+  const { stdout: outStream, stderr: errStream } = child as { stdout: Readable; stderr: Readable };
+  // Once the group is gone, what is left in the pipes is read for a moment; pipes a process outside
+  // the group still holds open are then closed, so they cannot hold the run.
+  const drainedLate = ended.then(() => new Promise<void>((r) => setTimeout(r, DRAIN_MS)));
+  void drainedLate.then(() => {
+    outStream.destroy();
+    errStream.destroy();
+  });
+
+  let settle!: (fn: () => void) => void;
+  let stopped!: () => void;
+  const credential = new Promise<ExecCredential>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const settle = (fn: () => void) => {
+    settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       fn();
     };
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn(config.command, config.args ?? [], {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        windowsHide: true,
-      });
-    } catch (err) {
-      reject(failure(config, `could not be started: ${(err as Error).message}`));
-      return;
-    }
-    timer = setTimeout(() => {
-      child.kill('SIGKILL');
+    stopped = () =>
+      settle(() => reject(new ProblemError('cluster_unreachable', 'the cluster connection was closed')));
+    const timer = setTimeout(() => {
+      endGroup();
       settle(() =>
         reject(
           new ProblemError(
@@ -160,13 +213,12 @@ export function runExecPlugin(
         ),
       );
     }, timeoutMs);
-    const { stdout: outStream, stderr: errStream } = child as { stdout: Readable; stderr: Readable };
     outStream.setEncoding('utf8');
     errStream.setEncoding('utf8');
     outStream.on('data', (chunk: string) => {
       stdout += chunk;
       if (stdout.length > MAX_STDOUT) {
-        child.kill('SIGKILL');
+        endGroup();
         settle(() => reject(failure(config, 'printed more than 1 MiB')));
       }
     });
@@ -182,22 +234,40 @@ export function runExecPlugin(
           : err.code === 'EACCES'
             ? 'cannot be run (permission denied)'
             : `could not be started: ${err.message}`;
+      endGroup();
       settle(() => reject(failure(config, detail)));
     });
-    child.on('close', (code, signal) => {
-      settle(() => {
-        if (code !== 0) {
-          const message = stderr.trim().slice(-MAX_MESSAGE) || 'no message';
-          const how = signal ? `was killed by ${signal}` : `failed (exit code ${code})`;
-          reject(failure(config, `${how}: ${message}`));
-          return;
-        }
-        try {
-          resolve(parseCredential(config, stdout));
-        } catch (err) {
-          reject(err);
-        }
-      });
+    child.on('exit', (code, signal) => {
+      endGroup();
+      // What the plugin printed is read to the end of its pipes; a pipe a process outside the group
+      // keeps open ends the read shortly after the group is gone.
+      const drained = Promise.all([finished(outStream), finished(errStream)]).catch(() => undefined);
+      void Promise.race([drained, drainedLate]).then(() =>
+        settle(() => {
+          if (code !== 0) {
+            const message = stderr.trim().slice(-MAX_MESSAGE) || 'no message';
+            const how = signal ? `was killed by ${signal}` : `failed (exit code ${code})`;
+            reject(failure(config, `${how}: ${message}`));
+            return;
+          }
+          try {
+            resolve(parseCredential(config, stdout));
+          } catch (err) {
+            reject(err);
+          }
+        }),
+      );
     });
   });
+  // A run nobody waits for any more (stopped as the service closes) must not end the process.
+  credential.catch(() => {});
+  return {
+    credential,
+    ended,
+    stop: () => {
+      stopped();
+      endGroup();
+      return ended;
+    },
+  };
 }
