@@ -68,4 +68,16 @@ describe('Backoff', () => {
     now += 5_000;
     expect(b.next()).toBe(100);
   });
+
+  it('starts over after reset(), a success that proves the other side healthy', () => {
+    const b = new Backoff(
+      opts,
+      () => 0,
+      () => 1,
+    );
+    expect([b.next(), b.next(), b.next()]).toEqual([100, 200, 400]);
+    b.reset();
+    expect(b.attempts).toBe(0);
+    expect(b.next()).toBe(100);
+  });
 });

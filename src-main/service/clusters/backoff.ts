@@ -1,3 +1,9 @@
+/**
+ * How long to wait before asking a failing cluster (a watch's reconnect, a credential plugin's
+ * next run) again: exponential with jitter, never straight after a failure, reset only by proof
+ * of health (a connection that stayed up, or a success).
+ */
+
 export interface BackoffOptions {
   /** The first delay's upper bound. */
   baseMs: number;
@@ -37,6 +43,11 @@ export class Backoff {
     const ceiling = Math.min(this.opts.capMs, this.opts.baseMs * 2 ** Math.min(this.failures, 30));
     this.failures++;
     return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+  }
+
+  /** A success that proves the other side healthy again: the next failure starts over. */
+  reset(): void {
+    this.failures = 0;
   }
 
   /** Consecutive failures counted so far. */

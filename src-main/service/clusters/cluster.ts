@@ -81,14 +81,19 @@ export class ClusterConnection {
     readonly source: ContextSource,
     private readonly opts: ClusterOptions,
   ) {
-    this.client = new KubeClient(source.config, source.server);
     const w = opts.watch ?? {};
-    this.eventFeed = new EventFeed({ capacity: w.feedCapacity ?? DEFAULT_FEED_CAPACITY });
     this.backoff = {
       baseMs: w.baseMs ?? DEFAULT_BACKOFF.baseMs,
       capMs: w.capMs ?? DEFAULT_BACKOFF.capMs,
       stableAfterMs: w.stableAfterMs ?? DEFAULT_BACKOFF.stableAfterMs,
     };
+    // A failing credential plugin is run again no faster than a failing watch reconnects, and a
+    // run is given the cluster's timeout whichever request starts it.
+    this.client = new KubeClient(source.config, source.server, {
+      backoff: this.backoff,
+      pluginTimeoutMs: opts.timeoutMs,
+    });
+    this.eventFeed = new EventFeed({ capacity: w.feedCapacity ?? DEFAULT_FEED_CAPACITY });
     this.fillWait = w.fillWaitMs === undefined ? {} : { fillWaitMs: w.fillWaitMs };
     this.pins = {
       idleMs: w.snapshotIdleMs ?? DEFAULT_PIN_OPTIONS.idleMs,

@@ -7,10 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPki, type SimPki } from '../../simulator/tls';
 import type { ProblemError } from '../errors';
-import { ClusterCredentials } from './credentials';
+import { eventually } from '../test/eventually';
+import { pluginFixtures } from '../test/exec-plugins/fixture';
+import { processesCarrying } from '../test/exec-plugins/processes';
+import { ClusterCredentials, type CredentialOptions } from './credentials';
 import type { KubeCluster, KubeUser } from './kubeconfig-file';
 
 let dir: string;
@@ -25,12 +28,19 @@ afterAll(async () => {
 
 const CLUSTER: KubeCluster = { name: 'c', server: 'https://kube.example.test:6443', skipTLSVerify: false };
 
-function credentialsOf(user: Omit<KubeUser, 'name'> | null, cluster: Partial<KubeCluster> = {}) {
-  return new ClusterCredentials({
-    context: { name: 'ctx', cluster: 'c', user: 'u' },
-    cluster: { ...CLUSTER, ...cluster },
-    user: user ? { name: 'u', ...user } : null,
-  });
+function credentialsOf(
+  user: Omit<KubeUser, 'name'> | null,
+  cluster: Partial<KubeCluster> = {},
+  opts: CredentialOptions = {},
+) {
+  return new ClusterCredentials(
+    {
+      context: { name: 'ctx', cluster: 'c', user: 'u' },
+      cluster: { ...CLUSTER, ...cluster },
+      user: user ? { name: 'u', ...user } : null,
+    },
+    opts,
+  );
 }
 
 const resolve = (c: ClusterCredentials, signal = new AbortController().signal, timeoutMs = 10_000) =>
@@ -225,5 +235,47 @@ describe('exec plugins', () => {
     });
     await resolve(credentialsOf({ exec }, { caFile: join(dir, 'missing-ca') }));
     expect(JSON.parse(readFileSync(out, 'utf8')).spec.cluster).toEqual({ server: CLUSTER.server });
+  });
+});
+
+describe('the plugin runs behind the credential', () => {
+  const { fixture, cleanup } = pluginFixtures(() => dir);
+  afterEach(cleanup);
+
+  it('a failing plugin is held off by the backoff the cluster gives, whichever request asks', async () => {
+    const plugin = await fixture({ mode: 'fail', message: 'SSO session expired' });
+    const c = credentialsOf(
+      { exec: plugin.exec },
+      {},
+      { backoff: { baseMs: 60_000, capMs: 60_000, stableAfterMs: 0 } },
+    );
+    expect((await refusal(resolve(c))).message).toMatch(/SSO session expired$/);
+    expect((await refusal(resolve(c))).message).toMatch(/SSO session expired \(not run again for \d+ s\)$/);
+    expect(plugin.runs()).toBe(1);
+  });
+
+  it('a client certificate that cannot be used counts as a failed run, held off like any other', async () => {
+    const bad = JSON.stringify({ clientCertificateData: pki.client.certPem, clientKeyData: 'not a key' });
+    const counter = counterFile();
+    const c = credentialsOf(
+      { exec: plugin(counter, bad) },
+      {},
+      { backoff: { baseMs: 60_000, capMs: 60_000, stableAfterMs: 0 } },
+    );
+    await refusal(resolve(c));
+    expect((await refusal(resolve(c))).message).toMatch(/could not be read.*\(not run again for \d+ s\)$/);
+    expect(runs(counter)).toBe(1);
+  });
+
+  it('close() ends a plugin still running with everything it started, and runs it no more', async () => {
+    const plugin = await fixture({ mode: 'ok', token: 't', delayMs: 60_000, helper: { stdio: 'inherit' } });
+    const c = credentialsOf({ exec: plugin.exec });
+    const pending = refusal(resolve(c, new AbortController().signal, 60_000));
+    await eventually(async () => expect(plugin.helpers()).toHaveLength(1), 10_000);
+    await c.close();
+    expect((await pending).message).toBe('the cluster connection was closed');
+    await eventually(async () => expect(processesCarrying(plugin.marker)).toEqual([]), 10_000);
+    expect((await refusal(resolve(c))).code).toBe('cluster_unreachable');
+    expect(plugin.runs()).toBe(1);
   });
 });

@@ -6,6 +6,9 @@
  * plugin run serves every request that waits for it, so fifty concurrent requests start one
  * process, not fifty. Every wait is bounded by the request's own deadline; every failure is a
  * problem naming the plugin or provider, never a raw error.
+ *
+ * When a plugin may run at all (one run at a time, none during the backoff after a failure, none
+ * after close) is plugin-runs.ts's to decide.
  */
 
 import { readFileSync } from 'node:fs';
@@ -18,10 +21,10 @@ import {
   ExecConfigSchema,
   type ExecCredential,
   pluginName,
-  runExecPlugin,
 } from './exec-plugin';
 import type { ContextConfig } from './kubeconfig';
 import type { KubeUser } from './kubeconfig-file';
+import { type PluginRunOptions, PluginRuns } from './plugin-runs';
 import { type ClientPair, checkClientPair } from './tls-options';
 
 /** kubectl re-reads a token file about once a minute, so a rotated token is picked up. */
@@ -39,6 +42,9 @@ interface CachedExec {
   credential: ExecCredential;
   pair?: ClientPair;
 }
+
+/** When an exec plugin may run (plugin-runs.ts). */
+export type CredentialOptions = PluginRunOptions;
 
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -70,15 +76,33 @@ function execConfigOf(user: KubeUser): ExecConfig | { invalid: string } | null {
 export class ClusterCredentials {
   private readonly user: KubeUser | null;
   private readonly exec: ExecConfig | { invalid: string } | null;
+  /** When the exec plugin runs; one run serves every request waiting meanwhile. */
+  private readonly runs: PluginRuns<CachedExec> | undefined;
   private cached: CachedExec | undefined;
-  private inflight: Promise<CachedExec> | undefined;
   private tokenFromFile: { token: string; readAt: number } | undefined;
   /** client-node, loaded only for auth-provider users: its authenticators keep refresh state. */
   private providerConfig: Promise<KubeConfig> | undefined;
 
-  constructor(private readonly config: ContextConfig) {
+  constructor(
+    private readonly config: ContextConfig,
+    opts: CredentialOptions = {},
+  ) {
     this.user = config.user;
-    this.exec = this.user ? execConfigOf(this.user) : null;
+    const exec = this.user ? execConfigOf(this.user) : null;
+    this.exec = exec;
+    if (exec && !('invalid' in exec)) {
+      const plugin = {
+        exec,
+        cluster: () => this.clusterInfo(),
+        accept: (c: ExecCredential) => this.accept(exec, c),
+      };
+      this.runs = new PluginRuns(plugin, opts);
+    }
+  }
+
+  /** Ends a plugin run still going (its whole process group) and starts no other. */
+  async close(): Promise<void> {
+    await this.runs?.close();
   }
 
   /** What the provider of these credentials is called in messages. */
@@ -150,30 +174,23 @@ export class ClusterCredentials {
       return Promise.resolve(cached);
     }
     this.cached = undefined;
-    if (this.inflight) return this.inflight;
-    const exec = this.exec;
-    if (!exec) return Promise.reject(new Error('no exec plugin'));
-    if ('invalid' in exec) {
-      return Promise.reject(
-        new ProblemError('cluster_unauthorized', `the kubeconfig's exec stanza is invalid: ${exec.invalid}`),
-      );
+    if (this.runs) return this.runs.run(timeoutMs);
+    const invalid = this.exec && 'invalid' in this.exec ? this.exec.invalid : 'no exec plugin';
+    return Promise.reject(
+      new ProblemError('cluster_unauthorized', `the kubeconfig's exec stanza is invalid: ${invalid}`),
+    );
+  }
+
+  /** The plugin's credential as requests carry it, its client certificate checked first. */
+  private accept(exec: ExecConfig, credential: ExecCredential): CachedExec {
+    const { clientCertificateData: cert, clientKeyData: key } = credential;
+    const entry: CachedExec = { credential };
+    if (cert && key) {
+      entry.pair = { cert: Buffer.from(cert), key: Buffer.from(key) };
+      checkClientPair(entry.pair, `from the credential plugin "${pluginName(exec)}"`);
     }
-    const run = runExecPlugin(exec, this.clusterInfo(), timeoutMs).then((credential) => {
-      const { clientCertificateData: cert, clientKeyData: key } = credential;
-      const entry: CachedExec = { credential };
-      if (cert && key) {
-        entry.pair = { cert: Buffer.from(cert), key: Buffer.from(key) };
-        checkClientPair(entry.pair, `from the credential plugin "${pluginName(exec)}"`);
-      }
-      this.cached = entry;
-      return entry;
-    });
-    this.inflight = run;
-    const clear = () => {
-      if (this.inflight === run) this.inflight = undefined;
-    };
-    run.then(clear, clear);
-    return run;
+    this.cached = entry;
+    return entry;
   }
 
   private fileToken(path: string): string {

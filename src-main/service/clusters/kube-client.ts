@@ -1,6 +1,6 @@
 import { fetch, request } from 'undici';
 import { ProblemError } from '../errors';
-import { ClusterCredentials, type RequestCredential } from './credentials';
+import { ClusterCredentials, type CredentialOptions, type RequestCredential } from './credentials';
 import type { ContextConfig } from './kubeconfig';
 import { type TlsSettings, tlsSettingsOf } from './tls-options';
 import {
@@ -80,8 +80,9 @@ export class KubeClient {
   constructor(
     readonly config: ContextConfig,
     readonly server: string,
+    credentialOptions: CredentialOptions = {},
   ) {
-    this.credentials = new ClusterCredentials(config);
+    this.credentials = new ClusterCredentials(config, credentialOptions);
   }
 
   /**
@@ -160,9 +161,13 @@ export class KubeClient {
     }
   }
 
-  /** Closes the cluster's connections; requests still open end with cluster_unreachable. */
+  /**
+   * Closes the cluster's connections; requests still open end with cluster_unreachable. A
+   * credential plugin still running is ended with everything it started.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    await this.credentials.close();
     const all = [...this.retired, ...(this.transport ? [this.transport.dispatchers] : [])];
     this.transport = undefined;
     this.retired.clear();

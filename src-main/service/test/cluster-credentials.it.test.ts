@@ -19,7 +19,8 @@ import {
   type Simulator,
 } from '../../simulator/index';
 import { eventually } from './eventually';
-import { CONTEXT, type Stack, type StackOptions, startStack } from './harness';
+import { killCarrying, pidsIn, processesCarrying, uniqueMarker } from './exec-plugins/processes';
+import { CLUSTER_ID, CONTEXT, type Stack, type StackOptions, startStack } from './harness';
 
 const PLUGIN = join(import.meta.dirname, 'exec-plugins', 'credential.mjs');
 const { payments } = DEMO_PODS;
@@ -239,17 +240,24 @@ describe('exec credential plugins', () => {
     expect(await runs()).toHaveLength(1);
   });
 
-  it('a failing plugin is a 502 cluster_unauthorized with its own message, and the next request recovers', async () => {
+  it('a failing plugin is a 502 cluster_unauthorized with its own message, held for the backoff, after which a request recovers', async () => {
     await control({ mode: 'fail', message: 'error: the SSO session has expired, run sso login' });
-    const stack = await execStack(['exec-token-2']);
+    // Hold-offs of 2 to 4 s: long enough that the requests below come within the first.
+    const stack = await execStack(['exec-token-2'], { service: { watch: { baseMs: 4_000, capMs: 4_000 } } });
     const res = expectProblem(await stack.get(podPath(stack)), 502, 'cluster_unauthorized');
     expect(res.detail).toContain(`the credential plugin "${process.execPath}" failed (exit code 1)`);
     expect(res.detail).toContain('error: the SSO session has expired, run sso login');
-    const list = expectProblem(await stack.get(listPath(stack)), 502, 'cluster_unauthorized');
-    expect(list.detail).toContain('the SSO session has expired');
+    // Asked again within the hold-off, the plugin is not run: its last failure answers at once,
+    // saying when it runs next.
+    const list = await stack.get(listPath(stack));
+    expect(expectProblem(list, 502, 'cluster_unauthorized').detail).toMatch(
+      /the SSO session has expired, run sso login \(not run again for [1-4] s\)$/,
+    );
+    expect(list.headers.get('retry-after')).toMatch(/^[1-4]$/);
+    expect(await runs()).toHaveLength(1);
 
     await control({ mode: 'ok', token: 'exec-token-2' });
-    expect((await stack.get(podPath(stack))).status).toBe(200);
+    await eventually(async () => expect((await stack.get(podPath(stack))).status).toBe(200), 15_000);
   });
 
   it('a plugin slower than the cluster timeout is a 504 within it, and is killed', async () => {
@@ -263,6 +271,98 @@ describe('exec credential plugins', () => {
     expect(pid).toBeGreaterThan(0);
     await eventually(async () => expect(() => process.kill(pid!, 0)).toThrow(/ESRCH/), 3_000);
   });
+
+  describe('what a plugin starts', () => {
+    const markers: string[] = [];
+    afterEach(() => {
+      for (const marker of markers.splice(0)) killCarrying(marker);
+    });
+    /** The plugin, carrying a marker, with a helper child that never exits and keeps its stdout. */
+    const withHelper = async (c: Record<string, unknown>) => {
+      const marker = uniqueMarker();
+      markers.push(marker);
+      await control({ ...c, helper: { marker, stdio: 'inherit' } });
+      const user = execUser({
+        args: [PLUGIN, marker],
+        env: {
+          SKIFF_PLUGIN_CONTROL: join(dir, 'control.json'),
+          SKIFF_PLUGIN_RUNS: join(dir, 'runs'),
+          SKIFF_PLUGIN_HELPERS: join(dir, 'helpers'),
+        },
+      });
+      return { marker, user, helpers: () => pidsIn(join(dir, 'helpers')) };
+    };
+    const nothingLeft = (marker: string) =>
+      eventually(async () => expect(processesCarrying(marker)).toEqual([]), 15_000);
+
+    it('a plugin that answers leaves nothing running, though its helper kept its stdout open', async () => {
+      const { marker, user, helpers } = await withHelper({ mode: 'ok', token: 'helped' });
+      const stack = await execStack(['helped'], { ...user, service: { timeoutMs: 15_000 } });
+      const answers = await Promise.all(Array.from({ length: 5 }, () => stack.get(podPath(stack))));
+      expect(answers.map((a) => a.status)).toEqual(Array(5).fill(200));
+      expect(await runs()).toHaveLength(1);
+      expect(helpers()).toHaveLength(1);
+      await nothingLeft(marker);
+    });
+
+    it('a plugin that times out is ended with everything it started', async () => {
+      const { marker, user, helpers } = await withHelper({ mode: 'ok', token: 't', delayMs: 60_000 });
+      const stack = await execStack(['t'], { ...user, service: { timeoutMs: 5_000 } });
+      expectProblem(await stack.get(podPath(stack)), 504, 'cluster_timeout');
+      // The helper was up before the deadline, so the timeout had something to end.
+      expect(helpers()).toHaveLength(1);
+      await nothingLeft(marker);
+    });
+
+    it('closing the service ends a plugin still running, with everything it started', async () => {
+      const { marker, user, helpers } = await withHelper({ mode: 'ok', token: 't', delayMs: 60_000 });
+      const stack = await execStack(['t'], { ...user, service: { timeoutMs: 60_000 } });
+      const pending = stack.get(podPath(stack)).catch(() => undefined);
+      await eventually(async () => expect(helpers()).toHaveLength(1), 10_000);
+      stacks.splice(stacks.indexOf(stack), 1);
+      await stack.close();
+      await pending;
+      await nothingLeft(marker);
+    });
+  });
+
+  it('an idle cluster with a failing plugin runs it no more often than the backoff, and not at all once its caches are swept', async () => {
+    await control({ mode: 'fail', message: 'no SSO session' });
+    const backoffMs = 2_000;
+    const stack = await execStack([], {
+      service: {
+        watch: { baseMs: backoffMs, capMs: backoffMs },
+        eventHistory: { record: 'off' },
+      },
+    });
+    const kinds = ['pod', 'service', 'deployment', 'statefulset', 'daemonset', 'job', 'cronjob'];
+    const started = Date.now();
+    // Nine watch caches start, and each retries on its own after its failure, with nobody asking.
+    const first = await Promise.all([
+      ...kinds.map((k) =>
+        stack.get(`${stack.cluster}/kubernetes-proxy/namespaces/${payments.namespace}/${k}`),
+      ),
+      stack.get(`${stack.cluster}/kubernetes-proxy/namespace`),
+      stack.get(`${stack.cluster}/kubernetes-proxy/node`),
+    ]);
+    for (const res of first) expectProblem(res, 502, 'cluster_unauthorized');
+    await new Promise((r) => setTimeout(r, 5 * backoffMs));
+    const ran = (await runs()).length;
+    const elapsed = Date.now() - started;
+    // The plugin's runs are at least half a backoff apart (the jitter's floor), whoever asks.
+    const allowed = 1 + Math.floor(elapsed / (backoffMs / 2));
+    expect(ran, `${ran} runs in ${elapsed} ms`).toBeGreaterThanOrEqual(2);
+    expect(ran, `${ran} runs in ${elapsed} ms`).toBeLessThanOrEqual(allowed);
+
+    const cluster = stack.service.registry.cluster('default', CLUSTER_ID, {
+      accountId: 'test',
+      workspaces: 'all',
+    });
+    await cluster.sweep(0);
+    const afterSweep = (await runs()).length;
+    await new Promise((r) => setTimeout(r, 2 * backoffMs));
+    expect((await runs()).length).toBe(afterSweep);
+  }, 60_000);
 
   it('a plugin missing from the PATH is a 502 naming it, with its install hint', async () => {
     const stack = await tlsStack(
