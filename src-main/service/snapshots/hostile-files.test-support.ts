@@ -188,6 +188,12 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     detail: /a row of objects holds a value of the wrong type/,
   },
   {
+    // SQLite would read the first metadata, JSON.parse the last.
+    what: 'an object naming metadata twice',
+    build: changed(`INSERT INTO objects VALUES ('pod', 'shop', 'twice', '{"metadata":{},"metadata":5}');`),
+    detail: /the file is damaged \(the pod shop\/twice is not a JSON object\)/,
+  },
+  {
     what: 'a metric that is not a JSON object',
     build: changed(`INSERT INTO metrics VALUES ('node', '', 'n1', '[1]');`),
     detail: /the file is damaged \(the node metrics n1 is not a JSON object\)/,

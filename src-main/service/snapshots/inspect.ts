@@ -2,14 +2,14 @@ import { stat } from 'node:fs/promises';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import { ProblemError } from '../errors';
 import { FILE_LIMITS } from './connection';
-import { readableEventSql } from './event-shape';
+import { EVENT_FIELDS } from './event-shape';
 import { factsOf, invalidSnapshot, META_SQL, type MetaRow, metaOf, type SnapshotFacts } from './facts';
 import { type Probe, ProbeQueryError, ProbeTimeout, withProbe } from './probe';
 import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProblem } from './schema';
 
 /**
- * The check every snapshot file passes before anything of it is served (issue 22 §1), run in a
- * process of its own (probe.ts) under a time budget that grows with the file's size. Every way a
+ * The check every snapshot file passes before anything of it is served (issue 22 §1), run in
+ * processes of its own (probe.ts) under a time budget that grows with the file's size. Every way a
  * file can be wrong is one line naming it: not a regular file, not SQLite, truncated, a schema
  * other than the format's (schema.ts), a meta table that does not say a finished snapshot of a
  * version this Skiff reads (facts.ts), a row of the wrong type or over its size (connection.ts,
@@ -17,8 +17,9 @@ import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProble
  *
  * Rules:
  * - The order is fixed, cheapest and most telling first: the file, its header, the meta table's
- *   own schema, meta, the rest of the schema, the rows table by table, then the digest. Nothing
- *   reads a table before its schema entry is known to be the format's.
+ *   own schema, meta, the rest of the schema, the rows table by table, then the digest; the event
+ *   rows' JSON is parsed meanwhile in a second process. Nothing reads a table before its schema
+ *   entry is known to be the format's.
  * - Event rows that cannot be read (event-shape.ts) do not refuse the file: their rowids are kept
  *   (at most UNREADABLE_EVENTS_MAX, more is a damaged file), the reader leaves them out, and they
  *   are counted in `missing`, after the gaps the file itself lists (the first GAPS_SHOWN of them).
@@ -89,6 +90,8 @@ const jsonRowsSql = (
     WHEN octet_length(json) > ${FILE_LIMITS.jsonBytes} THEN 'size'
     WHEN NOT json_valid(json) THEN 'json'
     WHEN json_type(json, '$.metadata') IS NOT 'object' THEN 'json'
+    -- SQLite reads the first of two keys named alike, JSON.parse the last.
+    WHEN (SELECT count(*) FROM json_each(${table}.json) WHERE key = 'metadata') <> 1 THEN 'json'
   END AS problem
   FROM ${table} WHERE problem IS NOT NULL LIMIT 1`;
 
@@ -99,8 +102,6 @@ const EVENTS_SQL = `SELECT ${shortText('uid')},
     WHEN octet_length(json) > ${FILE_LIMITS.jsonBytes} THEN 'size'
   END AS problem
   FROM events WHERE problem IS NOT NULL LIMIT 1`;
-
-const UNREADABLE_SQL = `SELECT rowid AS id FROM events WHERE NOT ${readableEventSql()} LIMIT ${UNREADABLE_EVENTS_MAX + 1}`;
 
 const LOGS_SQL = `SELECT ${shortText('namespace')}, ${shortText('pod')}, ${shortText('container')},
   CASE
@@ -174,27 +175,31 @@ function rowProblem(check: (typeof TABLE_CHECKS)[number], r: RowProblem): string
   return `the file is damaged (${check.what(r)} is not a JSON object)`;
 }
 
-async function gapsOf(probe: Probe, unreadable: number): Promise<SnapshotGap[]> {
+async function fileGaps(probe: Probe): Promise<SnapshotGap[]> {
   const rows = await probe.all<{ part: string; target: string | null; reason: string }>(
     `SELECT part, target, reason FROM gaps ORDER BY rowid LIMIT ${GAPS_SHOWN}`,
   );
   const [{ n }] = (await probe.all<{ n: number }>('SELECT count(*) AS n FROM gaps')) as [{ n: number }];
-  const missing: SnapshotGap[] = rows.map((r) => ({
+  const gaps: SnapshotGap[] = rows.map((r) => ({
     part: r.part,
     ...(r.target !== null ? { target: r.target } : {}),
     reason: r.reason,
   }));
   if (n > GAPS_SHOWN)
-    missing.push({ part: 'gaps', reason: `${n - GAPS_SHOWN} more gaps are listed in the file` });
-  if (unreadable > 0)
-    missing.push({
-      part: 'events',
-      reason: `${unreadable} event ${unreadable === 1 ? 'row' : 'rows'} of the file cannot be read (not a JSON object with an Event's fields) and ${unreadable === 1 ? 'is' : 'are'} left out`,
-    });
-  return missing;
+    gaps.push({ part: 'gaps', reason: `${n - GAPS_SHOWN} more gaps are listed in the file` });
+  return gaps;
 }
 
-async function inspect(probe: Probe, shownAs: string): Promise<CheckedSnapshot> {
+const unreadableGap = (n: number): SnapshotGap => ({
+  part: 'events',
+  reason: `${n} event ${n === 1 ? 'row' : 'rows'} of the file cannot be read (not a JSON object with an Event's fields) and ${n === 1 ? 'is' : 'are'} left out`,
+});
+
+/**
+ * Everything but the event rows' JSON: the file, its header, meta and the schema (then `verified`
+ * is called), every table's rows, the file's gaps and the digest.
+ */
+async function inspectFile(probe: Probe, shownAs: string, verified: () => void) {
   const head = await probe.head(HEADER_BYTES);
   if (!head.regular) throw invalidSnapshot(shownAs, 'it is not a regular file');
   const bad = headerProblem(head.header, head.size);
@@ -206,18 +211,59 @@ async function inspect(probe: Probe, shownAs: string): Promise<CheckedSnapshot> 
   const facts = factsOf(metaOf(await probe.all<MetaRow>(META_SQL), shownAs), shownAs);
   const wrong = schemaProblem(schema);
   if (wrong) throw invalidSnapshot(shownAs, wrong);
+  verified();
   for (const check of TABLE_CHECKS) {
     const [row] = await probe.all<RowProblem>(check.sql);
     if (row) throw invalidSnapshot(shownAs, rowProblem(check, row));
   }
-  const unreadable = (await probe.all<{ id: number }>(UNREADABLE_SQL)).map((r) => r.id);
+  const gaps = await fileGaps(probe);
+  const { sha256, bytes } = await probe.digest();
+  return { facts, gaps, sha256, bytes };
+}
+
+/** The event rows that cannot be read: read only once `verified` says the schema is the format's. */
+async function inspectEvents(probe: Probe, verified: Promise<void>): Promise<number[]> {
+  await probe.open();
+  await verified;
+  return probe.badJsonRows('SELECT rowid AS id, json FROM events', EVENT_FIELDS, UNREADABLE_EVENTS_MAX + 1);
+}
+
+/**
+ * The check, in two processes at once (parsing every event's JSON is the longest part, and has
+ * a core of its own where there is one): the second reads nothing before the first has found the
+ * schema to be the format's. The first failure is the answer.
+ */
+async function inspect(
+  path: string,
+  shownAs: string,
+  opts: { budgetMs: number; signal?: AbortSignal },
+): Promise<CheckedSnapshot> {
+  let verified!: () => void;
+  let unverified!: (err: unknown) => void;
+  const schemaVerified = new Promise<void>((resolve, reject) => {
+    verified = resolve;
+    unverified = reject;
+  });
+  // Nobody may be waiting for it when the file is refused (the second process failed first).
+  schemaVerified.catch(() => {});
+  const file = withProbe(path, opts, (probe) => inspectFile(probe, shownAs, verified)).catch(
+    (err: unknown) => {
+      unverified(err);
+      throw err;
+    },
+  );
+  const events = withProbe(path, opts, (probe) => inspectEvents(probe, schemaVerified));
+  const [fileResult, eventsResult] = await Promise.allSettled([file, events]);
+  if (fileResult.status === 'rejected') throw fileResult.reason;
+  if (eventsResult.status === 'rejected') throw eventsResult.reason;
+  const unreadable = eventsResult.value;
   if (unreadable.length > UNREADABLE_EVENTS_MAX)
     throw invalidSnapshot(
       shownAs,
       `the file is damaged (more than ${UNREADABLE_EVENTS_MAX} of its event rows cannot be read)`,
     );
-  const missing = await gapsOf(probe, unreadable.length);
-  const { sha256, bytes } = await probe.digest();
+  const { facts, gaps, sha256, bytes } = fileResult.value;
+  const missing = unreadable.length > 0 ? [...gaps, unreadableGap(unreadable.length)] : gaps;
   return { facts, sha256, bytes, unreadableEvents: unreadable, missing };
 }
 
@@ -229,7 +275,7 @@ function damaged(message: string): string {
 }
 
 /**
- * Checks a snapshot file in a process of its own; the facts, digest and what is missing of a good
+ * Checks a snapshot file in processes of its own; the facts, digest and what is missing of a good
  * one. Throws a ProblemError: `invalid_snapshot` (checking it past the budget too) or
  * `snapshot_version_unsupported`; ProbeAborted when `signal` aborts.
  */
@@ -244,9 +290,7 @@ export async function checkSnapshot(path: string, opts: CheckOptions = {}): Prom
   const budgetMs =
     (opts.budgetMs ?? CHECK_BUDGET.baseMs) + Math.ceil((size / 2 ** 30) * CHECK_BUDGET.perGiBMs);
   try {
-    return await withProbe(path, { budgetMs, ...(opts.signal ? { signal: opts.signal } : {}) }, (probe) =>
-      inspect(probe, shownAs),
-    );
+    return await inspect(path, shownAs, { budgetMs, ...(opts.signal ? { signal: opts.signal } : {}) });
   } catch (err) {
     if (err instanceof ProbeTimeout)
       throw invalidSnapshot(

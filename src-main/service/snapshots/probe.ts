@@ -15,8 +15,10 @@ import { ALLOWED_ACTIONS, CONNECTION_PRAGMAS, connectionOptions } from './connec
  * - The child is a few lines of plain JavaScript run with `node -e` (ELECTRON_RUN_AS_NODE in the
  *   desktop app), so it needs no built file of its own: it knows node:sqlite, fs and crypto, and
  *   is told everything else. It opens the file as connection.ts says, waits for a lock at most the
- *   budget, and answers one message at a time: the file's first bytes, its SHA-256, or the rows of
- *   a statement (which the caller writes to return few rows).
+ *   budget, and answers one message at a time: the file's first bytes, its SHA-256, the rows of a
+ *   statement (which the caller writes to return few rows), or the rows whose JSON does not have
+ *   a shape (the same rule as event-shape.ts's isReadableEvent, which a test holds them to: it is
+ *   JSON.parse that reads events afterwards, so JSON.parse judges them here too).
  * - The budget counts from the spawn; nothing is retried.
  */
 
@@ -46,9 +48,18 @@ export interface Probe {
   head(bytes: number): Promise<FileHead>;
   /** SHA-256 of the whole file, hex, and the bytes read. */
   digest(): Promise<{ sha256: string; bytes: number }>;
-  /** Opens the file as SQLite (must come before `all`). */
+  /** Opens the file as SQLite (must come before `all` and `badJsonRows`). */
   open(): Promise<void>;
   all<T>(sql: string, ...params: Array<string | number | null>): Promise<T[]>;
+  /**
+   * The ids of the rows of `sql` (columns `id` and `json`) whose json JSON.parse cannot read or
+   * whose value does not have the shape `fields` says (event-shape.ts's rule), `max` at most.
+   */
+  badJsonRows(
+    sql: string,
+    fields: ReadonlyArray<readonly [readonly string[], string]>,
+    max: number,
+  ): Promise<number[]>;
 }
 
 /** Marks the child in `ps`, with the path it checks after it. */
@@ -91,7 +102,36 @@ function run(m) {
     db.setAuthorizer((action, a, b, name, inner) => (inner === null && allowed.has(action) ? C.SQLITE_OK : C.SQLITE_DENY));
     return {};
   }
+  if (m.op === 'badJsonRows') {
+    const bad = [];
+    for (const row of db.prepare(m.sql).iterate()) {
+      if (shaped(row.json, m.fields)) continue;
+      bad.push(row.id);
+      if (bad.length >= m.max) break;
+    }
+    return bad;
+  }
   return { rows: db.prepare(m.sql).all(...m.params) };
+}
+const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+function shaped(json, fields) {
+  let value;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return false;
+  }
+  if (!isRecord(value)) return false;
+  for (const [path, type] of fields) {
+    let v = value;
+    for (const key of path) v = isRecord(v) ? v[key] : undefined;
+    if (v === undefined || v === null) {
+      if (path.length === 1 && path[0] === 'metadata') return false;
+      continue;
+    }
+    if (type === 'object' ? !isRecord(v) : type === 'text' ? typeof v !== 'string' : !Number.isSafeInteger(v)) return false;
+  }
+  return true;
 }
 process.on('message', (m) => {
   let reply;
@@ -136,7 +176,7 @@ export async function withProbe<T>(
   }
   const child = spawn(
     process.execPath,
-    ['--max-old-space-size=64', '-e', CHILD_SOURCE, '--', PROBE_MARK, path],
+    ['--max-old-space-size=256', '-e', CHILD_SOURCE, '--', PROBE_MARK, path],
     {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
@@ -195,6 +235,7 @@ export async function withProbe<T>(
       }),
     all: async <R>(sql: string, ...params: Array<string | number | null>) =>
       (await call<{ rows: R[] }>({ op: 'all', sql, params })).rows,
+    badJsonRows: (sql, fields, max) => call({ op: 'badJsonRows', sql, fields, max }),
   };
   try {
     return await work(probe);

@@ -78,7 +78,7 @@ function listening(s: Serve): Promise<string> {
   });
 }
 
-/** Processes checking `path` (their command line names it after the mark). */
+/** Processes checking `path` (their command line names it after the mark): two per check. */
 function checksOf(path: string): number[] {
   const found: number[] = [];
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -144,7 +144,7 @@ async function lockedUpload(url: string, uploadDir: string, bytes: Buffer) {
   const path = join(uploadDir, name!);
   const lock = lockFile(path);
   sendRest();
-  await eventually(async () => expect(checksOf(path)).toHaveLength(1), 20_000);
+  await eventually(async () => expect(checksOf(path)).toHaveLength(2), 20_000);
   return { answer, path, lock };
 }
 
@@ -219,7 +219,7 @@ describe('serve and the snapshot check', () => {
     const lock = lockFile(path);
     try {
       const s = serve('cli-locked', ['--snapshot', path]);
-      await eventually(async () => expect(checksOf(path)).toHaveLength(1), 20_000);
+      await eventually(async () => expect(checksOf(path)).toHaveLength(2), 20_000);
       s.child.kill('SIGTERM');
       expect(await s.exited).toBe(0);
       await eventually(async () => expect(checksOf(path)).toEqual([]), 10_000);

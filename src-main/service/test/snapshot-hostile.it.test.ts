@@ -128,7 +128,7 @@ describe('a check under way', () => {
     try {
       opening = s.service.snapshots.open(path);
       const health = keepAsking(s.url);
-      await eventually(async () => expect(runningProbes()).toBe(1), 20_000);
+      await eventually(async () => expect(runningProbes()).toBe(2), 20_000);
       for (let i = 0; i < 3; i++) {
         const res = await fetch(`${s.url}/v1/health`, { signal: AbortSignal.timeout(5_000) });
         expect(res.status).toBe(200);
@@ -166,7 +166,7 @@ describe('a check under way', () => {
     const lock = lockFile(path);
     try {
       const opening = s.service.snapshots.open(path).catch((err: unknown) => err);
-      await eventually(async () => expect(runningProbes()).toBe(1), 20_000);
+      await eventually(async () => expect(runningProbes()).toBe(2), 20_000);
       await s.close();
       expect(await opening).toBeInstanceOf(Error);
       expect(runningProbes()).toBe(0);
