@@ -9,8 +9,10 @@ import { describeCluster } from './workspaces';
 /**
  * POST /v1/snapshots: the body is a `.skiff` file. Administrators only, checked before a byte of
  * the body is read; the HTTP edge then streams it to a temporary file (bounded, of the snapshot
- * media types) and the opener owns that file from then on. 201 with the new cluster and its
- * Location; 200 with the cluster already open when the same capture is sent again.
+ * media types) and the opener owns that file from then on, checking it in processes of its own
+ * (snapshots/inspect.ts) while this service goes on answering. 201 with the new cluster and its
+ * Location; 200 with the cluster already open when the same capture is sent again with the same
+ * content, 409 when with other content; 400 for a file the check refuses.
  */
 export function openSnapshotHandler(
   registry: ClusterRegistry,
