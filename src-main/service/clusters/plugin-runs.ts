@@ -96,9 +96,10 @@ export class PluginRuns<T> {
           throw err;
         },
       );
+    // No other run can start while this one is the one in flight, so it is the one cleared.
     this.inflight = run;
     const clear = () => {
-      if (this.inflight === run) this.inflight = undefined;
+      this.inflight = undefined;
     };
     run.then(clear, clear);
     return run;

@@ -2,14 +2,17 @@
  * Ending a process group, with real processes: a Node leader that starts children carrying a
  * marker, found in /proc (zombies count as gone).
  */
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../test/eventually';
 import { killCarrying, processesCarrying, uniqueMarker } from '../test/exec-plugins/processes';
 import { ProcessGroup, spawnInGroup } from './process-group';
 
 const markers: string[] = [];
 afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   for (const marker of markers.splice(0)) killCarrying(marker);
 });
 
@@ -46,6 +49,9 @@ async function family(children: number, opts: { ignoreTerm?: boolean; leaderExit
   });
   return { marker, pid: proc.pid!, proc };
 }
+
+/** A group with a 100 ms grace checked every 50 ms. */
+const group = (pid: number) => new ProcessGroup(pid, { graceMs: 100, pollMs: 50 });
 
 const groupOf = (pid: number) =>
   Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[2]);
@@ -90,5 +96,76 @@ describe('a process group', () => {
     expect(group.alive()).toBe(false);
     await group.end();
     expect(group.alive()).toBe(false);
+  });
+});
+
+describe('the signals end() sends', () => {
+  /** Every signal sent to a process group from now on, as [pgid, signal]. */
+  function signalsSent() {
+    const kill = vi.spyOn(process, 'kill');
+    return () => kill.mock.calls.map(([pid, signal]) => [pid, signal ?? 'SIGTERM']);
+  }
+  /** The grace's polls wait on a clock the test moves; the processes and their exits stay real. */
+  const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const exited = (proc: ChildProcess) =>
+    new Promise((resolve) =>
+      proc.exitCode === null && proc.signalCode === null ? proc.once('exit', resolve) : resolve(null),
+    );
+
+  it('SIGTERM at once, a check every poll, and SIGKILL only when the grace is over', async () => {
+    const { pid } = await family(1, { ignoreTerm: true });
+    const sent = signalsSent();
+    fakeClock();
+    const ending = group(pid).end();
+    expect(sent()).toEqual([[-pid, 'SIGTERM']]);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(sent()).toEqual([
+      [-pid, 'SIGTERM'],
+      [-pid, 0],
+    ]);
+    await vi.advanceTimersByTimeAsync(50);
+    await ending;
+    expect(sent()).toEqual([
+      [-pid, 'SIGTERM'],
+      [-pid, 0],
+      [-pid, 0],
+      [-pid, 'SIGKILL'],
+    ]);
+  });
+
+  it('a group that empties within the grace is done at the next poll, without SIGKILL', async () => {
+    const { pid, proc } = await family(0);
+    const sent = signalsSent();
+    fakeClock();
+    let done = false;
+    void group(pid)
+      .end()
+      .then(() => {
+        done = true;
+      });
+    await exited(proc);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(done).toBe(true);
+    expect(sent()).toEqual([
+      [-pid, 'SIGTERM'],
+      [-pid, 0],
+    ]);
+  });
+
+  it('a group already empty is done at once, and once seen empty is never signalled again', async () => {
+    const { pid, proc } = await family(0, { leaderExits: true });
+    await exited(proc);
+    const sent = signalsSent();
+    fakeClock();
+    const g = group(pid);
+    let done = false;
+    void g.end().then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+    expect(g.alive()).toBe(false);
+    // Its id may belong to another process group by now.
+    expect(sent()).toEqual([[-pid, 'SIGTERM']]);
   });
 });
