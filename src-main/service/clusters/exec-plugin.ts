@@ -182,11 +182,12 @@ export function startExecPlugin(
   const { stdout: outStream, stderr: errStream } = child as { stdout: Readable; stderr: Readable };
   // Once the group is gone, what is left in the pipes is read for a moment; pipes a process outside
   // the group still holds open are then closed, so they cannot hold the run.
-  const drainedLate = ended.then(() => new Promise<void>((r) => setTimeout(r, DRAIN_MS)));
-  void drainedLate.then(() => {
-    outStream.destroy();
-    errStream.destroy();
-  });
+  void ended
+    .then(() => new Promise<void>((r) => setTimeout(r, DRAIN_MS)))
+    .then(() => {
+      outStream.destroy();
+      errStream.destroy();
+    });
 
   let settle!: (fn: () => void) => void;
   let stopped!: () => void;
@@ -240,9 +241,9 @@ export function startExecPlugin(
     child.on('exit', (code, signal) => {
       endGroup();
       // What the plugin printed is read to the end of its pipes; a pipe a process outside the group
-      // keeps open ends the read shortly after the group is gone.
+      // keeps open is closed shortly after the group is gone, which ends the read too.
       const drained = Promise.all([finished(outStream), finished(errStream)]).catch(() => undefined);
-      void Promise.race([drained, drainedLate]).then(() =>
+      void drained.then(() =>
         settle(() => {
           if (code !== 0) {
             const message = stderr.trim().slice(-MAX_MESSAGE) || 'no message';
