@@ -129,6 +129,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     latencyMs: 0,
     hang: false,
     unauthorized: false,
+    discoveryDown: [],
   };
   const ticker = new Ticker({
     store,

@@ -37,6 +37,7 @@ import {
   sendJson,
   sendRaw,
   sendStatus,
+  serviceUnavailable,
   unauthorized,
 } from './status';
 import type { SimStore } from './store';
@@ -50,6 +51,11 @@ export interface Faults extends MetricsFaults {
   hang: boolean;
   /** Reject every request with 401 (token revoked). */
   unauthorized: boolean;
+  /**
+   * Discovery paths (`/api`, `/apis`, `/apis/apps/v1`, …) that answer 503, as an apiserver whose
+   * discovery handler or a proxy in front of it fails; everything else still answers.
+   */
+  discoveryDown: string[];
 }
 
 export interface ServerDeps {
@@ -120,6 +126,8 @@ export class Router {
       res.end('ok');
       return SENT;
     }
+    if (this.deps.faults.discoveryDown.includes(path))
+      return sendStatus(res, serviceUnavailable('the discovery handler is unavailable'));
     const segs = path
       .split('/')
       .filter((s) => s !== '')

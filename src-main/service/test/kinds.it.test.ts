@@ -218,17 +218,46 @@ describe('a group whose discovery fails', () => {
     );
   });
 
-  it('is a gap on the legacy path too, read at the first request', async () => {
+  it('is a gap on the legacy path too, read at the first request, each failing group named', async () => {
     const fresh = await startStack({ simulator: { aggregatedDiscovery: false } });
     try {
       fresh.sim.faults.metricsDown = true;
+      fresh.sim.faults.discoveryDown = ['/apis/apps/v1'];
       const res = await kinds(fresh);
       expect(res.status).toBe(200);
-      expect(res.headers.get('x-discovery-gaps')).toBe('metrics.k8s.io/v1beta1');
-      expect(res.body).toEqual((await kinds(legacy)).body);
+      expect(res.headers.get('x-discovery-gaps')).toBe('apps/v1,metrics.k8s.io/v1beta1');
+      const everything = (await kinds(legacy)).body;
+      expect(res.body).toEqual(everything.filter((k) => k.group !== 'apps'));
+      expect(res.body.length).toBe(everything.length - 5);
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe('a discovery that cannot be read again', () => {
+  it('answers the last one read, with x-Stale-Since, until a read succeeds', async () => {
+    const healthy = await kinds(stack);
+    expect(healthy.headers.get('x-stale-since')).toBeNull();
+    stack.sim.faults.discoveryDown = ['/api'];
+    metricsApiService(stack.sim, true); // an APIService change: discovery reads again, and fails
+    try {
+      const stale = await eventually(async () => {
+        const r = await kinds(stack);
+        expect(r.headers.get('x-stale-since')).toMatch(/^\d{4}-\d\d-\d\dT/);
+        return r;
+      }, 10_000);
+      expect(stale.status).toBe(200);
+      expect(stale.body).toEqual(healthy.body);
+      expect((await overIpc()).staleSince).toBe(stale.headers.get('x-stale-since'));
+    } finally {
+      stack.sim.faults.discoveryDown = [];
+    }
+    metricsApiService(stack.sim, true);
+    await eventually(
+      async () => expect((await kinds(stack)).headers.get('x-stale-since')).toBeNull(),
+      10_000,
+    );
   });
 });
 

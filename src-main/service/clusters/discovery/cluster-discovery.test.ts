@@ -3,9 +3,12 @@
  * the first read, the reads CRD and APIService changes and the timer start, a read that fails
  * (stale, then fresh again), a first read that fails, and stopping when idle.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../simulator/index';
 import { ProblemError } from '../../errors';
+import { LEVEL, recordingLogger } from '../../http/recording-logger.test-support';
 import { silentLogger } from '../../logger';
 import { eventually } from '../../test/eventually';
 import { DEFAULT_BACKOFF } from '../backoff';
@@ -19,6 +22,7 @@ import {
   REFRESH_MS,
   RETRY_MS,
 } from './cluster-discovery';
+import { type CountingProxy, countingProxy } from './proxy.test-support';
 
 let sim: Simulator;
 const open: ClusterDiscovery[] = [];
@@ -35,8 +39,8 @@ afterEach(async () => {
 });
 afterAll(() => sim.close());
 
-function discovery(opts: Partial<DiscoveryOptions> = {}): ClusterDiscovery {
-  const [source] = contextsFromYaml(sim.kubeconfigYaml('sim'));
+function discovery(opts: Partial<DiscoveryOptions> = {}, yaml = sim.kubeconfigYaml('sim')): ClusterDiscovery {
+  const [source] = contextsFromYaml(yaml);
   if (!source) throw new Error('no context');
   const client = new KubeClient(source.config, source.server);
   clients.push(client);
@@ -46,7 +50,6 @@ function discovery(opts: Partial<DiscoveryOptions> = {}): ClusterDiscovery {
     logger: silentLogger(),
     backoff: { ...DEFAULT_BACKOFF, baseMs: 20, capMs: 100 },
     pins: { idleMs: 60_000, max: 4 },
-    debounceMs: 20,
     ...opts,
   });
   open.push(d);
@@ -195,6 +198,129 @@ describe('ClusterDiscovery', () => {
   });
 });
 
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const API_SERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the requests it makes', () => {
+  let proxy: CountingProxy;
+  beforeAll(async () => {
+    proxy = await countingProxy(sim.url);
+  });
+  afterEach(() => proxy.deny.clear());
+  afterAll(() => proxy.close());
+  const viaProxy = (opts: Partial<DiscoveryOptions> = {}) =>
+    discovery(opts, sim.kubeconfigYaml('sim').replace(sim.url, proxy.url));
+
+  it('starts its watches once and reads once however often asked; their first lists start no read', async () => {
+    const base = { api: proxy.count('/api'), apis: proxy.count('/apis'), crds: proxy.count(CRDS) };
+    const d = viaProxy();
+    await Promise.all([d.current(), d.current()]);
+    await d.current();
+    await eventually(async () => {
+      expect(proxy.count(CRDS, true)).toBeGreaterThan(0);
+      expect(proxy.count(API_SERVICES, true)).toBeGreaterThan(0);
+    }, 10_000);
+    await pause(600); // past the debounce: a read the first lists started would have begun
+    expect(proxy.count('/api') - base.api).toBe(1);
+    expect(proxy.count('/apis') - base.apis).toBe(1);
+    expect(proxy.count(CRDS) - base.crds).toBe(1);
+  });
+
+  it('reads once more for a change during a read, and no more', async () => {
+    const d = viaProxy();
+    await d.current();
+    const base = proxy.count('/api');
+    const first = d.refresh();
+    void d.refresh();
+    await first;
+    await eventually(async () => expect(proxy.count('/api')).toBe(base + 2), 10_000);
+    await pause(600);
+    expect(proxy.count('/api')).toBe(base + 2);
+  });
+
+  it('ends its watches and its timer when stopped', async () => {
+    const d = viaProxy({ refreshMs: 30 });
+    await d.current();
+    await eventually(async () => {
+      expect(proxy.open(CRDS)).toBeGreaterThan(0);
+      expect(proxy.open(API_SERVICES)).toBeGreaterThan(0);
+    }, 10_000);
+    await d.stop();
+    await eventually(async () => {
+      expect(proxy.open(CRDS)).toBe(0);
+      expect(proxy.open(API_SERVICES)).toBe(0);
+    }, 10_000);
+    const reads = proxy.count('/api');
+    await pause(300);
+    expect(proxy.count('/api')).toBe(reads);
+  });
+
+  it('answers without printer columns from a cluster that will not list CRDs, and says why', async () => {
+    proxy.deny.add(CRDS);
+    const { logger, entries } = recordingLogger();
+    const view = await viaProxy({ logger }).current();
+    expect(view.kinds.map((k) => k.resourceType)).toContain('certificate');
+    expect(view.crds).toEqual([]);
+    expect(
+      entries.find((e) => e.msg === 'discovery: the CustomResourceDefinitions could not be listed'),
+    ).toMatchObject({
+      level: LEVEL.warn,
+      err: expect.stringContaining('forbidden'),
+    });
+  });
+});
+
+describe('what it logs', () => {
+  it('warns of gaps and of failed reads, and says when reads succeed again', async () => {
+    const { logger, entries } = recordingLogger();
+    const d = discovery({ logger, refreshMs: 30, retryMs: 30 });
+    sim.faults.metricsDown = true;
+    await d.current();
+    const gaps = entries.find((e) => e.msg === 'discovery: some group versions could not be read');
+    expect(entries.filter((e) => e.msg === 'discovery: read again after failures')).toEqual([]);
+    expect(gaps).toMatchObject({ level: LEVEL.warn, gaps: [{ groupVersion: 'metrics.k8s.io/v1beta1' }] });
+    sim.faults.metricsDown = false;
+    sim.faults.unauthorized = true;
+    await eventually(async () => {
+      expect(entries.find((e) => e.msg === 'discovery failed; retrying')).toMatchObject({
+        level: LEVEL.warn,
+        err: expect.stringContaining('Unauthorized'),
+      });
+    }, 10_000);
+    sim.faults.unauthorized = false;
+    await eventually(async () => {
+      expect(entries.find((e) => e.msg === 'discovery: read again after failures')?.level).toBe(LEVEL.info);
+    }, 10_000);
+    const before = entries.length;
+    await new Promise((r) => setTimeout(r, 150));
+    // Reads that find every group are not logged.
+    expect(entries.slice(before).filter((e) => e.msg?.startsWith('discovery'))).toEqual([]);
+  });
+});
+
+describe('a server that answers no discovery', () => {
+  it('is the cluster’s error, named for the document it answered', async () => {
+    const fake = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"kind":"Nope"}');
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      const d = discovery({}, sim.kubeconfigYaml('sim').replace(sim.url, url));
+      const err = (await d.current().catch((e: unknown) => e)) as ProblemError;
+      expect(err).toBeInstanceOf(ProblemError);
+      expect(err.code).toBe('cluster_error');
+      expect(err.message).toBe('the cluster answered /api with something that is not a discovery document');
+    } finally {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      fake.closeAllConnections();
+      await new Promise((resolve) => fake.close(resolve));
+    }
+  });
+});
+
 describe('discoveryProblem', () => {
   it('makes a 404 of a discovery path the cluster’s error, and anything else the usual problem', () => {
     const missing = discoveryProblem(
@@ -203,6 +329,7 @@ describe('discoveryProblem', () => {
     ) as ProblemError;
     expect(missing.code).toBe('cluster_error');
     expect(missing.message).toBe('the cluster answered 404 for /apis: page not found');
+    expect(missing.extensions).toEqual({ clusterStatus: 404 });
     expect((discoveryProblem(new KubeRequestError(403, undefined, 'no'), '/api') as ProblemError).code).toBe(
       'cluster_unauthorized',
     );

@@ -2,7 +2,7 @@
  * One cluster's discovery, kept current. It starts on first need (the first `current()`), not when
  * the service starts: a kubeconfig with twenty contexts must not cost twenty discoveries nobody
  * reads. From then on it reads again when a CustomResourceDefinition or an APIService changes
- * (both watched through the same watch caches as every list; changes within `debounceMs` make one
+ * (both watched through the same watch caches as every list; changes within DEBOUNCE_MS make one
  * read, and a change during a read makes one more after it), and every `refreshMs` (5 minutes)
  * besides. A read that fails keeps the last discovery, served as stale since the time it was read,
  * and is retried after `retryMs`; a first read that fails is the caller's error, the cluster's
@@ -37,7 +37,6 @@ export interface DiscoveryOptions {
   pins: Omit<PinOptions, 'now'>;
   refreshMs?: number;
   retryMs?: number;
-  debounceMs?: number;
   now?: () => number;
 }
 
@@ -61,7 +60,7 @@ interface Read {
 export class ClusterDiscovery {
   private last: Read | undefined;
   private failing = false;
-  private inflight: Promise<void> | undefined;
+  private inflight: Promise<Read> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private debounce: NodeJS.Timeout | undefined;
@@ -86,10 +85,8 @@ export class ClusterDiscovery {
       );
     });
     // Callers that find the first read under way wait for it, without asking for another.
-    if (!this.last) await (this.inflight ?? this.refresh());
+    const last = this.last ?? (await (this.inflight ?? this.refresh()));
     await crdsListed;
-    const last = this.last;
-    if (!last) throw new ProblemError('cluster_unreachable', 'the discovery of this cluster was stopped');
     return {
       kinds: last.kinds,
       gaps: last.gaps,
@@ -99,13 +96,16 @@ export class ClusterDiscovery {
     };
   }
 
-  /** Reads now, or joins the read under way (which then reads once more, for what changed during it). */
-  refresh(): Promise<void> {
+  /**
+   * Reads now, or joins the read under way (which then reads once more, for what changed during
+   * it). Resolves with the discovery to serve: this read's, or the last one when this read failed;
+   * rejects only when no read ever succeeded.
+   */
+  refresh(): Promise<Read> {
     if (this.inflight) {
       this.again = true;
       return this.inflight;
     }
-    clearTimeout(this.timer);
     const run = this.read().finally(() => {
       this.inflight = undefined;
       if (this.again) {
@@ -117,28 +117,31 @@ export class ClusterDiscovery {
     return run;
   }
 
-  private async read(): Promise<void> {
+  private async read(): Promise<Read> {
     const { client, timeoutMs } = this.opts;
     try {
       const discovery = await readDiscovery(async (path, accept) => {
         try {
-          return await client.getJson<unknown>(path, { timeoutMs, ...(accept ? { accept } : {}) });
+          return await client.getJson<unknown>(path, { timeoutMs, accept });
         } catch (err) {
           throw discoveryProblem(err, path);
         }
       });
-      this.last = { kinds: nameKinds(discovery.resources), gaps: [...discovery.gaps], at: this.now() };
+      const read = { kinds: nameKinds(discovery.resources), gaps: [...discovery.gaps], at: this.now() };
+      this.last = read;
       if (this.failing) this.opts.logger.info({}, 'discovery: read again after failures');
       this.failing = false;
       if (discovery.gaps.length > 0)
         this.opts.logger.warn({ gaps: discovery.gaps }, 'discovery: some group versions could not be read');
       this.schedule(this.opts.refreshMs ?? REFRESH_MS);
+      return read;
     } catch (err) {
-      this.failing = this.last !== undefined;
+      this.failing = true;
       this.opts.logger.warn({ err: String(err) }, 'discovery failed; retrying');
       this.schedule(this.opts.retryMs ?? RETRY_MS);
-      if (!this.last)
-        throw err instanceof ProblemError ? err : new ProblemError('cluster_error', String(err));
+      if (this.last) return this.last;
+      // Reads fail as problems, but for an answer that is no discovery document (reader.ts).
+      throw err instanceof ProblemError ? err : new ProblemError('cluster_error', (err as Error).message);
     }
   }
 
@@ -152,10 +155,7 @@ export class ClusterDiscovery {
   /** A CRD or APIService changed: read again soon, once for a burst of changes. */
   private changed(): void {
     clearTimeout(this.debounce);
-    this.debounce = setTimeout(
-      () => void this.refresh().catch(() => {}),
-      this.opts.debounceMs ?? DEBOUNCE_MS,
-    );
+    this.debounce = setTimeout(() => void this.refresh().catch(() => {}), DEBOUNCE_MS);
     this.debounce.unref();
   }
 
@@ -183,7 +183,7 @@ export class ClusterDiscovery {
       logger: o.logger,
       backoff: o.backoff,
       pins: o.pins,
-      ...(o.now ? { now: o.now } : {}),
+      now: o.now,
       observer: this.observer<E>(),
     });
   }
@@ -216,7 +216,6 @@ export class ClusterDiscovery {
     this.crds = undefined;
     this.apiServices = undefined;
     this.last = undefined;
-    this.failing = false;
     await Promise.all(caches.map((c) => c?.stop()));
   }
 }

@@ -120,6 +120,8 @@ describe('readDiscovery', () => {
       { groupVersion: 'policy/v1', message: 'later' },
       { groupVersion: 'v1', message: 'boom' },
     ]);
+    // The failed reads leave nothing in their place.
+    expect(read.resources.every((r) => typeof r === 'object' && r.group !== '')).toBe(true);
   });
 
   it('takes the gaps of both aggregated documents, in group-version order', async () => {
