@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
@@ -138,6 +138,48 @@ describe('what the check reads and says', () => {
     }
   }, 30_000);
 });
+
+it('a check one of whose processes ends on its own refuses the file, saying so, and stops the other', async () => {
+  const path = folder.path('crashed.skiff');
+  writeBase(path);
+  const checksOf = () =>
+    readdirSync('/proc')
+      .filter((d) => {
+        try {
+          return /^\d+$/.test(d) && readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(path);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number)
+      .sort((a, b) => a - b);
+  // Either of the two: the other is stopped with it, not left waiting for its budget (30 s).
+  for (const which of [0, 1]) {
+    const lock = new DatabaseSync(path);
+    lock.exec('BEGIN EXCLUSIVE');
+    try {
+      const checking = checkSnapshot(path).then(
+        () => undefined,
+        (e: unknown) => e as ProblemError,
+      );
+      let pids: number[] = [];
+      for (let i = 0; i < 2_000 && pids.length < 2; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        pids = checksOf();
+      }
+      expect(pids).toHaveLength(2);
+      process.kill(pids[which]!, 'SIGKILL');
+      const err = await checking;
+      expect(err).toBeInstanceOf(ProblemError);
+      expect(err!.code).toBe('invalid_snapshot');
+      expect(err!.message).toMatch(/checking it failed: its process ended \(SIGKILL\)$/);
+      expect(checksOf()).toEqual([]);
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+  }
+}, 30_000);
 
 describe('headerProblem', () => {
   const header = (f: (b: Buffer) => void) => {

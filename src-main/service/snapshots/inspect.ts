@@ -4,7 +4,7 @@ import { ProblemError } from '../errors';
 import { FILE_LIMITS } from './connection';
 import { EVENT_FIELDS } from './event-shape';
 import { factsOf, invalidSnapshot, META_SQL, type MetaRow, metaOf, type SnapshotFacts } from './facts';
-import { type Probe, ProbeQueryError, ProbeTimeout, withProbe } from './probe';
+import { type Probe, ProbeAborted, ProbeCrashed, ProbeQueryError, ProbeTimeout, withProbe } from './probe';
 import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProblem } from './schema';
 
 /**
@@ -223,8 +223,9 @@ async function inspectFile(probe: Probe, shownAs: string, verified: () => void) 
 
 /** The event rows that cannot be read: read only once `verified` says the schema is the format's. */
 async function inspectEvents(probe: Probe, verified: Promise<void>): Promise<number[]> {
-  await probe.open();
+  // Not even opened before: what is wrong with the file is the first process's to say.
   await verified;
+  await probe.open();
   return probe.badJsonRows('SELECT rowid AS id, json FROM events', EVENT_FIELDS, UNREADABLE_EVENTS_MAX + 1);
 }
 
@@ -246,16 +247,33 @@ async function inspect(
   });
   // Nobody may be waiting for it when the file is refused (the second process failed first).
   schemaVerified.catch(() => {});
-  const file = withProbe(path, opts, (probe) => inspectFile(probe, shownAs, verified)).catch(
+  // When one process fails, the other is stopped rather than left to the budget.
+  const stop = new AbortController();
+  const each = {
+    budgetMs: opts.budgetMs,
+    signal: opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal,
+  };
+  const file = withProbe(path, each, (probe) => inspectFile(probe, shownAs, verified)).catch(
     (err: unknown) => {
       unverified(err);
+      stop.abort();
       throw err;
     },
   );
-  const events = withProbe(path, opts, (probe) => inspectEvents(probe, schemaVerified));
+  const events = withProbe(path, each, (probe) => inspectEvents(probe, schemaVerified)).catch(
+    (err: unknown) => {
+      stop.abort();
+      throw err;
+    },
+  );
   const [fileResult, eventsResult] = await Promise.allSettled([file, events]);
-  if (fileResult.status === 'rejected') throw fileResult.reason;
-  if (eventsResult.status === 'rejected') throw eventsResult.reason;
+  if (fileResult.status === 'rejected' || eventsResult.status === 'rejected') {
+    const failures = [fileResult, eventsResult].flatMap((r) =>
+      r.status === 'rejected' ? [r.reason as unknown] : [],
+    );
+    // The first failure that is not the other process stopped for it: the file's before the events'.
+    throw failures.find((e) => !(e instanceof ProbeAborted)) ?? failures[0];
+  }
   const unreadable = eventsResult.value;
   if (unreadable.length > UNREADABLE_EVENTS_MAX)
     throw invalidSnapshot(
@@ -298,6 +316,7 @@ export async function checkSnapshot(path: string, opts: CheckOptions = {}): Prom
         `checking it took longer than ${Math.max(1, Math.round(budgetMs / 1000))} s, the most a file of its size may take`,
       );
     if (err instanceof ProbeQueryError) throw invalidSnapshot(shownAs, damaged(err.message));
+    if (err instanceof ProbeCrashed) throw invalidSnapshot(shownAs, `checking it failed: ${err.message}`);
     throw err;
   }
 }

@@ -108,8 +108,11 @@ export class SnapshotOpener {
     };
     let checked: CheckedSnapshot;
     try {
-      this.deps.logger.info({ file: shownAs }, 'checking snapshot');
-      checked = opts.checked ?? (await this.check(path, shownAs));
+      if (opts.checked) checked = opts.checked;
+      else {
+        this.deps.logger.info({ file: shownAs }, 'checking snapshot');
+        checked = await this.check(path, shownAs);
+      }
       if (this.closed) throw new Error('the service is closing');
     } catch (err) {
       await discard();

@@ -37,6 +37,9 @@ export class ProbeAborted extends Error {
 /** A statement the file made SQLite refuse or fail, in SQLite's words. */
 export class ProbeQueryError extends Error {}
 
+/** The child ended on its own (a crash, out of memory) before it answered. */
+export class ProbeCrashed extends Error {}
+
 export interface FileHead {
   regular: boolean;
   size: number;
@@ -65,7 +68,7 @@ export interface Probe {
 /** Marks the child in `ps`, with the path it checks after it. */
 export const PROBE_MARK = 'skiff-snapshot-check';
 
-const CHILD_SOURCE = String.raw`'use strict';
+const CHILD_SOURCE = `'use strict';
 const { DatabaseSync, constants: C } = require('node:sqlite');
 const fs = require('node:fs');
 const { createHash } = require('node:crypto');
@@ -159,7 +162,8 @@ interface Pending {
 /**
  * Runs `work` against `path` opened in a child process, within `budgetMs` from now. Throws
  * ProbeTimeout past the budget, ProbeAborted when `signal` aborts, ProbeQueryError for what the
- * child refused; the child is gone when this returns or throws.
+ * child refused, ProbeCrashed when it ended on its own, and what spawn throws when there is no
+ * child at all; the child is gone when this returns or throws.
  */
 export async function withProbe<T>(
   path: string,
@@ -185,15 +189,26 @@ export async function withProbe<T>(
     },
   );
   running.add(child);
+  // 'exit' may not come after a spawn error.
+  const gone = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-2_000);
   });
   const pending = new Map<number, Pending>();
   let ended: Error | undefined;
+  // Ends `work` with the child, even while it waits for something else than the child.
+  let endWork!: (err: Error) => void;
+  const workEnded = new Promise<never>((_, reject) => {
+    endWork = reject;
+  });
   const end = (err: Error) => {
     if (ended) return;
     ended = err;
+    endWork(err);
     running.delete(child);
     child.kill('SIGKILL');
     for (const p of pending.values()) p.reject(err);
@@ -204,7 +219,11 @@ export async function withProbe<T>(
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   child.on('error', (err) => end(err));
   child.on('exit', (code, signal) =>
-    end(new Error(`the check's process ended (${signal ?? `exit code ${code}`}): ${stderr.trim()}`)),
+    end(
+      new ProbeCrashed(
+        `its process ended (${signal ?? `exit code ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`,
+      ),
+    ),
   );
   child.on('message', (m: { id: number; value?: unknown; error?: string }) => {
     const p = pending.get(m.id);
@@ -238,10 +257,11 @@ export async function withProbe<T>(
     badJsonRows: (sql, fields, max) => call({ op: 'badJsonRows', sql, fields, max }),
   };
   try {
-    return await work(probe);
+    return await Promise.race([work(probe), workEnded]);
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
     end(new ProbeAborted());
+    await gone;
   }
 }
