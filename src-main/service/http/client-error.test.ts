@@ -191,7 +191,8 @@ describe('a refused connection is closed gracefully', () => {
   });
 
   it(`a client that keeps its side open is let go ${LINGER_MS} ms after the answer`, async () => {
-    const { open, connections } = await serve();
+    // Timeouts far longer than the wait below: only the linger can close this connection.
+    const { open, connections } = await serve({ headersTimeoutMs: 120_000, requestTimeoutMs: 120_000 });
     // The client never ends its side: only the server's own timer can close the connection.
     const c = await open('GET /x HTTP/1.1\r\nBad Header: y\r\n\r\n', { halfOpen: true });
     await eventually(async () => expect(c.received()).toMatch(/^HTTP\/1\.1 400 /));
@@ -230,6 +231,27 @@ describe('a timeout', () => {
     });
   });
 
+  it('of a body cuts the request off: the rest of its body, sent after the answer, never reaches it', async () => {
+    let ended = false;
+    const { open } = await serve(
+      { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 50 },
+      (req) => {
+        req.on('end', () => {
+          ended = true;
+        });
+        req.resume();
+      },
+    );
+    const c = await open('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 8\r\n\r\nhalf', {
+      halfOpen: true,
+    });
+    await eventually(async () => expect(c.received()).toMatch(/^HTTP\/1\.1 408 /));
+    c.write('done');
+    c.end();
+    await c.closed;
+    expect(ended).toBe(false);
+  });
+
   it('of a body is 408 request_timeout in problem+json, and the request is cut off', async () => {
     let aborted = false;
     const { seen, open } = await serve(
@@ -265,6 +287,19 @@ describe('an answer under way', () => {
     c.write('BAD REQUEST LINE\r\n\r\n');
     await c.closed;
     expect(c.received()).not.toContain('HTTP/1.1 400');
+  });
+
+  it('of a later request is not answered by a refusal once an earlier answer has gone', async () => {
+    const { open } = await serve({}, (req, res) => {
+      if (req.url === '/first') res.end('first');
+    });
+    // Two requests at once: the first answered at once, the second held.
+    const c = await open(`${get('/first')}${get('/second')}`);
+    await eventually(async () => expect(c.received()).toMatch(/first$/));
+    const before = c.received();
+    c.write('BAD REQUEST LINE\r\n\r\n');
+    await c.closed;
+    expect(c.received()).toBe(before);
   });
 
   it('to a request that arrived whole is not answered by the next one’s refusal', async () => {
@@ -317,11 +352,14 @@ describe('problemFor and rawProblemResponse', () => {
     expect(of(`GET /a HTTP/1.1\r\nX: ${'b'.repeat(MAX_HEAD_BYTES)}`)).toBe('headers_too_large');
     // A long header line after a short request line is no URL, even without the line's end in sight.
     expect(of(`GET /a HTTP/1.1\nX-${'b'.repeat(MAX_HEAD_BYTES)}`)).toBe('headers_too_large');
+    // A request line without a space after its target ends at its line end, not at a header's space.
+    expect(of(`GET /a\r\nX-${'b'.repeat(MAX_URL_BYTES + 10)} c`)).toBe('headers_too_large');
     // Bytes that do not begin with a request line tell nothing.
     expect(of('b'.repeat(MAX_HEAD_BYTES))).toBe('headers_too_large');
     expect(of(`get ${url(MAX_URL_BYTES + 1)}`)).toBe('headers_too_large');
     expect(of(`GET  ${'a'.repeat(MAX_URL_BYTES + 1)}`)).toBe('headers_too_large');
     expect(of(`${'b'.repeat(40)}GET ${url(MAX_URL_BYTES + 1)}`)).toBe('headers_too_large');
+    expect(of(`xGET ${url(MAX_URL_BYTES + 1)}`)).toBe('headers_too_large');
   });
 
   it('write a whole HTTP/1.1 answer with the problem as its body', () => {

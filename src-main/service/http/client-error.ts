@@ -17,7 +17,9 @@ import { COMMON_HEADERS, sendProblem } from './respond';
  * that was refused before its request arrived whole is closed gracefully: the answer and a FIN,
  * then what the client still sends is read and dropped until it closes too or LINGER_MS pass, so
  * that no reset destroys the answer before the client has read it (a lingering close, as nginx
- * does). A request whose answer has begun cannot be told anything more: its connection is cut.
+ * does). A request whose body was still arriving is answered and its connection closed at once,
+ * so its handler never sees the rest; one whose answer is under way cannot be told anything more:
+ * its connection is cut.
  */
 
 /** The longest request target (path and query) served; a longer one is 414. */
@@ -39,7 +41,6 @@ export function rawProblemResponse(problem: ProblemError): Buffer {
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   return Buffer.from(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n${lines.join('')}\r\n${body}`,
-    'utf8',
   );
 }
 
@@ -63,10 +64,10 @@ export const headersTimedOut = (ms: number) =>
 function urlOverflowed(packet: Buffer | undefined): boolean {
   if (!packet || !/^[A-Z]+ \S/.test(packet.subarray(0, 32).toString('latin1'))) return false;
   const lineEnd = packet.indexOf(0x0a);
-  const line = lineEnd < 0 ? packet : packet.subarray(0, lineEnd);
+  const line = lineEnd === -1 ? packet : packet.subarray(0, lineEnd);
   const start = line.indexOf(0x20) + 1;
   const end = line.indexOf(0x20, start);
-  return (end < 0 ? line.length : end) - start > MAX_URL_BYTES;
+  return (end === -1 ? line.length : end) - start > MAX_URL_BYTES;
 }
 
 interface ClientErrorLike {
@@ -136,7 +137,8 @@ export function answerClientErrors(
     // An answer under way (begun, or to a request that arrived whole before this one went wrong)
     // owns the connection: bytes written now would be read as part of it.
     const answering = res !== undefined && (res.headersSent || res.req.complete);
-    if (err.code === 'ECONNRESET' || !socket.writable || answering) {
+    // A connection the client reset is destroyed already (Node destroys it before telling).
+    if (socket.destroyed || answering) {
       socket.destroy();
       return;
     }
@@ -153,7 +155,7 @@ export function answerClientErrors(
 
   return (req, res) => {
     if (refused.has(req.socket)) return;
-    if ((req.url ?? '').length > MAX_URL_BYTES) {
+    if (req.url!.length > MAX_URL_BYTES) {
       sendProblem(res, uriTooLong(), { Connection: 'close' });
       return;
     }
@@ -161,11 +163,11 @@ export function answerClientErrors(
   };
 }
 
-/** Ends the connection after the answer, and reads (dropping) what still comes until the client ends too. */
+/**
+ * Ends the connection after the answer and reads (dropping) what still comes: the client's own
+ * end then closes it (both sides have ended), and a client that never ends is let go after LINGER_MS.
+ */
 function linger(socket: Socket): void {
   socket.end();
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
-  socket.once('end', () => socket.destroy());
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
