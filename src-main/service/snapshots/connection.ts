@@ -12,6 +12,7 @@ import { DatabaseSync, constants as sqlite } from 'node:sqlite';
  * - An authorizer lets a statement only select, read and call functions, and only at top level:
  *   nothing runs on behalf of a view or trigger, and recursive CTEs are refused. The check refuses
  *   any file with a view or a trigger; this is the second wall, for a file changed after its check.
+ *   Where the runtime lacks an option (an older Node in Electron), the connection opens without it.
  * - The reader on the service's event loop never waits for a lock (busy timeout 0): a file another
  *   program holds fails its read rather than blocks the service. Only the check's own process waits.
  */
@@ -87,7 +88,8 @@ export function openSnapshotConnection(path: string): DatabaseSync {
   const db = new DatabaseSync(path, connectionOptions(0));
   try {
     for (const pragma of CONNECTION_PRAGMAS) db.exec(pragma);
-    db.setAuthorizer((action, _a, _b, _db, inner) => authorize(action, inner));
+    // Node 24.10 has it; the desktop's Electron may not: the exact schema is then the only wall.
+    db.setAuthorizer?.((action, _a, _b, _db, inner) => authorize(action, inner));
   } catch (err) {
     db.close();
     throw err;

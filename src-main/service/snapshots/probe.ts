@@ -102,7 +102,8 @@ function run(m) {
     db = new DatabaseSync(m.path, m.options);
     for (const p of m.pragmas) db.exec(p);
     const allowed = new Set(m.allowed);
-    db.setAuthorizer((action, a, b, name, inner) => (inner === null && allowed.has(action) ? C.SQLITE_OK : C.SQLITE_DENY));
+    if (typeof db.setAuthorizer === 'function')
+      db.setAuthorizer((action, a, b, name, inner) => (inner === null && allowed.has(action) ? C.SQLITE_OK : C.SQLITE_DENY));
     return {};
   }
   if (m.op === 'badJsonRows') {
@@ -238,8 +239,9 @@ export async function withProbe<T>(
       if (ended) return reject(ended);
       const id = ++next;
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      // A message that cannot be sent means the child is going: its 'exit' says how it ended.
       child.send({ id, path, ...message }, (err) => {
-        if (err) end(err);
+        if (err) child.kill('SIGKILL');
       });
     });
   const probe: Probe = {
