@@ -29,6 +29,9 @@ export interface FirstListOptions {
   fillWaitMs?: number;
 }
 
+/** The signal of a wait nobody can abort. */
+const NEVER = new AbortController().signal;
+
 interface Waiter {
   resolve(): void;
   reject(err: unknown): void;
@@ -47,52 +50,58 @@ export class FirstListWaiters {
     return this.current === undefined ? undefined : { ...this.current };
   }
 
+  /** Requests waiting now. */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
   /** Resolves when the list completes (listed), rejects by the rules above or with `signal`'s reason. */
-  async wait(signal?: AbortSignal): Promise<void> {
+  async wait(signal: AbortSignal = NEVER): Promise<void> {
     const { timeoutMs } = this.opts;
     const deadline = Date.now() + (this.opts.fillWaitMs ?? DEFAULT_FILL_WAIT_MS);
     /** When the cluster last showed it answers: the start of the wait, then each page in it. */
     let aliveAt = Date.now();
     let progressed = false;
     let timer: NodeJS.Timeout | undefined;
-    let waiter: Waiter | undefined;
-    const onAbort = () => waiter?.reject(signal?.reason);
+    let settle!: Pick<Waiter, 'resolve' | 'reject'>;
+    const settled = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    // Runs when a timer set here fires, or at a page past the deadline (which always settles).
+    const check = () => {
+      const now = Date.now();
+      if (now - aliveAt >= timeoutMs) {
+        settle.reject(
+          new ProblemError('cluster_timeout', `the cluster did not answer within ${timeoutMs / 1000} s`),
+        );
+        return;
+      }
+      if (progressed && now >= deadline) {
+        settle.reject(this.syncing());
+        return;
+      }
+      // Past the deadline with no page yet: wait for one (then 503) or for the silence (504).
+      const next = now < deadline ? Math.min(deadline, aliveAt + timeoutMs) : aliveAt + timeoutMs;
+      timer = setTimeout(check, next - now);
+    };
+    const waiter: Waiter = {
+      ...settle,
+      progressed: () => {
+        aliveAt = Date.now();
+        progressed = true;
+        if (aliveAt >= deadline) check();
+      },
+    };
+    const onAbort = () => settle.reject(signal.reason);
+    this.waiters.add(waiter);
+    signal.addEventListener('abort', onAbort);
+    check();
     try {
-      await new Promise<void>((resolve, reject) => {
-        const check = () => {
-          clearTimeout(timer);
-          const now = Date.now();
-          if (now - aliveAt >= timeoutMs) {
-            reject(
-              new ProblemError('cluster_timeout', `the cluster did not answer within ${timeoutMs / 1000} s`),
-            );
-            return;
-          }
-          if (progressed && now >= deadline) {
-            reject(this.syncing());
-            return;
-          }
-          // Past the deadline with no page yet: wait for one (then 503) or for the silence (504).
-          const next = now < deadline ? Math.min(deadline, aliveAt + timeoutMs) : aliveAt + timeoutMs;
-          timer = setTimeout(check, next - now);
-        };
-        waiter = {
-          resolve,
-          reject,
-          progressed: () => {
-            aliveAt = Date.now();
-            progressed = true;
-            if (aliveAt >= deadline) check();
-          },
-        };
-        this.waiters.add(waiter);
-        check();
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
+      await settled;
     } finally {
       clearTimeout(timer);
-      if (waiter) this.waiters.delete(waiter);
-      signal?.removeEventListener('abort', onAbort);
+      this.waiters.delete(waiter);
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -114,8 +123,9 @@ export class FirstListWaiters {
     for (const w of [...this.waiters]) w.reject(problem);
   }
 
+  /** Only ever reached after a page of the list under way: its progress is there. */
   private syncing(): ProblemError {
-    const progress = this.progress ?? { items: 0 };
+    const progress = this.progress as ListProgress;
     const to = progress.remaining === undefined ? '' : `, about ${progress.remaining} to come`;
     return new ProblemError(
       'cluster_syncing',
