@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventChange, EventWatchRecord } from '../../src-shared/contract/event-watch-operations';
 import type { EventRecord } from '../../src-shared/contract/models';
+import type { Problem } from '../../src-shared/contract/problem';
+import { ApiError } from './client';
 import { followEvents, recordReader, type WatchState, type WatchTransport } from './event-stream';
 import { LiveEvents } from './event-stream-model';
 
@@ -170,5 +172,50 @@ describe('followEvents', () => {
       '7',
       '9',
     ]);
+  });
+
+  it("while the cluster's events are still arriving (503 cluster_syncing), comes back after Retry-After without growing its backoff", async () => {
+    const syncing = {
+      type: 'x',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'still arriving',
+      code: 'cluster_syncing',
+      progress: { items: 1200 },
+      retryAfterSeconds: 3,
+    } as Problem;
+    const down: Problem = {
+      type: 'x',
+      title: 'Bad Gateway',
+      status: 502,
+      detail: 'gone',
+      code: 'cluster_unreachable',
+    };
+    const refusals = [syncing, syncing, syncing, down];
+    const transport: WatchTransport = {
+      async open() {
+        throw new ApiError(refusals.shift() ?? down);
+      },
+    };
+    const waits: number[] = [];
+    const states: WatchState[] = [];
+    const watch = followEvents(
+      transport,
+      { workspaceId: 'default', clusterId: 'c' },
+      {},
+      { records: () => {}, state: (s) => states.push(s) },
+      async (ms) => {
+        waits.push(ms);
+        await new Promise((r) => setTimeout(r, 0));
+      },
+    );
+    while (waits.length < 5) await new Promise((r) => setTimeout(r, 1));
+    watch.close();
+    // Three times Retry-After; then a real failure starts the backoff at its first step, then the next.
+    expect(waits.slice(0, 5)).toEqual([3_000, 3_000, 3_000, 500, 1_000]);
+    expect(states.find((s) => s.kind === 'down')).toMatchObject({
+      retryInMs: 3_000,
+      problem: { code: 'cluster_syncing' },
+    });
   });
 });
