@@ -13,7 +13,7 @@ const NODE_408 = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
 
 /** The problem a 408 the guard wrote carries, with its raw answer's status line checked. */
 function guard408(received: string): { code: string; detail: string } {
-  expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[^]*Connection: close\r\n\r\n/);
+  expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*Connection: close\r\n\r\n/);
   return JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as { code: string; detail: string };
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
