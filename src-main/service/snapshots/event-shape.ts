@@ -54,7 +54,7 @@ function fits(value: unknown, type: FieldType): boolean {
 
 /** The rule, on a parsed value. */
 export function isReadableEvent(value: unknown): boolean {
-  if (!isRecord(value)) return false;
+  // What is not an object has no metadata object: the first field says no.
   return EVENT_FIELDS.every(([path, type]) => {
     let v: unknown = value;
     for (const key of path) v = isRecord(v) ? v[key] : undefined;

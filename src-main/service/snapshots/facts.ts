@@ -45,23 +45,22 @@ export const TIME_RANGE = { from: Date.UTC(1970, 0, 1), to: Date.UTC(9999, 11, 3
 export const invalidSnapshot = (shownAs: string, why: string) =>
   new ProblemError('invalid_snapshot', `${shownAs} is not a usable Skiff snapshot: ${why}`);
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+/** RFC 3339 date-time: hours 00–23, minutes and seconds 00–59 (no leap second), in UTC or with an offset. */
+const HOUR = '(?:[01]\\d|2[0-3])';
+const MINUTE = '[0-5]\\d';
+const RFC3339 = new RegExp(
+  `^(\\d{4})-(\\d{2})-(\\d{2})[Tt]${HOUR}:${MINUTE}:${MINUTE}(?:\\.\\d{1,9})?(?:[Zz]|[+-]${HOUR}:${MINUTE})$`,
+);
 
 /** Epoch ms of an RFC 3339 time within TIME_RANGE; undefined for anything else (30 February too). */
 export function snapshotTime(text: string): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const local = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  // Date.UTC rolls 30 February over into March: a date that does not come back the same is none.
-  if (local.getUTCFullYear() !== y || local.getUTCMonth() !== mo - 1 || local.getUTCDate() !== d)
-    return undefined;
-  if (h > 23 || mi > 59 || s > 59) return undefined;
-  if (m[8] && (Number(m[8]) > 23 || Number(m[9]) > 59)) return undefined;
+  // Date.parse refuses a month or day out of range, not a day the month lacks.
   const ms = Date.parse(text);
   if (Number.isNaN(ms) || ms < TIME_RANGE.from || ms > TIME_RANGE.to) return undefined;
-  return ms;
+  const [y, mo, d] = m.slice(1, 4).map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d ? ms : undefined;
 }
 
 /** The keys and values of meta, or why they cannot be taken. */

@@ -26,14 +26,14 @@ import type { SnapshotFile } from './reader';
 /** Rows per transaction; between two the service answers other requests. */
 const BATCH = 5_000;
 
+/** The history's entry for one event row; undefined for a row that cannot be read. */
 function readableEntry(json: string, clusterId: string): EventEntry | undefined {
-  let obj: unknown;
   try {
-    obj = JSON.parse(json);
+    const obj: unknown = JSON.parse(json);
+    return isReadableEvent(obj) ? eventEntry(obj as KubeObject, clusterId) : undefined;
   } catch {
     return undefined;
   }
-  return isReadableEvent(obj) ? eventEntry(obj as KubeObject, clusterId) : undefined;
 }
 
 export async function buildSnapshotHistory(

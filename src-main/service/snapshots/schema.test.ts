@@ -127,6 +127,19 @@ describe('metaTableProblem', () => {
       'its table meta is not as the snapshot format defines it',
     );
     expect(metaTableProblem(FORMAT.filter((r) => r.name !== 'sqlite_autoindex_meta_1'))).toBe(
+      'it has no index sqlite_autoindex_meta_1',
+    );
+    const index = {
+      type: 'index',
+      name: 'meta_by_value',
+      tbl_name: 'meta',
+      sql: 'CREATE INDEX meta_by_value ON meta (value)',
+    };
+    expect(metaTableProblem([...FORMAT, index])).toMatch(/^it holds index "meta_by_value"/);
+    const otherTable = FORMAT.map((r) =>
+      r.name === 'sqlite_autoindex_meta_1' ? { ...r, sql: 'CREATE INDEX x ON meta (key)' } : r,
+    );
+    expect(metaTableProblem(otherTable)).toBe(
       'its index sqlite_autoindex_meta_1 is not as the snapshot format defines it',
     );
   });

@@ -51,38 +51,46 @@ const TABLES = EXPECTED.filter((e) => e.type === 'table').map((e) => e.name);
 /** A name from the file as a message shows it: quoted, and short. */
 const shown = (v: unknown) => JSON.stringify(String(v).slice(0, 64));
 
-const sameEntry = (row: SchemaRow, e: (typeof EXPECTED)[number]) =>
-  row.type === e.type && row.name === e.name && row.tbl_name === e.tbl_name && normalised(row.sql) === e.sql;
+/** Whether the file has this entry of the format: by type and name (names are unique in a schema). */
+const known = (r: SchemaRow) => EXPECTED.some((e) => e.type === r.type && e.name === r.name);
 
 function unexpected(row: SchemaRow): string {
   return `it holds ${String(row.type).slice(0, 16)} ${shown(row.name)}, which a snapshot does not have (only the tables ${TABLES.join(', ')} and their indexes)`;
 }
 
+/** The first of `expected` that `rows` lack or have otherwise (another table, other SQL). */
+function missingOrChanged(rows: readonly SchemaRow[], expected: typeof EXPECTED): string | undefined {
+  for (const e of expected) {
+    const row = rows.find((r) => r.name === e.name);
+    if (!row) return `it has no ${e.type} ${e.name}`;
+    if (row.tbl_name !== e.tbl_name || normalised(row.sql) !== e.sql)
+      return `its ${e.type} ${e.name} is not as the snapshot format defines it`;
+  }
+  return undefined;
+}
+
 /**
- * What is wrong with the `meta` table's entry, if anything: checked before meta is read (a view
+ * What is wrong with the `meta` table's entries, if anything: checked before meta is read (a view
  * named meta must never be queried), and before the rest, so a newer file's other tables are
  * not what it is refused for.
  */
 export function metaTableProblem(rows: readonly SchemaRow[]): string | undefined {
-  const meta = rows.filter((r) => r.name === 'meta' || r.tbl_name === 'meta');
+  // A table's or a view's tbl_name is its name; an index's or a trigger's, its table's.
+  const meta = rows.filter((r) => r.tbl_name === 'meta');
   if (meta.length === 0) return 'it has no meta table (an SQLite database, but not a snapshot)';
-  const expected = EXPECTED.filter((e) => e.tbl_name === 'meta');
-  const other = meta.find((r) => !expected.some((e) => e.type === r.type && e.name === r.name));
+  const other = meta.find((r) => !known(r));
   if (other) return unexpected(other);
-  const table = expected.find((e) => !meta.some((r) => sameEntry(r, e)));
-  return table && `its ${table.type} ${table.name} is not as the snapshot format defines it`;
+  return missingOrChanged(
+    meta,
+    EXPECTED.filter((e) => e.tbl_name === 'meta'),
+  );
 }
 
 /** What is wrong with the whole schema, if anything: the first entry too many, missing or changed. */
 export function schemaProblem(rows: readonly SchemaRow[]): string | undefined {
-  const extras = rows.filter((r) => !EXPECTED.some((e) => e.type === r.type && e.name === r.name));
+  const extras = rows.filter((r) => !known(r));
   // What can run code is named first: a renamed table beside a view is the view's doing.
   const extra = extras.find((r) => r.type === 'view' || r.type === 'trigger') ?? extras[0];
   if (extra) return unexpected(extra);
-  for (const e of EXPECTED) {
-    const row = rows.find((r) => r.type === e.type && r.name === e.name);
-    if (!row) return `it has no ${e.type} ${e.name}`;
-    if (!sameEntry(row, e)) return `its ${e.type} ${e.name} is not as the snapshot format defines it`;
-  }
-  return undefined;
+  return missingOrChanged(rows, EXPECTED);
 }
