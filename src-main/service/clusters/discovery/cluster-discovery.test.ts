@@ -165,6 +165,20 @@ describe('ClusterDiscovery', () => {
     await eventually(async () => expect((await d.current()).staleSince).toBeUndefined(), 10_000);
   });
 
+  it('resolves a read that fails with the last discovery, and rejects one only before any succeeded', async () => {
+    let clock = 1;
+    const d = discovery({ now: () => clock });
+    sim.faults.unauthorized = true;
+    await expect(d.refresh()).rejects.toMatchObject({ code: 'cluster_unauthorized' });
+    sim.faults.unauthorized = false;
+    expect((await d.refresh()).at).toBe(1);
+    clock = 2;
+    sim.faults.unauthorized = true;
+    expect((await d.refresh()).at).toBe(1);
+    sim.faults.unauthorized = false;
+    expect((await d.refresh()).at).toBe(2);
+  });
+
   it('answers the cluster’s problem when the first read fails, and reads at the next need', async () => {
     const d = discovery();
     sim.faults.unauthorized = true;
@@ -252,8 +266,12 @@ describe('the requests it makes', () => {
       expect(proxy.open(API_SERVICES)).toBe(0);
     }, 10_000);
     const reads = proxy.count('/api');
+    const watches = proxy.count(CRDS, true) + proxy.count(API_SERVICES, true);
     await pause(300);
+    // No read from a timer, and no watch started again (a watch left running would re-watch).
     expect(proxy.count('/api')).toBe(reads);
+    expect(proxy.count(CRDS, true) + proxy.count(API_SERVICES, true)).toBe(watches);
+    expect(proxy.open(CRDS) + proxy.open(API_SERVICES)).toBe(0);
   });
 
   it('answers without printer columns from a cluster that will not list CRDs, and says why', async () => {

@@ -147,16 +147,20 @@ export class ClusterDiscovery {
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
-    if (!this.crds) return;
-    this.timer = setTimeout(() => void this.refresh().catch(() => {}), ms);
+    this.timer = setTimeout(() => this.wake(), ms);
     this.timer.unref();
   }
 
   /** A CRD or APIService changed: read again soon, once for a burst of changes. */
   private changed(): void {
     clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => void this.refresh().catch(() => {}), DEBOUNCE_MS);
+    this.debounce = setTimeout(() => this.wake(), DEBOUNCE_MS);
     this.debounce.unref();
+  }
+
+  /** A timer's read; a timer left from before a stop reads nothing. */
+  private wake(): void {
+    if (this.crds) void this.refresh().catch(() => {});
   }
 
   /** Starts the CRD and APIService watches (once); answers the CRD cache. */
@@ -210,8 +214,6 @@ export class ClusterDiscovery {
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.timer);
-    clearTimeout(this.debounce);
     const caches = [this.crds, this.apiServices];
     this.crds = undefined;
     this.apiServices = undefined;
