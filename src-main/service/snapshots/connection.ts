@@ -86,13 +86,9 @@ export function authorize(action: number, inner: string | null): number {
 /** Opens a snapshot on this thread, as the rules say; throws what SQLite says when it cannot. */
 export function openSnapshotConnection(path: string): DatabaseSync {
   const db = new DatabaseSync(path, connectionOptions(0));
-  try {
-    for (const pragma of CONNECTION_PRAGMAS) db.exec(pragma);
-    // Node 24.10 has it; the desktop's Electron may not: the exact schema is then the only wall.
-    db.setAuthorizer?.((action, _a, _b, _db, inner) => authorize(action, inner));
-  } catch (err) {
-    db.close();
-    throw err;
-  }
+  // These pragmas set flags of the connection and read nothing of the file: they cannot fail on it.
+  for (const pragma of CONNECTION_PRAGMAS) db.exec(pragma);
+  // Node 24.10 has it; the desktop's Electron may not: the exact schema is then the only wall.
+  db.setAuthorizer?.((action, _a, _b, _db, inner) => authorize(action, inner));
   return db;
 }
