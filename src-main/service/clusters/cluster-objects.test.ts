@@ -146,10 +146,10 @@ describe('podUsage', () => {
   it('waits at most 3 s for the metrics API, however long the cluster timeout is', async () => {
     const pod = runningPod();
     const c = connect({ timeoutMs: 20_000 });
+    // The metrics answer comes after 4 s, well within the cluster's 20 s: only the 3 s bound of
+    // its own makes the usage missing rather than the figures.
     env.sim.faults.latencyMs = 4_000;
-    const started = Date.now();
     expect(await c.podUsage(pod.metadata.namespace!, pod.metadata.name)).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(3_900);
   });
 });
 

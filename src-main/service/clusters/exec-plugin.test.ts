@@ -178,12 +178,12 @@ describe('a plugin that cannot give a credential', () => {
   });
 
   it('that does not answer in time is a timeout naming it', async () => {
+    // It would exit after 30 s with nothing printed, past this test's own timeout: the timeout
+    // alone can end the run, and it says so.
     const config = node('setTimeout(() => {}, 30_000)');
-    const started = Date.now();
     const err = await refusal(config, 300);
     expect(err.code).toBe('cluster_timeout');
     expect(err.message).toBe(`the credential plugin "${config.command}" did not answer within 0.3 s`);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('that prints more than 1 MiB is stopped and refused', async () => {
