@@ -2,9 +2,10 @@
  * credential.mjs as a kubeconfig exec stanza, steered by a control file the test can rewrite
  * between runs, with its runs, its helpers and their overlaps counted in files next to it. Each
  * fixture has its own marker, so what it started can be found in /proc and ended after the test.
+ * Its files live in the absolute folder the test gives (under os.tmpdir()), never in the checkout.
  */
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { ExecConfig } from '../../clusters/exec-plugin';
 import { killCarrying, pidsIn, uniqueMarker } from './processes';
 
@@ -42,7 +43,10 @@ export function pluginFixtures(dir: () => string) {
   async function fixture(control: PluginControl): Promise<PluginFixture> {
     const marker = uniqueMarker();
     markers.push(marker);
-    const file = (suffix: string) => join(dir(), `${marker}.${suffix}`);
+    const folder = dir();
+    // The plugin runs where the service does (the checkout): a relative path would write there.
+    if (!isAbsolute(folder)) throw new Error(`plugin fixtures need an absolute folder, not "${folder}"`);
+    const file = (suffix: string) => join(folder, `${marker}.${suffix}`);
     const steer = (c: PluginControl) =>
       writeFile(file('control'), JSON.stringify(c.helper ? { ...c, helper: { marker, ...c.helper } } : c));
     await steer(control);
