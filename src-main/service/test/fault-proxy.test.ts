@@ -124,6 +124,29 @@ describe('fault proxy', () => {
     }
   });
 
+  it('hold() keeps what the target sends from the client until release(), which sends it', async () => {
+    let served = 0;
+    const count = () => served++;
+    a.server.on('request', count);
+    proxy.hold();
+    try {
+      let answer: string | undefined;
+      const asked = Promise.all([fetchText(proxy.port), fetchText(proxy.port)]);
+      void asked.then(([text, line]) => {
+        answer = `${text} ${line}`;
+      });
+      // The target has answered both, and neither answer has reached its client.
+      await eventually(async () => expect(served).toBe(2));
+      await eventually(async () => expect(proxy.open).toBe(2));
+      expect(answer).toBeUndefined();
+      proxy.release();
+      await eventually(async () => expect(answer).toBe('a a'));
+    } finally {
+      proxy.release();
+      a.server.off('request', count);
+    }
+  });
+
   it('retarget(port) sends new connections to another server while open ones stay', async () => {
     const stream = await openStream(proxy.port);
     proxy.retarget(b.port);

@@ -35,6 +35,13 @@ export interface FaultProxy {
   up(): Promise<void>;
   /** Every byte the cluster sends reaches the client `ms` later (0 turns it off). */
   slow(ms: number): void;
+  /**
+   * Keeps every byte the cluster sends (TLS handshakes, answers) from the clients until release():
+   * requests in flight stay in flight, for as long as the test needs to look at them.
+   */
+  hold(): void;
+  /** Sends what hold() kept, in order, and forwards as before. */
+  release(): void;
   /** New connections go to this port; open ones stay where they are. */
   retarget(port: number): void;
   close(): Promise<void>;
@@ -53,6 +60,9 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
   let target = targetPort;
   let state: ProxyState = 'up';
   let delayMs = 0;
+  let holding = false;
+  /** Each connection's forwarder, told to send what it kept when a hold ends. */
+  const flushers = new Set<() => void>();
   let accepted = 0;
   let maxOpen = 0;
   const acceptedAt: number[] = [];
@@ -71,8 +81,10 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     const pair = { client, upstream };
     pairs.add(pair);
     maxOpen = Math.max(maxOpen, pairs.size);
+    let flush: () => void = () => {};
     const cut = () => {
       pairs.delete(pair);
+      flushers.delete(flush);
       client.destroy();
       upstream.destroy();
     };
@@ -80,7 +92,13 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     // A clean end from the target only ends the client once the delayed bytes are out.
     upstream.on('error', cut);
     client.pipe(upstream);
-    forwardWithDelay(upstream, client, () => delayMs);
+    flush = forwardWithDelay(
+      upstream,
+      client,
+      () => delayMs,
+      () => holding,
+    );
+    flushers.add(flush);
   });
 
   const listen = (port: number) =>
@@ -148,6 +166,13 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
     slow(ms) {
       delayMs = Math.max(0, ms);
     },
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const flush of [...flushers]) flush();
+    },
     retarget(next) {
       target = next;
     },
@@ -160,14 +185,17 @@ export async function startFaultProxy(targetPort: number): Promise<FaultProxy> {
 }
 
 /**
- * upstream → client, each chunk held until `delay()` ms after it arrived. A queue rather than a
- * timer per chunk keeps the order when the delay changes while bytes are in flight.
+ * upstream → client, each chunk held until `delay()` ms after it arrived, and all of them while
+ * `held()`. A queue rather than a timer per chunk keeps the order when the delay changes while
+ * bytes are in flight. Returns the flush to call when a hold ends.
  */
-function forwardWithDelay(from: Socket, to: Socket, delay: () => number): void {
+function forwardWithDelay(from: Socket, to: Socket, delay: () => number, held: () => boolean): () => void {
   const queue: { due: number; chunk: Buffer | null }[] = [];
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    clearTimeout(timer);
     timer = undefined;
+    if (held()) return;
     while (queue.length > 0 && queue[0]!.due <= Date.now()) {
       const { chunk } = queue.shift()!;
       if (to.destroyed) return;
@@ -193,4 +221,5 @@ function forwardWithDelay(from: Socket, to: Socket, delay: () => number): void {
     clearTimeout(timer);
     queue.length = 0;
   });
+  return flush;
 }
