@@ -263,13 +263,13 @@ describe('exec credential plugins', () => {
   it('a plugin slower than the cluster timeout is a 504 within it, and is killed', async () => {
     await control({ mode: 'ok', token: 'exec-token-3', delayMs: 60_000 });
     const stack = await execStack(['exec-token-3'], { service: { timeoutMs: 1_500 } });
-    const started = Date.now();
+    // The plugin would answer after a minute, past this test's own timeout: only the deadline can
+    // give this answer, and the problem names it.
     const res = expectProblem(await stack.get(podPath(stack)), 504, 'cluster_timeout');
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(res.detail).toBe(`the credential plugin "${process.execPath}" did not answer within 1.5 s`);
     const [pid] = await runs();
     expect(pid).toBeGreaterThan(0);
-    await eventually(async () => expect(() => process.kill(pid!, 0)).toThrow(/ESRCH/), 3_000);
+    await eventually(async () => expect(() => process.kill(pid!, 0)).toThrow(/ESRCH/), 10_000);
   });
 
   describe('what a plugin starts', () => {

