@@ -7,12 +7,14 @@ import { benchAuthStore } from './auth-store';
 import { startBenchService } from './bench-service';
 import { benchListPods } from './list-pods';
 import { runOptionalLoadBench } from './load-optional';
+import { benchLoginTiming } from './login-timing';
 import { benchLogsViewer } from './logs-viewer';
 import { type MemoryPoint, measureMemory } from './memory';
 import { benchPages } from './pages';
 import { benchRendererTable } from './renderer-table';
 import { benchSimulatorBuild } from './simulator-build';
 import { type SimulatorProcess, startSimulatorProcess } from './simulator-process';
+import { benchSlowClients } from './slow-clients';
 import { benchSnapshot } from './snapshot';
 import { benchHostileUploads } from './snapshot-hostile';
 import { benchSnapshotOpen } from './snapshot-open';
@@ -119,6 +121,8 @@ async function main() {
     const load = runs('load') ? await timed('load', () => runOptionalLoadBench(quick)) : undefined;
     if (load && 'verdicts' in load) verdicts.push(...load.verdicts);
     else if (load) skipped.push(`load test: ${load.skipped}`);
+    if (runs('load'))
+      await timed('slow clients', () => benchSlowClients(join(dir, 'slow-clients'), SCALE, verdicts, judge));
     if (runs('auth'))
       await timed('auth store', () =>
         benchAuthStore(
@@ -127,6 +131,10 @@ async function main() {
           verdicts,
           judge,
         ),
+      );
+    if (runs('auth'))
+      await timed('login timing', () =>
+        benchLoginTiming(join(dir, 'login-timing'), quick ? 5 : 15, verdicts, judge),
       );
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -25,6 +25,9 @@ const hostOf = (url: string) => new URL(url).host;
 const portOf = (url: string) => Number(new URL(url).port);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lifetime = (c: RawClient) => c.closedAt! - c.openedAt;
+/** The detail of the problem a connection was answered with before it was closed. */
+const detailOf = (c: RawClient) =>
+  (JSON.parse(c.received.slice(c.received.indexOf('\r\n\r\n') + 4)) as { detail?: string }).detail;
 
 describe('slow clients', () => {
   const { logger, entries } = recordingLogger();
@@ -58,8 +61,6 @@ describe('slow clients', () => {
   afterEach(async () => raw?.closeAll());
   afterAll(async () => stack?.close());
 
-  const podPage = () => `${stack.cluster}/kubernetes-proxy/pod?limit=50&offset=100`;
-
   it('closes each kind of slow connection with a 408 once its timeout runs out', async () => {
     raw = new RawClients(portOf(base));
     const host = hostOf(base);
@@ -76,77 +77,28 @@ describe('slow clients', () => {
       raw.dribble(b, login.body);
       bodies.push(b);
     }
+    // None of them would ever end by itself: that each is closed at all (this test's own timeout
+    // guards a hang) and which timeout its 408 names say what closed it; the lower bounds say not
+    // before its time.
     await Promise.all(raw.all.map((c) => c.closed));
 
-    const slack = CHECK_MS + 2_000;
     for (const c of [...silent, ...headers]) {
       expect(c.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(detailOf(c)).toBe(
+        `the request's headers did not arrive within ${HEADERS_MS / 1000} s (the headers timeout)`,
+      );
       expect(lifetime(c)).toBeGreaterThanOrEqual(HEADERS_MS - 100);
-      expect(lifetime(c)).toBeLessThan(HEADERS_MS + slack);
     }
     for (const c of bodies) {
       expect(c.received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(detailOf(c)).toBe(
+        `the request did not arrive whole within ${REQUEST_MS / 1000} s (the request timeout)`,
+      );
       expect(lifetime(c)).toBeGreaterThanOrEqual(REQUEST_MS - 100);
-      expect(lifetime(c)).toBeLessThan(REQUEST_MS + slack);
     }
-  });
-
-  it('keeps answering health, login and a pod page while 600 slow connections arrive, holding at most the bound', async () => {
-    raw = new RawClients(portOf(base));
-    const host = hostOf(base);
-    let opening = true;
-    let mostOpen = 0;
-    const attack = (async () => {
-      for (let i = 0; i < 200; i++) {
-        await raw.open();
-        const h = await raw.open();
-        raw.dribble(h, endlessHeaders(host, '/v1/health'));
-        const login = slowLogin(host, 500);
-        raw.dribble(await raw.open(login.head), login.body);
-        if (i % 10 === 0) mostOpen = Math.max(mostOpen, await serverConnections());
-      }
-      opening = false;
-    })();
-
-    const answers: Array<PlainResponse & { what: string }> = [];
-    const normal = async () => {
-      // Logins are few: the service allows 20 per address per 10 minutes.
-      for (let round = 0; round < 6; round++) {
-        answers.push({ what: 'health', ...(await freshRequest(base, '/v1/health')) });
-        answers.push({
-          what: 'login',
-          ...(await freshRequest(base, '/v1/auth/login', {
-            method: 'POST',
-            body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
-          })),
-        });
-        answers.push({
-          what: 'pods',
-          ...(await freshRequest(base, podPage(), { headers: stack.session.headers })),
-        });
-        await sleep(150);
-      }
-    };
-    await Promise.all([attack, normal()]);
-    expect(opening).toBe(false);
-    expect(raw.all).toHaveLength(600);
-    mostOpen = Math.max(mostOpen, await serverConnections());
-
-    expect(answers.map((a) => `${a.what} ${a.status}`)).toEqual(answers.map((a) => `${a.what} 200`));
-    expect(JSON.parse(answers.find((a) => a.what === 'pods')!.body)).toHaveLength(50);
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(1_500);
-    // The guard closes the longest waiting ones as new ones arrive; one normal request may be in flight.
-    expect(mostOpen).toBeLessThanOrEqual(MAX_WAITING + 1);
-    expect(mostOpen).toBeGreaterThan(MAX_WAITING / 2);
-    // And the timeouts close the rest.
-    await eventually(async () => expect(raw.openCount).toBe(0), REQUEST_MS + CHECK_MS + 2_000);
-    expect(await serverConnections()).toBe(0);
-    // Told once, not once per connection closed; and nothing of it is an error.
-    const told = entries.filter((e) => e.level === LEVEL.warn && /longest waiting/.test(e.msg ?? ''));
-    expect(told).toHaveLength(1);
-    expect(told[0]).toMatchObject({ maxWaiting: MAX_WAITING });
+    // The server holds nothing of them, and closing slow clients is no error of its own.
+    await eventually(async () => expect(await serverConnections()).toBe(0));
     expect(entries.filter((e) => e.level >= LEVEL.error)).toEqual([]);
-    expect((await freshRequest(base, '/v1/health')).status).toBe(200);
   });
 
   it('lets a log follow and a slowly read long answer run past the request timeout', async () => {
@@ -193,6 +145,109 @@ describe('slow clients', () => {
     expect(answer.count).toBe(1_000);
     expect(answer.waited).toBeGreaterThan(REQUEST_MS);
   });
+});
+
+describe('a flood of slow clients', () => {
+  // Timeouts longer than this test may run: while it runs, only the guard's bound closes the
+  // connections it opens, so how many it holds is a state, whatever the machine's load. The
+  // timeouts' own closing is the first describe's.
+  const PATIENT_MS = 120_000;
+  const { logger, entries } = recordingLogger();
+  let stack: Stack;
+  let raw: RawClients;
+  let server: Server;
+  let base: string;
+  const serverConnections = () =>
+    new Promise<number>((resolve, reject) =>
+      server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+    );
+  beforeAll(async () => {
+    stack = await startStack({
+      simulator: { scale: { pods: 200 } },
+      service: {
+        logger,
+        http: {
+          headersTimeoutMs: PATIENT_MS,
+          requestTimeoutMs: PATIENT_MS,
+          checkIntervalMs: CHECK_MS,
+          maxWaitingConnections: MAX_WAITING,
+        },
+      },
+    });
+    const second = await stack.service.listen(0, '127.0.0.1');
+    server = second.server;
+    base = second.url;
+  });
+  afterAll(async () => {
+    await raw?.closeAll();
+    await stack?.close();
+  });
+
+  const podPage = () => `${stack.cluster}/kubernetes-proxy/pod?limit=50&offset=100`;
+
+  it('keeps answering health, login and a pod page while 600 slow connections arrive, holding at most the bound', async () => {
+    raw = new RawClients(portOf(base));
+    const host = hostOf(base);
+    let opening = true;
+    let mostOpen = 0;
+    const attack = (async () => {
+      for (let i = 0; i < 200; i++) {
+        await raw.open();
+        const h = await raw.open();
+        raw.dribble(h, endlessHeaders(host, '/v1/health'));
+        const login = slowLogin(host, 500);
+        raw.dribble(await raw.open(login.head), login.body);
+        if (i % 10 === 0) mostOpen = Math.max(mostOpen, await serverConnections());
+      }
+      opening = false;
+    })();
+
+    // How long these take under the flood is a figure of `npm run bench` (bench/slow-clients.ts).
+    const answers: Array<PlainResponse & { what: string }> = [];
+    const normal = async () => {
+      // Logins are few: the service allows 20 per address per 10 minutes.
+      for (let round = 0; round < 6; round++) {
+        answers.push({ what: 'health', ...(await freshRequest(base, '/v1/health', { timeoutMs: 15_000 })) });
+        answers.push({
+          what: 'login',
+          ...(await freshRequest(base, '/v1/auth/login', {
+            method: 'POST',
+            body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD }),
+            timeoutMs: 15_000,
+          })),
+        });
+        answers.push({
+          what: 'pods',
+          ...(await freshRequest(base, podPage(), { headers: stack.session.headers, timeoutMs: 15_000 })),
+        });
+        await sleep(150);
+      }
+    };
+    await Promise.all([attack, normal()]);
+    expect(opening).toBe(false);
+    expect(raw.all).toHaveLength(600);
+    mostOpen = Math.max(mostOpen, await serverConnections());
+
+    expect(answers.map((a) => `${a.what} ${a.status}`)).toEqual(answers.map((a) => `${a.what} 200`));
+    expect(JSON.parse(answers.find((a) => a.what === 'pods')!.body)).toHaveLength(50);
+    // No timeout runs out in this test: 600 connections opened and the server holds the bound (one
+    // normal request may be in flight), so the guard closed the rest, the longest waiting first.
+    expect(mostOpen).toBeLessThanOrEqual(MAX_WAITING + 1);
+    await eventually(async () => expect(raw.openCount).toBeLessThanOrEqual(MAX_WAITING));
+    const evicted = raw.all.filter((c) => c.closedAt !== null);
+    expect(evicted.length).toBeGreaterThanOrEqual(600 - MAX_WAITING);
+    // The silent ones among them were told why, in the words of a 408.
+    expect(evicted.some((c) => /^HTTP\/1\.1 408 /.test(c.received))).toBe(true);
+    // Told once, not once per connection closed; and nothing of it is an error.
+    const told = entries.filter((e) => e.level === LEVEL.warn && /longest waiting/.test(e.msg ?? ''));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ maxWaiting: MAX_WAITING });
+    expect(entries.filter((e) => e.level >= LEVEL.error)).toEqual([]);
+    // Once the clients go, the server holds nothing of them and still answers.
+    await raw.closeAll();
+    await eventually(async () => expect(await serverConnections()).toBe(0));
+    expect((await freshRequest(base, '/v1/health')).status).toBe(200);
+  }, 60_000);
 });
 
 describe('the connection cap', () => {
