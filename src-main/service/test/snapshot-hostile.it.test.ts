@@ -196,7 +196,9 @@ describe('event rows that cannot be read', () => {
       '{"metadata":{},"type":5}',
     ];
     const update = db.prepare('UPDATE events SET json = ? WHERE uid = ?');
-    broken.forEach((b, i) => update.run(texts[i]!, b.uid));
+    broken.forEach((b, i) => {
+      update.run(texts[i]!, b.uid);
+    });
     db.close();
     expect(broken.map((b) => b.expired).sort()).toEqual([0, 0, 1, 1]);
 
