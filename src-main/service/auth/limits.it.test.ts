@@ -1,3 +1,8 @@
+/**
+ * Login failures and the rate limits, on a service with a fake clock. That an unknown username and
+ * a wrong password cost the same is checked as the scrypt work each does (the real scrypt, counted);
+ * their times side by side are bench/login-timing.ts.
+ */
 import type * as Crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_ADMIN_PASSWORD } from '../test/login';

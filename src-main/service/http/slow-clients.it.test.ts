@@ -1,3 +1,8 @@
+/**
+ * Slow and silent clients against the service's HTTP limits, over raw loopback sockets. Which
+ * timeout or bound closed a connection is read from its 408 and from what the server holds, never
+ * from elapsed time; how fast normal requests are answered during a flood is bench/slow-clients.ts.
+ */
 import { request, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PODS } from '../../simulator/index';

@@ -1,3 +1,9 @@
+/**
+ * The service's connections to a cluster, counted at a loopback proxy and at the simulator: pool
+ * bounds, reuse, streams kept apart from short requests, deadlines. Every check is a state (how many
+ * connections, which answer): where concurrency matters the proxy holds the cluster's answers, so
+ * nothing depends on how fast the machine is.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPki, DEMO_PODS, type SimPki, type Simulator, startSimulator } from '../../simulator/index';
 import { KubeClient } from '../clusters/kube-client';
