@@ -3,7 +3,15 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
 import { HOSTILE_FILES, rewrite, writeBase } from './hostile-files.test-support';
-import { checkSnapshot, GAPS_SHOWN, headerProblem } from './inspect';
+import {
+  CHECK_BUDGET,
+  checkBudgetMs,
+  checkSnapshot,
+  GAPS_SHOWN,
+  headerProblem,
+  UNREADABLE_EVENTS_MAX,
+} from './inspect';
+import { ProbeAborted, runningProbes } from './probe';
 import { openSnapshotFile } from './reader';
 import { objectJson, refusal, tempFolder, writeSnapshot } from './skiff-file.test-support';
 
@@ -76,6 +84,99 @@ describe('what the check reads and says', () => {
     expect(checked.unreadableEvents).toEqual([1]);
   });
 
+  it('lists exactly 20 gaps with no count of more, and counts 2 rows left out as rows', async () => {
+    const path = folder.path('twenty.skiff');
+    const gaps = Array.from({ length: GAPS_SHOWN }, (_, i) => ({
+      part: 'logs',
+      target: `shop/web-${i}/app`,
+      reason: 'gone',
+    }));
+    writeSnapshot(path, {
+      events: [
+        ['u-1', 'shop', '2026-03-01T11:00:00Z', true, 'not json'],
+        ['u-2', 'shop', '2026-03-01T11:00:00Z', false, '[]'],
+      ],
+      gaps,
+    });
+    expect((await checkSnapshot(path)).missing).toEqual([
+      ...gaps,
+      {
+        part: 'events',
+        reason:
+          "2 event rows of the file cannot be read (not a JSON object with an Event's fields) and are left out",
+      },
+    ]);
+  });
+
+  it('leaves out as many as 10,000 event rows that cannot be read, and refuses one more', async () => {
+    const path = folder.path('many.skiff');
+    writeBase(path);
+    rewrite(
+      path,
+      `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${UNREADABLE_EVENTS_MAX}) INSERT INTO events SELECT 'bad-'||x, 'shop', '2026-03-01T11:00:00Z', 0, '{' FROM c`,
+    );
+    const checked = await checkSnapshot(path);
+    expect(checked.unreadableEvents).toHaveLength(UNREADABLE_EVENTS_MAX);
+    rewrite(path, `INSERT INTO events VALUES ('one-more', 'shop', '2026-03-01T11:00:00Z', 0, '{')`);
+    expect((await refusal(path)).message).toMatch(/more than 10000 of its event rows cannot be read/);
+  });
+
+  it('an event row too large refuses the file, naming it', async () => {
+    const path = folder.path('big-event.skiff');
+    writeBase(path);
+    rewrite(
+      path,
+      `INSERT INTO events VALUES ('u-big', 'shop', '2026-03-01T11:00:00Z', 0, '{"metadata":{},"pad":"' || printf('%.*c', ${9 * 2 ** 20}, 'x') || '"}')`,
+    );
+    expect((await refusal(path)).message).toMatch(
+      /the event u-big is larger than a snapshot allows \(8 MiB\)$/,
+    );
+  });
+
+  it('a log over 64 MiB, more than SQLite will read, refuses the file, naming it', async () => {
+    const path = folder.path('big-log.skiff');
+    writeBase(path);
+    rewrite(
+      path,
+      `INSERT INTO logs VALUES ('shop', 'web', 'app', 0, 1, printf('%.*c', ${2 ** 26 + 1}, 'x'))`,
+    );
+    expect((await refusal(path)).message).toMatch(
+      /: the log of shop\/web container app is larger than a snapshot allows \(64 MiB\)$/,
+    );
+  });
+
+  it('a file whose pages SQLite cannot read is refused as damaged, in its words', async () => {
+    const path = folder.path('garbage.skiff');
+    writeBase(path);
+    const bytes = readFileSync(path);
+    // Keep the 100-byte header; the rest of the first page (the schema's b-tree) becomes noise.
+    bytes.fill(0x5a, 100, 4096);
+    writeFileSync(path, bytes);
+    expect((await refusal(path)).message).toMatch(
+      /: the file is damaged \((database disk image is malformed|file is not a database)\)$/,
+    );
+  });
+
+  it('stops when asked, before or during the check, leaving no process behind', async () => {
+    const path = folder.path('stopped.skiff');
+    writeBase(path);
+    await expect(checkSnapshot(path, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(ProbeAborted);
+    const lock = new DatabaseSync(path);
+    lock.exec('BEGIN EXCLUSIVE');
+    try {
+      const controller = new AbortController();
+      const checking = checkSnapshot(path, { signal: controller.signal }).catch((e: unknown) => e);
+      for (let i = 0; i < 2_000 && runningProbes() < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(runningProbes()).toBe(2);
+      controller.abort();
+      expect(await checking).toBeInstanceOf(ProbeAborted);
+      expect(runningProbes()).toBe(0);
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+  }, 30_000);
+
   it('a file without gaps and with every event readable misses nothing', async () => {
     const path = folder.path('whole.skiff');
     writeBase(path);
@@ -127,10 +228,10 @@ describe('what the check reads and says', () => {
     const lock = new DatabaseSync(path);
     lock.exec('BEGIN EXCLUSIVE');
     try {
-      const err = await checkSnapshot(path, { budgetMs: 1_000 }).catch((e: unknown) => e as ProblemError);
+      const err = await checkSnapshot(path, { budgetMs: 2_000 }).catch((e: unknown) => e as ProblemError);
       expect(err).toBeInstanceOf(ProblemError);
       expect((err as ProblemError).message).toMatch(
-        /checking it took longer than 1 s, the most a file of its size may take/,
+        /checking it took longer than 2 s, the most a file of its size may take$/,
       );
     } finally {
       lock.exec('ROLLBACK');
@@ -180,6 +281,16 @@ it('a check one of whose processes ends on its own refuses the file, saying so, 
     }
   }
 }, 30_000);
+
+describe('checkBudgetMs', () => {
+  it('is the base and 30 s per GiB, rounded up to the millisecond', () => {
+    expect(checkBudgetMs(0)).toBe(CHECK_BUDGET.baseMs);
+    expect(CHECK_BUDGET).toEqual({ baseMs: 30_000, perGiBMs: 30_000 });
+    expect(checkBudgetMs(2 ** 30, 1_000)).toBe(31_000);
+    expect(checkBudgetMs(2 ** 29, 0)).toBe(15_000);
+    expect(checkBudgetMs(1, 0)).toBe(1);
+  });
+});
 
 describe('headerProblem', () => {
   const header = (f: (b: Buffer) => void) => {

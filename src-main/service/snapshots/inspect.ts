@@ -47,6 +47,11 @@ export interface CheckOptions {
 /** 30 s, and 30 s more per GiB: far more than a good file takes (a 1 GiB file checks in seconds). */
 export const CHECK_BUDGET = { baseMs: 30_000, perGiBMs: 30_000 } as const;
 export const GAPS_SHOWN = 20;
+
+/** The budget of a file of `bytes`: `baseMs`, and CHECK_BUDGET.perGiBMs more per GiB. */
+export function checkBudgetMs(bytes: number, baseMs: number = CHECK_BUDGET.baseMs): number {
+  return baseMs + Math.ceil((bytes / 2 ** 30) * CHECK_BUDGET.perGiBMs);
+}
 export const UNREADABLE_EVENTS_MAX = 10_000;
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -61,8 +66,7 @@ const MiB = 2 ** 20;
  */
 export function headerProblem(header: Uint8Array, size: number): string | undefined {
   const bytes = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
-  if (bytes.length < SQLITE_MAGIC.length || !bytes.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC))
-    return 'it is not an SQLite database';
+  if (!bytes.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return 'it is not an SQLite database';
   if (bytes.length < HEADER_BYTES) return `the file is truncated (${size} bytes)`;
   if (bytes[18] === 2 || bytes[19] === 2)
     return 'it is a WAL-mode database (a snapshot is one file, in rollback-journal mode)';
@@ -70,7 +74,7 @@ export function headerProblem(header: Uint8Array, size: number): string | undefi
   const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
   const pages = bytes.readUInt32BE(28);
   const countValid = bytes.readUInt32BE(92) === bytes.readUInt32BE(24);
-  if (countValid && pages > 0 && size < pageSize * pages)
+  if (countValid && size < pageSize * pages)
     return `the file is truncated (${size} of ${pageSize * pages} bytes)`;
   return undefined;
 }
@@ -103,6 +107,8 @@ const EVENTS_SQL = `SELECT ${shortText('uid')},
   END AS problem
   FROM events WHERE problem IS NOT NULL LIMIT 1`;
 
+// octet_length reads a text's size from its record, not the text: one over SQLite's own length
+// limit is found here rather than failing the read that asks for it.
 const LOGS_SQL = `SELECT ${shortText('namespace')}, ${shortText('pod')}, ${shortText('container')},
   CASE
     WHEN NOT (${['namespace', 'pod', 'container', 'text'].map(text).join(' AND ')} AND typeof(previous) = 'integer' AND previous IN (0, 1) AND typeof(line_count) = 'integer' AND line_count >= 0) THEN 'type'
@@ -135,9 +141,9 @@ const JSON_LIMIT = `${FILE_LIMITS.jsonBytes / MiB} MiB`;
 const TABLE_CHECKS: ReadonlyArray<{
   table: string;
   sql: string;
-  what(r: RowProblem): string;
-  /** What "too large" means for the table. */
-  limit: string;
+  /** For the tables whose rows can be too large or not JSON: how a row is named, and the bound. */
+  what?(r: RowProblem): string;
+  limit?: string;
 }> = [
   {
     table: 'objects',
@@ -171,8 +177,8 @@ function rowProblem(check: (typeof TABLE_CHECKS)[number], r: RowProblem): string
     return `the file is damaged (a row of ${check.table} holds a value of the wrong type)`;
   if (r.problem === 'key')
     return `a row of ${check.table} has a key longer than ${FILE_LIMITS.keyBytes} bytes (a Kubernetes name has at most 253)`;
-  if (r.problem === 'size') return `${check.what(r)} is larger than a snapshot allows (${check.limit})`;
-  return `the file is damaged (${check.what(r)} is not a JSON object)`;
+  if (r.problem === 'size') return `${check.what!(r)} is larger than a snapshot allows (${check.limit})`;
+  return `the file is damaged (${check.what!(r)} is not a JSON object)`;
 }
 
 async function fileGaps(probe: Probe): Promise<SnapshotGap[]> {
@@ -226,7 +232,12 @@ async function inspectEvents(probe: Probe, verified: Promise<void>): Promise<num
   // Not even opened before: what is wrong with the file is the first process's to say.
   await verified;
   await probe.open();
-  return probe.badJsonRows('SELECT rowid AS id, json FROM events', EVENT_FIELDS, UNREADABLE_EVENTS_MAX + 1);
+  // A row over the bound is the first process's to refuse, by name: this one never reads it.
+  return probe.badJsonRows(
+    `SELECT rowid AS id, json FROM events WHERE octet_length(json) <= ${FILE_LIMITS.jsonBytes}`,
+    EVENT_FIELDS,
+    UNREADABLE_EVENTS_MAX + 1,
+  );
 }
 
 /**
@@ -240,40 +251,31 @@ async function inspect(
   opts: { budgetMs: number; signal?: AbortSignal },
 ): Promise<CheckedSnapshot> {
   let verified!: () => void;
-  let unverified!: (err: unknown) => void;
-  const schemaVerified = new Promise<void>((resolve, reject) => {
+  const schemaVerified = new Promise<void>((resolve) => {
     verified = resolve;
-    unverified = reject;
   });
-  // Nobody may be waiting for it when the file is refused (the second process failed first).
-  schemaVerified.catch(() => {});
-  // When one process fails, the other is stopped rather than left to the budget.
+  // When one process fails, the other is stopped rather than left to the budget (the events' one
+  // may be waiting for a schema that will never be found good).
   const stop = new AbortController();
   const each = {
     budgetMs: opts.budgetMs,
     signal: opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal,
   };
-  const file = withProbe(path, each, (probe) => inspectFile(probe, shownAs, verified)).catch(
-    (err: unknown) => {
-      unverified(err);
-      stop.abort();
-      throw err;
-    },
-  );
-  const events = withProbe(path, each, (probe) => inspectEvents(probe, schemaVerified)).catch(
-    (err: unknown) => {
-      stop.abort();
-      throw err;
-    },
-  );
-  const [fileResult, eventsResult] = await Promise.allSettled([file, events]);
-  if (fileResult.status === 'rejected' || eventsResult.status === 'rejected') {
-    const failures = [fileResult, eventsResult].flatMap((r) =>
-      r.status === 'rejected' ? [r.reason as unknown] : [],
-    );
-    // The first failure that is not the other process stopped for it: the file's before the events'.
-    throw failures.find((e) => !(e instanceof ProbeAborted)) ?? failures[0];
-  }
+  const stopOther = (err: unknown) => {
+    stop.abort();
+    throw err;
+  };
+  const results = await Promise.allSettled([
+    withProbe(path, each, (probe) => inspectFile(probe, shownAs, verified)).catch(stopOther),
+    withProbe(path, each, (probe) => inspectEvents(probe, schemaVerified)).catch(stopOther),
+  ]);
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  // The first failure that is not the other process stopped for it: the file's before the events'.
+  if (failures.length > 0) throw failures.find((e) => !(e instanceof ProbeAborted)) ?? failures[0];
+  const [fileResult, eventsResult] = results as [
+    PromiseFulfilledResult<Awaited<ReturnType<typeof inspectFile>>>,
+    PromiseFulfilledResult<number[]>,
+  ];
   const unreadable = eventsResult.value;
   if (unreadable.length > UNREADABLE_EVENTS_MAX)
     throw invalidSnapshot(
@@ -283,13 +285,6 @@ async function inspect(
   const { facts, gaps, sha256, bytes } = fileResult.value;
   const missing = unreadable.length > 0 ? [...gaps, unreadableGap(unreadable.length)] : gaps;
   return { facts, sha256, bytes, unreadableEvents: unreadable, missing };
-}
-
-/** What a failed statement says, as the reason a file is refused. */
-function damaged(message: string): string {
-  if (/string or blob too big/i.test(message))
-    return `it holds a value larger than ${FILE_LIMITS.valueBytes / MiB} MiB`;
-  return `the file is damaged (${message})`;
 }
 
 /**
@@ -305,8 +300,7 @@ export async function checkSnapshot(path: string, opts: CheckOptions = {}): Prom
   } catch (err) {
     throw new ProblemError('invalid_snapshot', `${shownAs}: ${(err as Error).message}`);
   }
-  const budgetMs =
-    (opts.budgetMs ?? CHECK_BUDGET.baseMs) + Math.ceil((size / 2 ** 30) * CHECK_BUDGET.perGiBMs);
+  const budgetMs = checkBudgetMs(size, opts.budgetMs);
   try {
     return await inspect(path, shownAs, { budgetMs, ...(opts.signal ? { signal: opts.signal } : {}) });
   } catch (err) {
@@ -315,7 +309,8 @@ export async function checkSnapshot(path: string, opts: CheckOptions = {}): Prom
         shownAs,
         `checking it took longer than ${Math.max(1, Math.round(budgetMs / 1000))} s, the most a file of its size may take`,
       );
-    if (err instanceof ProbeQueryError) throw invalidSnapshot(shownAs, damaged(err.message));
+    if (err instanceof ProbeQueryError)
+      throw invalidSnapshot(shownAs, `the file is damaged (${err.message})`);
     if (err instanceof ProbeCrashed) throw invalidSnapshot(shownAs, `checking it failed: ${err.message}`);
     throw err;
   }

@@ -3,6 +3,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rewrite, writeBase } from './hostile-files.test-support';
 import {
+  killAllProbes,
   PROBE_MARK,
   ProbeAborted,
   ProbeCrashed,
@@ -77,6 +78,19 @@ describe('withProbe', () => {
     expect(probesOf(path)).toEqual([]);
   });
 
+  it('counts its child while it runs, and a call after it returned is refused at once', async () => {
+    const path = folder.path('counted.skiff');
+    writeBase(path);
+    let leaked: Parameters<Parameters<typeof withProbe>[2]>[0] | undefined;
+    const during = await withProbe(path, { budgetMs: 20_000 }, async (probe) => {
+      leaked = probe;
+      return [runningProbes(), probesOf(path).length];
+    });
+    expect(during).toEqual([1, 1]);
+    await expect(leaked!.all('SELECT 1')).rejects.toBeInstanceOf(ProbeAborted);
+    expect(probesOf(path)).toEqual([]);
+  });
+
   it('gives what SQLite refuses as ProbeQueryError, in its words: no view, no recursion, no pragma, no write', async () => {
     const path = folder.path('refusals.skiff');
     writeBase(path);
@@ -131,6 +145,7 @@ describe('withProbe', () => {
     await spin;
     expect(thrown).toBeInstanceOf(ProbeTimeout);
     expect((thrown as ProbeTimeout).budgetMs).toBe(1_500);
+    expect((thrown as ProbeTimeout).message).toBe('the check took longer than 1500 ms');
     expect(turnsWhilePending).toBeGreaterThan(10);
     await until(() => probesOf(path).length === 0);
     expect(runningProbes()).toBe(0);
@@ -146,6 +161,7 @@ describe('withProbe', () => {
     await until(() => probesOf(path).length === 1);
     controller.abort();
     expect(await thrown).toBeInstanceOf(ProbeAborted);
+    expect(((await thrown) as Error).message).toBe('the check was stopped');
     await until(() => probesOf(path).length === 0);
     await expect(
       withProbe(path, { budgetMs: 1_000, signal: controller.signal }, async () => 1),
@@ -165,6 +181,36 @@ describe('withProbe', () => {
     expect(thrown).toBeInstanceOf(ProbeCrashed);
     expect((thrown as Error).message).toBe('its process ended (SIGKILL)');
   });
+
+  it('a call the work still waits for when the child ends is refused with how it ended', async () => {
+    const path = slowFile('waiting.skiff');
+    let seen: unknown;
+    const thrown = await withProbe(path, { budgetMs: 1_000 }, async (probe) => {
+      await probe.open();
+      const pending = probe.all(ENDLESS_SQL);
+      pending.catch((err: unknown) => {
+        seen = err;
+      });
+      return pending;
+    }).catch((err: unknown) => err);
+    expect(thrown).toBeInstanceOf(ProbeTimeout);
+    await turn();
+    expect(seen).toBe(thrown);
+  }, 30_000);
+
+  it('killAllProbes ends every check in progress (what happens when this process exits)', async () => {
+    const path = slowFile('exiting.skiff');
+    const thrown = withProbe(path, { budgetMs: 60_000 }, async (probe) => {
+      await probe.open();
+      return probe.all(ENDLESS_SQL);
+    }).catch((err: unknown) => err);
+    await until(() => probesOf(path).length === 1);
+    killAllProbes();
+    const err = await thrown;
+    expect(err).toBeInstanceOf(ProbeCrashed);
+    expect((err as Error).message).toBe('its process ended (SIGKILL)');
+    expect(probesOf(path)).toEqual([]);
+  }, 30_000);
 
   it('a path that does not exist, or is not SQLite, is a ProbeQueryError of the step that met it', async () => {
     const missing = folder.path('nowhere.skiff');

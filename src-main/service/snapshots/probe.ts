@@ -115,7 +115,8 @@ function run(m) {
     }
     return bad;
   }
-  return { rows: db.prepare(m.sql).all(...m.params) };
+  if (m.op === 'all') return { rows: db.prepare(m.sql).all(...m.params) };
+  throw new Error('no such operation: ' + m.op);
 }
 const isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 function shaped(json, fields) {
@@ -150,10 +151,15 @@ process.on('disconnect', () => process.exit(0));
 `;
 
 const running = new Set<ChildProcess>();
-let exitHook = false;
 
 /** Children still running; a test's way to see that none is left behind. */
 export const runningProbes = () => running.size;
+
+/** Ends every check in progress: when this process exits, none outlives it, whichever way it ends. */
+export function killAllProbes(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+process.once('exit', killAllProbes);
 
 interface Pending {
   resolve(value: unknown): void;
@@ -172,18 +178,11 @@ export async function withProbe<T>(
   work: (probe: Probe) => Promise<T>,
 ): Promise<T> {
   if (opts.signal?.aborted) throw new ProbeAborted();
-  if (!exitHook) {
-    exitHook = true;
-    // A check in progress never outlives the service, whichever way it ends.
-    process.once('exit', () => {
-      for (const child of running) child.kill('SIGKILL');
-    });
-  }
   const child = spawn(
     process.execPath,
     ['--max-old-space-size=256', '-e', CHILD_SOURCE, '--', PROBE_MARK, path],
     {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       serialization: 'advanced',
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       windowsHide: true,
@@ -194,10 +193,6 @@ export async function withProbe<T>(
   const gone = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-2_000);
   });
   const pending = new Map<number, Pending>();
   let ended: Error | undefined;
@@ -220,11 +215,7 @@ export async function withProbe<T>(
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   child.on('error', (err) => end(err));
   child.on('exit', (code, signal) =>
-    end(
-      new ProbeCrashed(
-        `its process ended (${signal ?? `exit code ${code}`})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`,
-      ),
-    ),
+    end(new ProbeCrashed(`its process ended (${signal ?? `exit code ${code}`})`)),
   );
   child.on('message', (m: { id: number; value?: unknown; error?: string }) => {
     const p = pending.get(m.id);
