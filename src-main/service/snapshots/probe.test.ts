@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setImmediate as turn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -211,6 +212,32 @@ describe('withProbe', () => {
     expect((err as Error).message).toBe('its process ended (SIGKILL)');
     expect(probesOf(path)).toEqual([]);
   }, 30_000);
+
+  it('gives what spawn says when there is no child at all', async () => {
+    const path = folder.path('unspawned.skiff');
+    writeBase(path);
+    const execPath = process.execPath;
+    process.execPath = folder.path('no-such-node');
+    let thrown: unknown;
+    try {
+      thrown = await withProbe(path, { budgetMs: 20_000 }, (probe) => probe.head(16)).catch(
+        (err: unknown) => err,
+      );
+    } finally {
+      process.execPath = execPath;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect(runningProbes()).toBe(0);
+  });
+
+  it('leaves nothing of itself on the caller’s signal once it returns', async () => {
+    const path = folder.path('listeners.skiff');
+    writeBase(path);
+    const controller = new AbortController();
+    await withProbe(path, { budgetMs: 20_000, signal: controller.signal }, (probe) => probe.head(16));
+    expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
+  });
 
   it('a path that does not exist, or is not SQLite, is a ProbeQueryError of the step that met it', async () => {
     const missing = folder.path('nowhere.skiff');

@@ -178,22 +178,13 @@ export async function withProbe<T>(
   work: (probe: Probe) => Promise<T>,
 ): Promise<T> {
   if (opts.signal?.aborted) throw new ProbeAborted();
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=256', '-e', CHILD_SOURCE, '--', PROBE_MARK, path],
-    {
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      serialization: 'advanced',
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      windowsHide: true,
-    },
-  );
-  running.add(child);
-  // 'exit' may not come after a spawn error.
-  const gone = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', () => resolve());
+  const child = spawn(process.execPath, ['--max-old-space-size=256', '-e', CHILD_SOURCE, PROBE_MARK, path], {
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    serialization: 'advanced',
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    windowsHide: true,
   });
+  running.add(child);
   const pending = new Map<number, Pending>();
   let ended: Error | undefined;
   // Ends `work` with the child, even while it waits for something else than the child.
@@ -208,18 +199,24 @@ export async function withProbe<T>(
     running.delete(child);
     child.kill('SIGKILL');
     for (const p of pending.values()) p.reject(err);
-    pending.clear();
   };
+  const gone = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      end(new ProbeCrashed(`its process ended (${signal ?? code})`));
+      resolve();
+    });
+    // A child that could not be spawned has no 'exit' to wait for.
+    child.on('error', (err) => {
+      end(err);
+      resolve();
+    });
+  });
   const timer = setTimeout(() => end(new ProbeTimeout(opts.budgetMs)), opts.budgetMs);
   const onAbort = () => end(new ProbeAborted());
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
-  child.on('error', (err) => end(err));
-  child.on('exit', (code, signal) =>
-    end(new ProbeCrashed(`its process ended (${signal ?? `exit code ${code}`})`)),
-  );
+  opts.signal?.addEventListener('abort', onAbort);
   child.on('message', (m: { id: number; value?: unknown; error?: string }) => {
-    const p = pending.get(m.id);
-    if (!p) return;
+    // Every answer is to a call still pending: the child answers each once, and only while alive.
+    const p = pending.get(m.id)!;
     pending.delete(m.id);
     if (m.error !== undefined) p.reject(new ProbeQueryError(m.error));
     else p.resolve(m.value);
@@ -230,10 +227,8 @@ export async function withProbe<T>(
       if (ended) return reject(ended);
       const id = ++next;
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      // A message that cannot be sent means the child is going: its 'exit' says how it ended.
-      child.send({ id, path, ...message }, (err) => {
-        if (err) child.kill('SIGKILL');
-      });
+      // A message that cannot be sent means the child is gone or going: its 'exit' says how.
+      child.send({ id, path, ...message }, () => {});
     });
   const probe: Probe = {
     head: (bytes) => call({ op: 'head', bytes }),
