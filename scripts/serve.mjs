@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run serve`: runs the headless service from built JavaScript (out/service), building it
 // first when any source is newer than the build, so a fresh clone and an edited tree both work.
+// It must run on any Node far enough to say which Node it needs: only long-standing built-ins here.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -47,7 +48,35 @@ export function ensureServiceBuilt() {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+/**
+ * The one line to print when `version` (process.version) is older than package.json's
+ * `engines.node` asks for, else null. The service stores its data with `node:sqlite`, so an older
+ * Node would otherwise die at the first import with ERR_UNKNOWN_BUILTIN_MODULE and no hint; the
+ * project's own Node is a dev dependency, which `npm run` and `npx` put first on the PATH.
+ */
+export function nodeVersionProblem(
+  version = process.version,
+  execPath = process.execPath,
+  args = process.argv.slice(2),
+) {
+  const wanted = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines?.node ?? '';
+  const needed = Number(/\d+/.exec(wanted)?.[0] ?? 0);
+  const major = Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
+  if (major >= needed) return null;
+  const shown = args.map((a) => (/^[\w./:=@%+,-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`));
+  const rest = shown.length > 0 ? ` ${shown.join(' ')}` : '';
+  return (
+    `skiff: Node ${needed} or newer is needed (node:sqlite), but this is Node ${version} (${execPath}); ` +
+    `run it with the project's Node: npm run serve${rest && ` --${rest}`}  (or: npx node scripts/serve.mjs${rest})`
+  );
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const problem = nodeVersionProblem();
+  if (problem !== null) {
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
+  }
   ensureServiceBuilt();
   await import(pathToFileURL(built).href);
 }
