@@ -13,6 +13,7 @@ import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '
 import { KubeClient, type RequestOptions } from './kube-client';
 import { contextsFromYaml } from './kubeconfig';
 import { type CacheObserver, type CacheOptions, ResourceCache } from './resource-cache';
+import { liveCollection } from './source-live';
 
 /** Retries come within a tenth of a second: tests wait for recoveries, never for backoff. */
 export const FAST_BACKOFF: BackoffOptions = { baseMs: 20, capMs: 100, stableAfterMs: 60_000 };
@@ -108,8 +109,7 @@ export function podCache(
   over: Partial<CacheOptions<ResourceEntry>> = {},
 ): ResourceCache<ResourceEntry> {
   return new ResourceCache<ResourceEntry>({
-    client,
-    path: `/api/v1/namespaces/${namespace}/pods`,
+    source: liveCollection(client, `/api/v1/namespaces/${namespace}/pods`),
     toEntry: (obj: KubeObject) => resourceEntry(obj, 'v1', 'Pod'),
     fingerprint: (e) => e.json,
     collection: new Collection(compareResources, { label: labelKeys }),

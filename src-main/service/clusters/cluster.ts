@@ -23,6 +23,7 @@ import type { ContextSource } from './kubeconfig';
 import { PodUsageCache } from './pod-usage';
 import { type CacheObserver, ResourceCache } from './resource-cache';
 import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
+import { liveCollection } from './source-live';
 
 /** How watches retry and how long list snapshots are kept; tests shorten them. */
 export interface WatchOptions extends Partial<BackoffOptions> {
@@ -128,8 +129,7 @@ export class ClusterConnection {
     if (!cache) {
       const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
       cache = new ResourceCache<ResourceEntry>({
-        client: this.client,
-        path: `${kind.apiPath}/${kind.plural}`,
+        source: liveCollection(this.client, `${kind.apiPath}/${kind.plural}`),
         toEntry: (object: KubeObject) => resourceEntry(object, apiVersion, kind.kind),
         fingerprint: (e) => e.json,
         collection: new Collection(compareResources, { label: labelKeys }),
@@ -152,8 +152,7 @@ export class ClusterConnection {
     const recording = this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
     const observer = bothObservers(recording, this.eventFeed.observer());
     this.eventCache = new ResourceCache<EventEntry>({
-      client: this.client,
-      path: '/api/v1/events',
+      source: liveCollection(this.client, '/api/v1/events'),
       toEntry: (obj) => eventEntry(obj, this.clusterId),
       keyOf: eventKeyOf,
       fingerprint: eventFingerprint,

@@ -14,6 +14,7 @@ import type { BackoffOptions } from './backoff';
 import { FAST_BACKOFF, SLOW_BACKOFF, sleep, until } from './cache.test-support';
 import { Informer, type InformerSink, type WatchTimeout } from './informer';
 import type { KubeRequestError } from './kube-client';
+import { liveCollection } from './source-live';
 
 const PATH = '/api/v1/pods';
 
@@ -100,8 +101,7 @@ function startInformer(
     remove: (obj) => rec.calls.push(`remove ${obj.metadata?.name}`),
   };
   const informer = new Informer({
-    client: fake.client,
-    path: PATH,
+    source: liveCollection(fake.client, PATH),
     listChunk: 100,
     timeoutMs: opts.timeoutMs ?? 5_000,
     backoff: opts.backoff ?? SLOW_BACKOFF,

@@ -2,8 +2,8 @@ import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
 import { Backoff, type BackoffOptions } from './backoff';
-import { type KubeClient, KubeRequestError, parseStatus } from './kube-client';
-import { readWatchEvents, type WatchEvent } from './watch-stream';
+import { KubeRequestError } from './kube-client';
+import type { ListerWatcher, WatchEvent } from './source';
 
 /** Where an informer delivers what it learns; the sink owns the data. */
 export interface InformerSink {
@@ -18,9 +18,8 @@ export interface InformerSink {
 }
 
 export interface InformerOptions {
-  client: KubeClient;
-  /** Collection path, e.g. /api/v1/pods (all namespaces). */
-  path: string;
+  /** The collection's list and watch (source.ts): a live cluster's, a snapshot's, a test feed's. */
+  source: ListerWatcher;
   /** Chunk size of a list, as kubectl and client-go page through large collections. */
   listChunk: number;
   /** Bounds every list page and the wait for a watch's headers. */
@@ -61,7 +60,8 @@ const DEFAULT_WATCH_TIMEOUT: WatchTimeout = {
 };
 
 /**
- * List, then watch from the list's resourceVersion, forever, as client-go's reflector does, but
+ * List, then watch from the list's resourceVersion, forever, as client-go's reflector does with
+ * its ListerWatcher (here `source`, source.ts: a live cluster's, a snapshot's, a test feed's), but
  * owned here so every failure is caught: a normal end of a watch re-watches from the last
  * resourceVersion; a 410 (as HTTP status or as an ERROR event) relists at once; any other failure
  * relists after a backoff, since after a broken connection the old resourceVersion proves nothing
@@ -140,7 +140,7 @@ export class Informer {
 
   /** Lists in chunks with limit/continue; a continue token that expired mid-way restarts the list. */
   private async list(): Promise<string> {
-    const { client, path, sink, timeoutMs } = this.opts;
+    const { source, sink, timeoutMs } = this.opts;
     for (let attempt = 0; ; attempt++) {
       sink.beginList();
       let resourceVersion = '';
@@ -148,19 +148,17 @@ export class Informer {
       let items = 0;
       try {
         do {
-          const page = await client.getJson<{
-            metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-            items?: KubeObject[];
-          }>(path, {
-            query: { limit: String(this.opts.listChunk), continue: cont },
+          const page = await source.list({
+            limit: this.opts.listChunk,
+            ...(cont ? { continue: cont } : {}),
             timeoutMs,
             signal: this.abort.signal,
           });
-          for (const item of page.items ?? []) sink.listed(item);
-          items += page.items?.length ?? 0;
-          resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
-          cont = page.metadata?.continue || undefined;
-          const remaining = page.metadata?.remainingItemCount;
+          for (const item of page.items) sink.listed(item);
+          items += page.items.length;
+          resourceVersion = page.resourceVersion ?? resourceVersion;
+          cont = page.continue || undefined;
+          const remaining = page.remainingItemCount;
           if (cont) this.opts.onListPage?.(items, Number.isSafeInteger(remaining) ? remaining : undefined);
         } while (cont);
       } catch (err) {
@@ -175,39 +173,38 @@ export class Informer {
   }
 
   private async watch(resourceVersion: string): Promise<WatchEnd> {
-    const { client, path, sink, timeoutMs } = this.opts;
+    const { source, sink, timeoutMs } = this.opts;
     const { minSeconds, spreadSeconds, silenceGraceMs } = this.opts.watchTimeout ?? DEFAULT_WATCH_TIMEOUT;
     const seconds = minSeconds + Math.floor(Math.random() * spreadSeconds);
     const watchAbort = new AbortController();
     const signal = AbortSignal.any([this.abort.signal, watchAbort.signal]);
-    const { response } = await client.open(path, {
-      query: {
-        watch: '1',
+    // The source ends the watch after `seconds`; silence well past that means a dead connection.
+    const silenceLimitMs = seconds * 1000 + silenceGraceMs;
+    let silentTimer: NodeJS.Timeout | undefined;
+    const heard = () => {
+      clearTimeout(silentTimer);
+      silentTimer = setTimeout(() => watchAbort.abort(), silenceLimitMs);
+    };
+    let events: AsyncIterable<WatchEvent>;
+    try {
+      events = await source.watch({
         resourceVersion,
-        allowWatchBookmarks: 'true',
-        timeoutSeconds: String(seconds),
-      },
-      stream: true,
-      timeoutMs,
-      signal,
-    });
-    if (!response.ok) {
-      const text = await response.text().catch(() => '');
-      if (response.status === 410) return { kind: 'expired' };
-      const status = parseStatus(text);
-      throw new KubeRequestError(response.status, status, status?.message ?? `HTTP ${response.status}`);
+        timeoutSeconds: seconds,
+        timeoutMs,
+        signal,
+        onActivity: heard,
+      });
+    } catch (err) {
+      clearTimeout(silentTimer);
+      if (err instanceof KubeRequestError && err.statusCode === 410) return { kind: 'expired' };
+      throw err;
     }
     this.backoff.connected();
     const openedAt = Date.now();
-    // The server ends the watch after `seconds`; silence well past that means a dead connection.
-    const silenceLimitMs = seconds * 1000 + silenceGraceMs;
-    let silentTimer = setTimeout(() => watchAbort.abort(), silenceLimitMs);
+    heard();
     let latest = resourceVersion;
     try {
-      for await (const event of readWatchEvents(response, () => {
-        clearTimeout(silentTimer);
-        silentTimer = setTimeout(() => watchAbort.abort(), silenceLimitMs);
-      })) {
+      for await (const event of events) {
         const end = this.apply(event, sink);
         if (end) return end;
         latest = event.object.metadata?.resourceVersion ?? latest;
@@ -218,7 +215,7 @@ export class Informer {
       const reason = watchAbort.signal.aborted
         ? 'it stayed silent past its timeout'
         : String((err as { cause?: unknown }).cause ?? err);
-      throw new ProblemError('cluster_unreachable', `the watch of ${path} broke: ${reason}`);
+      throw new ProblemError('cluster_unreachable', `the watch of ${source.path} broke: ${reason}`);
     } finally {
       clearTimeout(silentTimer);
       watchAbort.abort();
@@ -244,7 +241,7 @@ export class Informer {
         throw new KubeRequestError(code, status, status.message ?? `watch error ${code}`);
       }
       default:
-        this.opts.logger.debug({ path: this.opts.path, type: event.type }, 'unknown watch event type');
+        this.opts.logger.debug({ path: this.opts.source.path, type: event.type }, 'unknown watch event type');
         return null;
     }
   }

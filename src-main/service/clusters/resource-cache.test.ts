@@ -29,6 +29,7 @@ import {
 } from './entries';
 import { resourceRows } from './list-queries';
 import { ResourceCache } from './resource-cache';
+import { liveCollection } from './source-live';
 
 const env = simPerFile();
 
@@ -141,8 +142,7 @@ describe('changes through the watch', () => {
     const first = env.sim.store.addEvent({ involvedObject: involved('a'), reason: 'Pulled', message: 'one' });
     env.sim.store.addEvent({ involvedObject: involved('b'), reason: 'Pulled', message: 'two' });
     const cache = new ResourceCache<EventEntry>({
-      client: env.client,
-      path: `/api/v1/namespaces/${ns}/events`,
+      source: liveCollection(env.client, `/api/v1/namespaces/${ns}/events`),
       toEntry: (obj) => eventEntry(obj, 'c1'),
       keyOf: eventKeyOf,
       fingerprint: eventFingerprint,

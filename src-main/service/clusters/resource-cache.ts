@@ -6,8 +6,9 @@ import type { Collection, CollectionSnapshot, Keyed } from './collection';
 import { keyOf } from './entries';
 import { FirstListWaiters, type ListProgress } from './first-list';
 import { Informer, type InformerSink } from './informer';
-import { type KubeClient, toProblem } from './kube-client';
+import { toProblem } from './kube-client';
 import { type PinOptions, SnapshotPins } from './snapshot-pins';
+import type { ListerWatcher } from './source';
 
 /**
  * Told of every change a cache applies, after it applied it (the event history records through
@@ -22,9 +23,8 @@ export interface CacheObserver<E> {
 }
 
 export interface CacheOptions<E extends Keyed> {
-  client: KubeClient;
-  /** Collection path, e.g. /api/v1/pods (all namespaces). */
-  path: string;
+  /** Where the collection is listed and watched (source.ts); its path names it in logs and problems. */
+  source: ListerWatcher;
   /** What is kept of each object; it may throw for an object it cannot read (that one is skipped). */
   toEntry: (obj: KubeObject) => E;
   /** The key of an object, as its entry's key; namespace/name unless given. */
@@ -59,7 +59,7 @@ export interface CacheRead<E> {
 
 /**
  * A watch-backed cache of one collection of one cluster: an own informer fills a Collection of
- * lean entries. Reads never touch the apiserver. After a failure the last known data keeps serving,
+ * lean entries from the collection's source (a live cluster, a snapshot's file, a test feed). Reads never touch the apiserver. After a failure the last known data keeps serving,
  * marked stale with the time it was last known good, while the informer retries with backoff.
  * Until the first list completes there is nothing to serve: requests wait for it while it makes
  * progress, up to a bound, then answer 503 with how far it got (acquire).
@@ -80,7 +80,7 @@ export class ResourceCache<E extends Keyed> {
     this.now = opts.now ?? Date.now;
     this.pins = new SnapshotPins({ ...opts.pins, now: this.now });
     this.first = new FirstListWaiters({
-      path: opts.path,
+      path: opts.source.path,
       timeoutMs: opts.timeoutMs,
       ...(opts.fillWaitMs !== undefined ? { fillWaitMs: opts.fillWaitMs } : {}),
     });
@@ -143,13 +143,13 @@ export class ResourceCache<E extends Keyed> {
    */
   get neverSyncedCause(): unknown {
     if (this.synced || this.lastError === null || this.informer === null) return undefined;
-    return toProblem(this.lastError, this.opts.path);
+    return toProblem(this.lastError, this.opts.source.path);
   }
 
   /** The failure that made the cache stale, as the API's problem (for the cluster's status). */
   get staleCause(): ProblemError | undefined {
     if (this.staleSinceMs === null) return undefined;
-    const problem = toProblem(this.lastError, this.opts.path);
+    const problem = toProblem(this.lastError, this.opts.source.path);
     return problem instanceof ProblemError ? problem : undefined;
   }
 
@@ -163,8 +163,7 @@ export class ResourceCache<E extends Keyed> {
   private start(): void {
     const { opts } = this;
     this.informer = new Informer({
-      client: opts.client,
-      path: opts.path,
+      source: opts.source,
       listChunk: opts.listChunk ?? 100,
       timeoutMs: opts.timeoutMs,
       backoff: opts.backoff,
@@ -182,7 +181,7 @@ export class ResourceCache<E extends Keyed> {
   }
 
   private onSynced(): void {
-    if (this.staleSinceMs !== null) this.opts.logger.info({ path: this.opts.path }, 'watch recovered');
+    if (this.staleSinceMs !== null) this.opts.logger.info({ path: this.opts.source.path }, 'watch recovered');
     this.synced = true;
     this.staleSinceMs = null;
     this.lastError = null;
@@ -194,12 +193,12 @@ export class ResourceCache<E extends Keyed> {
     if (this.synced && this.staleSinceMs === null) {
       this.staleSinceMs = this.now();
       this.opts.logger.warn(
-        { path: this.opts.path, err: String(err) },
+        { path: this.opts.source.path, err: String(err) },
         'watch failed; serving cached data marked stale, and retrying',
       );
     }
     if (this.synced) return;
-    this.first.failed(toProblem(err, this.opts.path));
+    this.first.failed(toProblem(err, this.opts.source.path));
   }
 
   private keyOf(obj: KubeObject): string {
@@ -211,7 +210,7 @@ export class ResourceCache<E extends Keyed> {
       return this.opts.toEntry(obj);
     } catch (err) {
       this.opts.logger.warn(
-        { path: this.opts.path, key: this.keyOf(obj), err: String(err) },
+        { path: this.opts.source.path, key: this.keyOf(obj), err: String(err) },
         'unreadable object',
       );
       return undefined;

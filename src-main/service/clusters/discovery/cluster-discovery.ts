@@ -17,6 +17,7 @@ import { Collection } from '../collection';
 import { type KubeClient, KubeRequestError, toProblem } from '../kube-client';
 import { type CacheObserver, ResourceCache } from '../resource-cache';
 import type { PinOptions } from '../snapshot-pins';
+import { liveCollection } from '../source-live';
 import { type ApiServiceEntry, apiServiceEntry, type CrdEntry, crdEntry } from './crds';
 import type { DiscoveryGap } from './model';
 import { compareText, type DiscoveredKind, nameKinds } from './names';
@@ -178,8 +179,7 @@ export class ClusterDiscovery {
   ): ResourceCache<E> {
     const o = this.opts;
     return new ResourceCache<E>({
-      client: o.client,
-      path,
+      source: liveCollection(o.client, path),
       toEntry,
       fingerprint: (e) => e.fingerprint,
       collection: new Collection<E>((a, b) => compareText(a.key, b.key)),
