@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { ServedKind } from '../../src-shared/contract/kinds-operations';
+import {
+  BUILT_IN_ENTRIES,
+  builtInEntry,
+  catalog,
+  entryFor,
+  isBuiltInType,
+  pluralLabel,
+  toEntry,
+} from './kind-catalog';
+
+/** What the renderer calls each served kind, and the nine that stand in before /kinds answers. */
+
+const served = (resourceType: string, kind: string, plural: string, group = ''): ServedKind => ({
+  resourceType,
+  plural,
+  kind,
+  group,
+  version: 'v1',
+  namespaced: true,
+  shortNames: [],
+  categories: [],
+  verbs: ['list', 'watch'],
+});
+
+describe('pluralLabel', () => {
+  it('keeps the Kind’s capitals and takes the plural’s ending', () => {
+    expect(pluralLabel('ConfigMap', 'configmaps')).toBe('ConfigMaps');
+    expect(pluralLabel('Ingress', 'ingresses')).toBe('Ingresses');
+    expect(pluralLabel('Endpoints', 'endpoints')).toBe('Endpoints');
+    expect(pluralLabel('NetworkPolicy', 'networkpolicies')).toBe('NetworkPolicies');
+    expect(pluralLabel('PriorityClass', 'priorityclasses')).toBe('PriorityClasses');
+  });
+
+  it('falls back to an s when the plural is irregular', () => {
+    expect(pluralLabel('Foo', 'bars')).toBe('Foos');
+    expect(pluralLabel('Policy', 'policys')).toBe('Policys');
+    expect(pluralLabel('Day', 'daies')).toBe('Daies');
+    expect(pluralLabel('Policy', 'xpolicies')).toBe('Policys');
+  });
+});
+
+describe('catalog', () => {
+  it('labels every kind, the nine from the kinds table', () => {
+    const [cm, sts] = catalog([
+      served('configmap', 'ConfigMap', 'configmaps'),
+      served('statefulset', 'StatefulSet', 'statefulsets', 'apps'),
+    ]);
+    expect(cm!.label).toEqual({ singular: 'ConfigMap', plural: 'ConfigMaps' });
+    expect(sts!.label).toEqual({ singular: 'StatefulSet', plural: 'StatefulSets' });
+    expect(toEntry(served('pod', 'Pod', 'pods')).label).toEqual({ singular: 'Pod', plural: 'Pods' });
+  });
+
+  it('leaves events out: they have their own area', () => {
+    const kinds = catalog([
+      served('event', 'Event', 'events'),
+      served('event.events.k8s.io', 'Event', 'events', 'events.k8s.io'),
+      served('pod', 'Pod', 'pods'),
+    ]);
+    expect(kinds.map((k) => k.resourceType)).toEqual(['pod']);
+  });
+});
+
+describe('the nine as stand-ins', () => {
+  it('carries the kinds table’s facts', () => {
+    expect(builtInEntry('node')).toEqual({
+      resourceType: 'node',
+      plural: 'nodes',
+      kind: 'Node',
+      group: '',
+      version: 'v1',
+      namespaced: false,
+      shortNames: ['no'],
+      categories: [],
+      verbs: ['get', 'list', 'watch'],
+      label: { singular: 'Node', plural: 'Nodes' },
+    });
+    expect(BUILT_IN_ENTRIES.map((e) => e.resourceType)).toContain('cronjob');
+    expect(BUILT_IN_ENTRIES).toHaveLength(9);
+  });
+
+  it('answers a served kind first, then one of the nine, else nothing', () => {
+    const cert = toEntry(served('certificate', 'Certificate', 'certificates', 'cert-manager.io'));
+    const pod = toEntry({ ...served('pod', 'Pod', 'pods'), shortNames: ['po', 'served'] });
+    expect(entryFor([cert, pod], 'certificate')).toBe(cert);
+    expect(entryFor([cert, pod], 'pod')).toBe(pod);
+    expect(entryFor([cert], 'pod')?.shortNames).toEqual(['po']);
+    expect(entryFor([cert], 'widget')).toBeUndefined();
+    expect(isBuiltInType('pod')).toBe(true);
+    expect(isBuiltInType('configmap')).toBe(false);
+  });
+});
