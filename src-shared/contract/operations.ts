@@ -21,8 +21,8 @@ import {
   labelSelectorParam,
   namespacedResourceType,
   namespaceParam,
+  objectNameParam,
   pageQuery,
-  resourceNameParam,
   snapshotParam,
 } from './params';
 import { settingsOperations } from './settings-operations';
@@ -100,7 +100,8 @@ export const operations = {
   listResources: defineOperation({
     method: 'GET',
     path: `${PROXY}/:resourceType`,
-    summary: 'Resources of one type across the cluster (spec endpoint 1).',
+    summary:
+      'Objects of any kind the cluster serves (spec endpoint 1): a namespaced kind across all namespaces, or a cluster-scoped kind.',
     auth: 'credential',
     params: z.strictObject({ ...cluster, resourceType: anyResourceType() }),
     query: z.strictObject({ labelSelector: labelSelectorParam, snapshot: snapshotParam, ...pageQuery }),
@@ -112,10 +113,11 @@ export const operations = {
   getResource: defineOperation({
     method: 'GET',
     path: `${PROXY}/:resourceType/:resourceName`,
-    summary: 'One resource by type and name (spec endpoint 2).',
+    summary:
+      'One object of any kind by name (spec endpoint 2); a namespaced kind is looked up across namespaces (409 when several hold the name).',
     auth: 'credential',
     params: z
-      .strictObject({ ...cluster, resourceType: anyResourceType(), resourceName: resourceNameParam })
+      .strictObject({ ...cluster, resourceType: anyResourceType(), resourceName: objectNameParam })
       .superRefine(checkNameForKind),
     query: none,
     body: noBody,
@@ -126,7 +128,7 @@ export const operations = {
   listNamespacedResources: defineOperation({
     method: 'GET',
     path: `${PROXY}/namespaces/:namespace/:resourceType`,
-    summary: 'Resources of one namespaced type in a namespace (spec endpoint 3).',
+    summary: 'Objects of any namespaced kind in one namespace (spec endpoint 3).',
     auth: 'credential',
     params: z.strictObject({ ...cluster, namespace: namespaceParam, resourceType: namespacedResourceType() }),
     query: z.strictObject({ labelSelector: labelSelectorParam, snapshot: snapshotParam, ...pageQuery }),
@@ -138,14 +140,14 @@ export const operations = {
   getNamespacedResource: defineOperation({
     method: 'GET',
     path: `${PROXY}/namespaces/:namespace/:resourceType/:resourceName`,
-    summary: 'One namespaced resource (spec endpoint 4); a pod also carries its usage.',
+    summary: 'One object of any namespaced kind (spec endpoint 4); a pod also carries its usage.',
     auth: 'credential',
     params: z
       .strictObject({
         ...cluster,
         namespace: namespaceParam,
         resourceType: namespacedResourceType(),
-        resourceName: resourceNameParam,
+        resourceName: objectNameParam,
       })
       .superRefine(checkNameForKind),
     query: none,

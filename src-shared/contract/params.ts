@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RESOURCE_TYPES, type ResourceKindInfo, resolveResourceType } from '../kube/kinds';
-import { isDnsLabel, isDnsSubdomain, validateResourceName } from '../kube/names';
+import { RESOURCE_KINDS, RESOURCE_TYPES } from '../kube/kinds';
+import { isDnsLabel, isDnsSubdomain, isPathSegmentName, validateResourceName } from '../kube/names';
 import { parseSelector } from '../kube/selector';
 
 /** Reusable validated pieces of paths and queries. Messages are written for the person reading the 400. */
@@ -90,35 +90,41 @@ export const labelSelectorParam = documented(
   },
 );
 
-const resourceTypeParam = (accepted: readonly string[], scope: string) =>
-  documented(resourceTypeText(accepted, scope), {
-    type: 'string',
-    description: `The singular kind, case-insensitive: ${accepted.join(', ')}.`,
-    examples: ['pod'],
-  });
+/**
+ * A resourceType as text: which kinds it may name depends on the cluster (its discovery), so the
+ * edge checks only that it is a kind's name, `singular` or `singular.group`, and the handler
+ * resolves it against the cluster (src-main/service/clusters/resolve-kind.ts).
+ */
+const KIND_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/i;
+const KIND_NAME_MAX = 317;
 
-const resourceTypeText = (accepted: readonly string[], scope: string) =>
-  z.string().transform((raw, ctx): ResourceKindInfo => {
-    const resolved = resolveResourceType(raw);
-    if (resolved.ok && accepted.includes(resolved.info.singular)) return resolved.info;
-    const list = accepted.join(', ');
-    const hint = resolved.ok ? undefined : resolved.hint;
-    const message = resolved.ok
-      ? `resourceType "${raw}" is cluster-scoped and cannot be used ${scope}; accepted values: ${list}`
-      : `unknown resourceType "${raw}"; accepted values: ${list}${hint ? ` (${hint})` : ''}`;
-    ctx.addIssue({
-      code: 'custom',
-      message,
-      params: { problemCode: 'invalid_resource_type', accepted, ...(hint ? { hint } : {}) },
-    });
-    return z.NEVER;
-  });
+const resourceTypeParam = (description: string) =>
+  documented(
+    z.string().refine((raw) => raw.length <= KIND_NAME_MAX && KIND_NAME.test(raw), {
+      error: (issue) =>
+        `resourceType "${String(issue.input)}" is no kind name: a lower-case singular such as pod or configmap, or singular.group such as certificate.cert-manager.io`,
+      params: { problemCode: 'invalid_resource_type' },
+    }),
+    {
+      type: 'string',
+      pattern: KIND_NAME.source,
+      maxLength: KIND_NAME_MAX,
+      description,
+      examples: ['pod', 'configmap', 'certificate.cert-manager.io'],
+    },
+  );
 
-const NAMESPACED_TYPES: readonly string[] = RESOURCE_TYPES.filter((t) => t !== 'node' && t !== 'namespace');
+const TYPE_RULES =
+  'Case does not matter. `singular.group` (`ingress.networking.k8s.io`) is accepted for every kind and required where two served groups share the singular. A plural or short name is refused (400 invalid_resource_type) with the canonical name as `hint`; a singular two groups share is refused naming both qualified forms; `event` is refused pointing at the kubernetes-events endpoint.';
 
-export const anyResourceType = () => resourceTypeParam(RESOURCE_TYPES, '');
+export const anyResourceType = () =>
+  resourceTypeParam(
+    `Any kind the cluster serves that can be listed and watched (GET …/kinds), by its resourceType: the lower-case singular, e.g. configmap, ingress, horizontalpodautoscaler, or the nine tailored kinds ${RESOURCE_TYPES.join(', ')}. ${TYPE_RULES}`,
+  );
 export const namespacedResourceType = () =>
-  resourceTypeParam(NAMESPACED_TYPES, 'under /namespaces/{namespace}');
+  resourceTypeParam(
+    `Any namespaced kind the cluster serves that can be listed and watched (GET …/kinds), by its resourceType: the lower-case singular, e.g. configmap, ingress, or the tailored ${RESOURCE_TYPES.filter((t) => RESOURCE_KINDS[t].namespaced).join(', ')}. A cluster-scoped kind is refused here. ${TYPE_RULES}`,
+  );
 
 const DNS_LABEL = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const DNS_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
@@ -144,12 +150,33 @@ export const resourceNameParam = z
     description: 'A DNS-1123 subdomain; some kinds are stricter (a service name is a DNS-1035 label).',
   });
 
+/**
+ * An object's name as endpoints 2 and 4 take it: what the apiserver accepts of any kind (a path
+ * segment: RBAC names such as `system:controller:job-controller` are no DNS names), the rule of
+ * its kind checked by checkNameForKind.
+ */
+export const objectNameParam = z
+  .string()
+  .refine(isPathSegmentName, {
+    message: 'resourceName must be an object name: 1 to 253 characters, no "/" or "%", and not "." or ".."',
+    params: { problemCode: 'invalid_name' },
+  })
+  .meta({
+    maxLength: 253,
+    description:
+      "The object's name, by the rule of its kind: a DNS-1123 subdomain for most; a service name is a DNS-1035 label, a namespace a DNS-1123 label; an RBAC role or binding any text without '/' or '%'.",
+  });
+
+/** The kind a resourceType text names for its name rule: a tailored kind's bare or qualified name. */
+function nameRuleOf(resourceType: string): string {
+  const t = resourceType.toLowerCase();
+  const tailored = RESOURCE_TYPES.find((k) => t === `${k}.${RESOURCE_KINDS[k].group}`);
+  return tailored ?? t;
+}
+
 /** Names follow the rule of their kind (a service name is a DNS-1035 label, a node's a subdomain...). */
-export function checkNameForKind(
-  p: { resourceType: ResourceKindInfo; resourceName: string },
-  ctx: z.RefinementCtx,
-) {
-  const message = validateResourceName(p.resourceType.singular, p.resourceName);
+export function checkNameForKind(p: { resourceType: string; resourceName: string }, ctx: z.RefinementCtx) {
+  const message = validateResourceName(nameRuleOf(p.resourceType), p.resourceName);
   if (message) {
     ctx.addIssue({
       code: 'custom',

@@ -1,7 +1,10 @@
 /**
- * The resource kinds Skiff knows, one row each: everything needed to build API paths, to turn
- * what a user typed (`Pod`, `pods`, `po`) into one canonical type, and to name the kind on screen.
- * Adding a kind starts here; the compiler then asks for its folder in the renderer's registry.
+ * The tailored kinds, one row each: the nine Skiff has its own columns and details for. Everything
+ * needed to build API paths, to turn what a user typed (`Pod`, `pods`, `po`) into one canonical
+ * type, and to name the kind on screen. Every other kind a cluster serves comes from its discovery
+ * (src-main/service/clusters/kind-info.ts); these rows are the same shape, so a tailored kind is
+ * also a KindInfo. A tailored kind's bare singular always names it, whatever else a cluster serves.
+ * Adding a tailored kind starts here; the compiler then asks for its folder in the renderer's registry.
  */
 
 const CORE = { group: '', version: 'v1', apiPath: '/api/v1' } as const;
@@ -11,6 +14,8 @@ const BATCH = { group: 'batch', version: 'v1', apiPath: '/apis/batch/v1' } as co
 type ApiGroup = typeof CORE | typeof APPS | typeof BATCH;
 
 interface KindRow {
+  /** The canonical name in URLs: the singular (a tailored kind's bare name is never qualified). */
+  resourceType: string;
   singular: string;
   plural: string;
   kind: string;
@@ -22,6 +27,8 @@ interface KindRow {
   namespaced: boolean;
   /** kubectl short names; accepted only as a "did you mean" hint. */
   shortNames: readonly string[];
+  /** The apiserver's categories: the namespaced ones are in `all` (`kubectl get all`). */
+  categories: readonly string[];
 }
 
 /** In the order the tree shows a namespace's kinds, cluster-scoped kinds first. */
@@ -49,18 +56,30 @@ function row<const S extends string>(
   shortNames: readonly string[],
   plural = `${singular}s`,
   label = { singular: kind, plural: `${kind}s` },
-): KindRow & { singular: S } {
-  return { singular, plural, kind, label, ...api, namespaced, shortNames };
+): KindRow & { singular: S; resourceType: S } {
+  const categories = namespaced ? ['all'] : [];
+  return {
+    resourceType: singular,
+    singular,
+    plural,
+    kind,
+    label,
+    ...api,
+    namespaced,
+    shortNames,
+    categories,
+  };
 }
 
 export type ResourceType = (typeof KIND_TABLE)[number]['singular'];
 
 export const RESOURCE_TYPES: readonly ResourceType[] = KIND_TABLE.map((r) => r.singular);
 
-export type ResourceKindInfo = Omit<KindRow, 'singular'> & {
+export type ResourceKindInfo = Omit<KindRow, 'singular' | 'resourceType'> & {
   /** Upper-case singular, used as the wire/enum value, e.g. 'POD'. */
   type: Uppercase<ResourceType>;
   singular: ResourceType;
+  resourceType: ResourceType;
 };
 
 export const RESOURCE_KINDS: Readonly<Record<ResourceType, ResourceKindInfo>> = Object.fromEntries(

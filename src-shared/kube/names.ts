@@ -22,10 +22,23 @@ export function isDnsSubdomain(s: string): boolean {
   return s.length <= 253 && DNS1123_SUBDOMAIN_RE.test(s);
 }
 
+/**
+ * A path segment name, what the apiserver takes for RBAC objects (ValidatePathSegmentName): any
+ * text but "." and "..", without "/" or "%", at most 253 characters. The loosest name of any kind.
+ */
+export function isPathSegmentName(s: string): boolean {
+  return s.length >= 1 && s.length <= 253 && s !== '.' && s !== '..' && !/[/%]/.test(s);
+}
+
+/** Roles and bindings are named by path segment rules (`system:controller:job-controller`). */
+const RBAC_KINDS = new Set(['role', 'clusterrole', 'rolebinding', 'clusterrolebinding']);
+const RBAC_GROUP = '.rbac.authorization.k8s.io';
+
 const LABEL_RULE =
   "must be a lowercase RFC 1123 label: at most 63 characters, lowercase alphanumerics or '-', starting and ending with an alphanumeric (e.g. 'my-name' or '123-abc')";
 const DNS1035_RULE =
   "must be a lowercase RFC 1035 label: at most 63 characters, lowercase alphanumerics or '-', starting with a letter and ending with an alphanumeric (e.g. 'my-name' or 'abc-123')";
+const PATH_SEGMENT_RULE = "must not be '.' or '..', contain '/' or '%', or be longer than 253 characters";
 const SUBDOMAIN_RULE =
   "must be a lowercase RFC 1123 subdomain: at most 253 characters, lowercase alphanumerics, '-' or '.', starting and ending with an alphanumeric (e.g. 'example.com')";
 
@@ -38,6 +51,8 @@ export function validateResourceName(kind: string, name: string): string | null 
   const k = kind.trim().toLowerCase();
   if (name === '') return `${k} name is required`;
   const bad = (rule: string) => `invalid ${k} name "${name}": ${rule}`;
+  if (RBAC_KINDS.has(k.endsWith(RBAC_GROUP) ? k.slice(0, -RBAC_GROUP.length) : k))
+    return isPathSegmentName(name) ? null : bad(PATH_SEGMENT_RULE);
   switch (k) {
     case 'namespace':
       return isDnsLabel(name) ? null : bad(LABEL_RULE);

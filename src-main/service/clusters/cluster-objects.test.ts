@@ -46,25 +46,27 @@ describe('getObject', () => {
   });
 
   it('reads a namespaced object from its namespace', async () => {
-    const pod = await connect().getObject('pod', 'web', ns, signal());
+    const pod = await connect().getObject(RESOURCE_KINDS.pod, 'web', ns, signal());
     expect(pod.metadata?.name).toBe('web');
     expect(pod.metadata?.namespace).toBe(ns);
   });
 
   it('reads a cluster-scoped object whatever namespace the caller names', async () => {
     const c = connect();
-    expect((await c.getObject('node', DEMO_NODES.healthy, 'default', signal())).metadata?.name).toBe(
-      DEMO_NODES.healthy,
+    expect(
+      (await c.getObject(RESOURCE_KINDS.node, DEMO_NODES.healthy, 'default', signal())).metadata?.name,
+    ).toBe(DEMO_NODES.healthy);
+    expect((await c.getObject(RESOURCE_KINDS.node, DEMO_NODES.healthy, undefined, signal())).kind).toBe(
+      'Node',
     );
-    expect((await c.getObject('node', DEMO_NODES.healthy, undefined, signal())).kind).toBe('Node');
   });
 
   it('a missing object is resource_not_found, named with its namespace when it has one', async () => {
     const c = connect();
-    const pod = await problemOf(c.getObject('pod', 'gone', ns, signal()));
+    const pod = await problemOf(c.getObject(RESOURCE_KINDS.pod, 'gone', ns, signal()));
     expect(pod.code).toBe('resource_not_found');
     expect(pod.message).toBe(`pod "gone" in namespace ${ns} not found`);
-    const node = await problemOf(c.getObject('node', 'gone', undefined, signal()));
+    const node = await problemOf(c.getObject(RESOURCE_KINDS.node, 'gone', undefined, signal()));
     expect(node.code).toBe('resource_not_found');
     expect(node.message).toBe('node "gone" not found');
   });
@@ -75,17 +77,17 @@ describe('cachedObject', () => {
     const ns = freshNamespace(env.sim, 'cached');
     addPod(env.sim, ns, 'web');
     const c = connect();
-    expect(c.cachedObject('pod', 'web', ns)).toBeUndefined();
+    expect(c.cachedObject(RESOURCE_KINDS.pod, 'web', ns)).toBeUndefined();
     await c.resources(RESOURCE_KINDS.pod).acquire();
     await c.resources(RESOURCE_KINDS.node).acquire();
 
-    expect(JSON.parse(c.cachedObject('pod', 'web', ns)!).metadata.namespace).toBe(ns);
-    expect(c.cachedObject('pod', 'web', 'default')).toBeUndefined();
-    expect(c.cachedObject('pod', 'web', undefined)).toBeUndefined();
+    expect(JSON.parse(c.cachedObject(RESOURCE_KINDS.pod, 'web', ns)!).metadata.namespace).toBe(ns);
+    expect(c.cachedObject(RESOURCE_KINDS.pod, 'web', 'default')).toBeUndefined();
+    expect(c.cachedObject(RESOURCE_KINDS.pod, 'web', undefined)).toBeUndefined();
     for (const namespace of [undefined, 'default']) {
-      expect(JSON.parse(c.cachedObject('node', DEMO_NODES.healthy, namespace)!).metadata.name).toBe(
-        DEMO_NODES.healthy,
-      );
+      expect(
+        JSON.parse(c.cachedObject(RESOURCE_KINDS.node, DEMO_NODES.healthy, namespace)!).metadata.name,
+      ).toBe(DEMO_NODES.healthy);
     }
   });
 });

@@ -1,10 +1,10 @@
 import type { ClusterStatus, KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
-import { RESOURCE_KINDS, type ResourceKindInfo, type ResourceType } from '../../../src-shared/kube/kinds';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
 import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff';
 import { Collection } from './collection';
 import { ClusterDiscovery } from './discovery/cluster-discovery';
+import type { DiscoveredKind } from './discovery/names';
 import {
   compareEventEntries,
   compareResources,
@@ -18,10 +18,20 @@ import {
   resourceEntry,
 } from './entries';
 import { bothObservers, DEFAULT_FEED_CAPACITY, EventFeed } from './event-feed';
+import {
+  apiVersionOf,
+  isSecretKind,
+  type KindInfo,
+  kindKey,
+  kindOfDiscovered,
+  TAILORED_KINDS,
+} from './kind-info';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
 import type { ContextSource } from './kubeconfig';
 import { PodUsageCache } from './pod-usage';
+import { resolveKind, tailoredKind } from './resolve-kind';
 import { type CacheObserver, ResourceCache } from './resource-cache';
+import { stripSecret } from './secrets-strip';
 import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
 import { liveCollection } from './source-live';
 
@@ -57,6 +67,8 @@ export interface ClusterOptions {
   eventRecording?: EventRecording;
   /** Objects per list request (default 100); a snapshot, served on loopback, takes bigger ones. */
   listChunk?: number;
+  /** The kinds served, fixed, instead of the discovery's: a snapshot's file holds these. */
+  kinds?: readonly KindInfo[];
 }
 
 const STATUS_PROBE_MAX_MS = 5_000;
@@ -76,6 +88,8 @@ export class ClusterConnection {
   private readonly usage: PodUsageCache;
   private readonly pins: Omit<PinOptions, 'now'>;
   private readonly fillWait: { fillWaitMs?: number };
+  /** The KindInfo of each discovery read, made once per read. */
+  private readonly kindsOf = new WeakMap<readonly DiscoveredKind[], readonly KindInfo[]>();
 
   constructor(
     readonly clusterId: string,
@@ -124,13 +138,54 @@ export class ClusterConnection {
     return this.opts.timeoutMs;
   }
 
-  resources(kind: ResourceKindInfo): ResourceCache<ResourceEntry> {
-    let cache = this.caches.get(kind.singular);
+  /** Every kind the cluster serves, from its discovery (or the fixed kinds of a snapshot). */
+  async kinds(signal?: AbortSignal): Promise<readonly KindInfo[]> {
+    if (this.opts.kinds) return this.opts.kinds;
+    const view = await this.discovery.current(signal);
+    let kinds = this.kindsOf.get(view.kinds);
+    if (!kinds) {
+      kinds = view.kinds.map(kindOfDiscovered);
+      this.kindsOf.set(view.kinds, kinds);
+    }
+    return kinds;
+  }
+
+  /**
+   * The kind a user-typed resourceType names (resolve-kind.ts), or a 400 invalid_resource_type.
+   * The nine's own names need no discovery, so they answer as before whatever discovery does; a
+   * refusal the nine alone can tell (a plural, a short name, a cluster-scoped kind under a
+   * namespace) is still a 400 while discovery fails. `namespaced`: endpoints 3 and 4.
+   */
+  async kind(raw: string, signal?: AbortSignal, opts: { namespaced?: boolean } = {}): Promise<KindInfo> {
+    const scope = { clusterId: this.clusterId, ...opts };
+    const tailored = tailoredKind(raw);
+    if (tailored && (tailored.namespaced || !opts.namespaced)) return tailored;
+    let kinds: readonly KindInfo[];
+    try {
+      kinds = await this.kinds(signal);
+    } catch (err) {
+      try {
+        resolveKind(raw, TAILORED_KINDS, scope);
+      } catch (refused) {
+        if (tailored || (refused instanceof ProblemError && refused.extensions.hint)) throw refused;
+      }
+      throw err;
+    }
+    return resolveKind(raw, kinds, scope);
+  }
+
+  /** The watch cache of any kind, started on first read; one per group and resource. */
+  resources(kind: KindInfo): ResourceCache<ResourceEntry> {
+    const key = kindKey(kind);
+    let cache = this.caches.get(key);
     if (!cache) {
-      const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+      const apiVersion = apiVersionOf(kind);
+      const secret = isSecretKind(kind);
       cache = new ResourceCache<ResourceEntry>({
         source: liveCollection(this.client, `${kind.apiPath}/${kind.plural}`),
-        toEntry: (object: KubeObject) => resourceEntry(object, apiVersion, kind.kind),
+        // A Secret's values are dropped before the entry is made: nothing past here sees them.
+        toEntry: (object: KubeObject) =>
+          resourceEntry(secret ? stripSecret(object) : object, apiVersion, kind.kind),
         fingerprint: (e) => e.json,
         collection: new Collection(compareResources, { label: labelKeys }),
         timeoutMs: this.opts.timeoutMs,
@@ -141,7 +196,7 @@ export class ClusterConnection {
         listChunk: this.opts.listChunk ?? 100,
         ...(this.opts.now ? { now: this.opts.now } : {}),
       });
-      this.caches.set(kind.singular, cache);
+      this.caches.set(key, cache);
     }
     return cache;
   }
@@ -188,19 +243,23 @@ export class ClusterConnection {
    * shows, at no cost to the cluster. Undefined when the cache cannot vouch for it; the caller then
    * asks the apiserver (getObject), so a detail view is never served stale data.
    */
-  cachedObject(type: ResourceType, name: string, namespace: string | undefined): string | undefined {
-    const kind = RESOURCE_KINDS[type];
+  cachedObject(kind: KindInfo, name: string, namespace: string | undefined): string | undefined {
     const key = `${kind.namespaced ? (namespace ?? '') : ''}/${name}`;
-    return this.caches.get(type)?.liveEntry(key)?.json;
+    return this.caches.get(kindKey(kind))?.liveEntry(key)?.json;
   }
 
-  /** A single object, read from the apiserver. */
-  async getObject(type: ResourceType, name: string, namespace: string | undefined, signal: AbortSignal) {
-    const kind = RESOURCE_KINDS[type];
+  /** A single object of any kind, read from the apiserver; a Secret's values dropped as it is read. */
+  async getObject(
+    kind: KindInfo,
+    name: string,
+    namespace: string | undefined,
+    signal: AbortSignal,
+  ): Promise<KubeObject> {
     const ns = kind.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
     const path = `${kind.apiPath}${ns}/${kind.plural}/${encodeURIComponent(name)}`;
     try {
-      return await this.client.getJson<KubeObject>(path, { signal, timeoutMs: this.opts.timeoutMs });
+      const object = await this.client.getJson<KubeObject>(path, { signal, timeoutMs: this.opts.timeoutMs });
+      return isSecretKind(kind) ? stripSecret(object) : object;
     } catch (err) {
       const where = namespace ? ` in namespace ${namespace}` : '';
       throw toProblem(err, `${kind.singular} "${name}"${where}`);

@@ -303,7 +303,9 @@ describe('what each connection is given', () => {
     await r.close();
     open = open.filter((o) => o !== r);
     for (const cluster of r.allClusters()) {
-      const p = await problemOf(cluster.getObject('node', 'x', undefined, new AbortController().signal));
+      const p = await problemOf(
+        cluster.getObject(RESOURCE_KINDS.node, 'x', undefined, new AbortController().signal),
+      );
       expect([p.code, p.message]).toEqual(['cluster_unreachable', 'the cluster connection was closed']);
     }
   });

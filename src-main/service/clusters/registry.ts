@@ -12,6 +12,7 @@ import {
   type WorkspaceConfig,
 } from '../workspaces/config';
 import { ClusterConnection, type ClusterOptions, type EventRecording, type WatchOptions } from './cluster';
+import { TAILORED_KINDS } from './kind-info';
 import type { ContextSource } from './kubeconfig';
 import { assignClusterIds } from './slug';
 
@@ -205,7 +206,12 @@ export class ClusterRegistry {
    */
   addSnapshot(clusterId: string, source: ContextSource, facts: SnapshotFacts): ClusterConnection {
     // A snapshot is served on loopback from memory: bigger list chunks, ten times fewer requests.
-    const cluster = new ClusterConnection(clusterId, source, { ...this.connOpts, listChunk: 1_000 });
+    // Its file holds the nine tailored kinds: those are what it serves, whatever its simulator lists.
+    const cluster = new ClusterConnection(clusterId, source, {
+      ...this.connOpts,
+      listChunk: 1_000,
+      kinds: TAILORED_KINDS,
+    });
     this.clusters.set(clusterId, cluster);
     this.snapshots.set(clusterId, facts);
     return cluster;

@@ -1,5 +1,6 @@
 import { NDJSON } from '../../../src-shared/contract/log-models';
 import type { LogQuery, LogTime } from '../../../src-shared/contract/log-operations';
+import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
 import type { ClusterConnection } from '../clusters/cluster';
 import { toProblem } from '../clusters/kube-client';
@@ -30,13 +31,13 @@ function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSe
     logger: opts.logger ?? silentLogger(),
     async getPod(namespace, name, signal) {
       try {
-        return (await cluster.getObject('pod', name, namespace, signal)) as PodLike;
+        return (await cluster.getObject(RESOURCE_KINDS.pod, name, namespace, signal)) as PodLike;
       } catch (err) {
         if (err instanceof ProblemError && err.code === 'resource_not_found') return null;
         throw err;
       }
     },
-    getWorkload: (kind, namespace, name, signal) => cluster.getObject(kind.singular, name, namespace, signal),
+    getWorkload: (kind, namespace, name, signal) => cluster.getObject(kind, name, namespace, signal),
     async listPods(namespace, labelSelector, signal) {
       try {
         const list = await cluster.client.getJson<{ items?: PodLike[] }>(

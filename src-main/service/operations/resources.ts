@@ -1,9 +1,16 @@
+/**
+ * Endpoints 1–4 for every kind the cluster serves: the resourceType is resolved against the
+ * cluster's kinds first (clusters/resolve-kind.ts), then every kind is served alike from its watch
+ * cache: the same wrappers, labelSelector, paging, Link, ETag and x-Stale-Since as the nine. A
+ * single object comes from the cache while it is live, else from the apiserver. Only a pod adds
+ * something of its own (its usage).
+ */
 import type { Reply } from '../../../src-shared/contract/define';
 import type { ResourceUsage, ResourceWrapper } from '../../../src-shared/contract/models';
-import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import type { Selector } from '../../../src-shared/kube/selector';
 import type { ClusterConnection } from '../clusters/cluster';
 import { cleanObject, type ResourceEntry } from '../clusters/entries';
+import { apiVersionOf, type KindInfo } from '../clusters/kind-info';
 import { resourceRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { CallContext, OperationHandlers } from '../context';
@@ -12,7 +19,7 @@ import { serialisedPage } from '../pagination';
 
 async function listPage(
   cluster: ClusterConnection,
-  kind: ResourceKindInfo,
+  kind: KindInfo,
   namespace: string | undefined,
   query: {
     labelSelector?: { selector: Selector } | undefined;
@@ -43,7 +50,7 @@ async function listPage(
  */
 async function locateNamespace(
   cluster: ClusterConnection,
-  kind: ResourceKindInfo,
+  kind: KindInfo,
   name: string,
   ctx: CallContext,
 ): Promise<string> {
@@ -54,11 +61,11 @@ async function locateNamespace(
     .snapshot.all.filter((r) => r.name === name)
     .map((r) => r.namespace);
   if (namespaces.length === 0)
-    throw new ProblemError('resource_not_found', `${kind.singular} "${name}" not found`);
+    throw new ProblemError('resource_not_found', `${kind.resourceType} "${name}" not found`);
   if (namespaces.length > 1) {
     throw new ProblemError(
       'conflict',
-      `${kind.singular} "${name}" exists in several namespaces (${namespaces.join(', ')}); use /namespaces/{namespace}/${kind.singular}/${name}`,
+      `${kind.resourceType} "${name}" exists in several namespaces (${namespaces.join(', ')}); use /namespaces/{namespace}/${kind.resourceType}/${name}`,
       { namespaces },
     );
   }
@@ -67,7 +74,7 @@ async function locateNamespace(
 
 async function getOne(
   cluster: ClusterConnection,
-  kind: ResourceKindInfo,
+  kind: KindInfo,
   name: string,
   namespace: string | undefined,
   workspaceId: string,
@@ -76,16 +83,12 @@ async function getOne(
   if (kind.namespaced && namespace === undefined) {
     namespace = await locateNamespace(cluster, kind, name, ctx);
   }
-  const usage =
-    kind.singular === 'pod' && namespace ? cluster.podUsage(namespace, name) : Promise.resolve(undefined);
-  const cached = cluster.cachedObject(kind.singular, name, namespace);
+  const isPod = kind.group === '' && kind.plural === 'pods';
+  const usage = isPod && namespace ? cluster.podUsage(namespace, name) : Promise.resolve(undefined);
+  const cached = cluster.cachedObject(kind, name, namespace);
   if (cached !== undefined) return wrapperJson(cluster.clusterId, workspaceId, cached, await usage);
-  const [raw, found] = await Promise.all([
-    cluster.getObject(kind.singular, name, namespace, ctx.signal),
-    usage,
-  ]);
-  const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
-  const resource = cleanObject(raw, apiVersion, kind.kind);
+  const [raw, found] = await Promise.all([cluster.getObject(kind, name, namespace, ctx.signal), usage]);
+  const resource = cleanObject(raw, apiVersionOf(kind), kind.kind);
   return {
     data: { clusterId: cluster.clusterId, workspaceId, resource, ...(found ? { usage: found } : {}) },
   };
@@ -116,26 +119,23 @@ export function resourceHandlers(
   return {
     async listResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      return listPage(cluster, params.resourceType, undefined, query, params.workspaceId, ctx);
+      const kind = await cluster.kind(params.resourceType, ctx.signal);
+      return listPage(cluster, kind, undefined, query, params.workspaceId, ctx);
     },
     async listNamespacedResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      return listPage(cluster, params.resourceType, params.namespace, query, params.workspaceId, ctx);
+      const kind = await cluster.kind(params.resourceType, ctx.signal, { namespaced: true });
+      return listPage(cluster, kind, params.namespace, query, params.workspaceId, ctx);
     },
     async getResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      return getOne(cluster, params.resourceType, params.resourceName, undefined, params.workspaceId, ctx);
+      const kind = await cluster.kind(params.resourceType, ctx.signal);
+      return getOne(cluster, kind, params.resourceName, undefined, params.workspaceId, ctx);
     },
     async getNamespacedResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      return getOne(
-        cluster,
-        params.resourceType,
-        params.resourceName,
-        params.namespace,
-        params.workspaceId,
-        ctx,
-      );
+      const kind = await cluster.kind(params.resourceType, ctx.signal, { namespaced: true });
+      return getOne(cluster, kind, params.resourceName, params.namespace, params.workspaceId, ctx);
     },
   };
 }

@@ -77,11 +77,13 @@ describe('resourceType', () => {
     );
   });
 
-  it('refuses an unknown type', async () => {
-    const res = await stack.get<Problem>(`${proxy()}/ingress`);
+  it('refuses a kind the cluster does not serve, listing the nine first, then every other kind', async () => {
+    const res = await stack.get<Problem>(`${proxy()}/gizmo`);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_resource_type');
-    expect(res.body.accepted).toEqual([...RESOURCE_TYPES]);
+    const accepted = res.body.accepted as string[];
+    expect(accepted.slice(0, RESOURCE_TYPES.length)).toEqual([...RESOURCE_TYPES]);
+    expect(accepted).toEqual(expect.arrayContaining(['configmap', 'ingress', 'secret']));
   });
 
   it.each(['node', 'namespace', 'Node'])(

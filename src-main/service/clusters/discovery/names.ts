@@ -2,13 +2,19 @@
  * The kinds Skiff lists and the names it gives them: only resources whose verbs have both list and
  * watch (what a watch cache needs; `kubectl api-resources --verbs=list,watch`), one per group and
  * resource. A kind's resourceType is its lower-case singular; where two served groups share that
- * singular, each is qualified as `singular.group`, the core group's staying bare as its group has
- * no name (kubectl too resolves a bare name to the core group first). They come ordered by
+ * singular, each is qualified as `singular.group`, but for the core group's, which stays bare as
+ * its group has no name (kubectl too resolves a bare name to the core group first), and one of the
+ * nine tailored kinds', whose bare name scripts already use (src-shared/kube/kinds.ts: `deployment`
+ * stays apps' whatever CRD also calls itself that). They come ordered by
  * resourceType, then group, so every answer lists them in one order whatever order the cluster
  * sent.
  */
 
+import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../../src-shared/kube/kinds';
 import type { ServedResource } from './model';
+
+/** The groups whose kind keeps a bare name shared with another group: singular → group. */
+const BARE = new Map<string, string>(RESOURCE_TYPES.map((t) => [t, RESOURCE_KINDS[t].group]));
 
 export interface DiscoveredKind extends ServedResource {
   readonly resourceType: string;
@@ -39,8 +45,10 @@ export function nameKinds(resources: readonly ServedResource[]): DiscoveredKind[
   return listable
     .map((r) => {
       const singular = singularOf(r);
-      const shared = (groupsOf.get(singular) as Set<string>).size > 1;
-      const resourceType = shared && r.group !== '' ? `${singular}.${r.group.toLowerCase()}` : singular;
+      const holders = groupsOf.get(singular) as Set<string>;
+      const bare =
+        holders.size === 1 || r.group === '' || (BARE.get(singular) === r.group && !holders.has(''));
+      const resourceType = bare ? singular : `${singular}.${r.group.toLowerCase()}`;
       return { ...r, resourceType };
     })
     .sort((a, b) => compareText(a.resourceType, b.resourceType) || compareText(a.group, b.group));
