@@ -78,7 +78,30 @@ export const guidanceSubject = z.enum([
   'pod-condition',
   'event-reason',
   'exit-code',
+  'pvc-status',
+  'ingress-status',
+  'hpa-condition',
+  'replicaset-condition',
+  'object-condition',
 ]);
+
+/** The object a check step is about, so a client can link to it (set by explanations, never by entries). */
+export const guidanceRef = z
+  .strictObject({
+    resourceType: z.string().meta({
+      description: 'Canonical lower-case singular, e.g. `configmap` or `certificate.cert-manager.io`.',
+    }),
+    namespace: z.string().optional().meta({ description: 'Absent for a cluster-scoped kind.' }),
+    name: z.string(),
+    missing: z.boolean().optional().meta({
+      description: 'True when the object was looked up and does not exist.',
+    }),
+  })
+  .meta({ id: 'GuidanceRef' });
+
+export const guidanceCheck = z
+  .strictObject({ text: z.string(), action: guidanceAction.optional(), ref: guidanceRef.optional() })
+  .meta({ id: 'GuidanceCheck' });
 
 export const guidanceEntry = z
   .strictObject({
@@ -93,7 +116,7 @@ export const guidanceEntry = z
     severity: z.enum(['info', 'warning', 'error']),
     meaning: z.string(),
     causes: z.array(z.string()),
-    checks: z.array(z.strictObject({ text: z.string(), action: guidanceAction.optional() })),
+    checks: z.array(guidanceCheck),
   })
   .meta({ id: 'GuidanceEntry' });
 

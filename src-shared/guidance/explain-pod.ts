@@ -1,7 +1,23 @@
-import { type ExitCodeExplanation, explainExitCode } from './exit-codes';
+/**
+ * "Why is this pod broken", from the pod alone: no look-ups, so the renderer runs it offline on the
+ * object it shows. Steps that name another object (the claims of a Pending pod, the ConfigMaps and
+ * Secrets of a pod stuck creating its containers) carry a ref; whether those exist is for a caller
+ * with the caches to say (explain-object.ts).
+ */
+
+import { explainExitCode } from './exit-codes';
+import type { Finding } from './findings';
+import {
+  mergeChecks,
+  messageChecks,
+  type PodSpecRefsLike,
+  podUses,
+  type UsedObject,
+  usedObjectChecks,
+} from './refs';
 import { findGuidance, guidanceForReason } from './registry';
-import { type FailedSchedulingInfo, parseFailedScheduling } from './scheduling';
-import type { GuidanceEntry, GuidanceSeverity } from './types';
+import { parseFailedScheduling } from './scheduling';
+import type { GuidanceCheck } from './types';
 
 // Structural subsets of core/v1 Pod: only the fields read here, so both
 // @kubernetes/client-node objects and plain JSON from the API fit.
@@ -22,7 +38,8 @@ export type ContainerStatusLike = {
 export type PodConditionLike = { type: string; status: string; reason?: string; message?: string };
 
 export type PodLike = {
-  spec?: { restartPolicy?: string } | null;
+  metadata?: { namespace?: string } | null;
+  spec?: ({ restartPolicy?: string } & PodSpecRefsLike) | null;
   status?: {
     phase?: string;
     reason?: string;
@@ -33,23 +50,24 @@ export type PodLike = {
   } | null;
 };
 
-export type PodFinding = {
+export type PodFinding = Finding & {
   source: 'phase' | 'pod-reason' | 'waiting' | 'terminated' | 'last-terminated' | 'condition';
-  /** Container name for container findings. */
-  container?: string;
-  initContainer?: boolean;
-  /** The raw phase, reason or condition type as found on the object. */
-  reason: string;
-  /** The raw message from the object, if any. */
-  message?: string;
-  severity: GuidanceSeverity;
-  guidance?: GuidanceEntry;
-  exitCode?: ExitCodeExplanation;
-  /** Present for an unschedulable PodScheduled condition whose message parses. */
-  scheduling?: FailedSchedulingInfo;
 };
 
-function containerFindings(statuses: readonly ContainerStatusLike[], init: boolean): PodFinding[] {
+/** Waiting reasons caused by a missing ConfigMap, Secret or claim: their steps name each one. */
+const WAITS_ON_OBJECTS: Readonly<Record<string, (u: UsedObject) => boolean>> = {
+  // Volumes are mounted before any container is created.
+  ContainerCreating: (u) => u.via.startsWith('volume '),
+  // env and envFrom are resolved per container.
+  CreateContainerConfigError: (u) => !u.via.startsWith('volume '),
+};
+
+function containerFindings(
+  statuses: readonly ContainerStatusLike[],
+  init: boolean,
+  uses: readonly UsedObject[],
+  namespace: string | undefined,
+): PodFinding[] {
   const out: PodFinding[] = [];
   for (const cs of statuses) {
     const base = init ? { container: cs.name, initContainer: true } : { container: cs.name };
@@ -57,6 +75,10 @@ function containerFindings(statuses: readonly ContainerStatusLike[], init: boole
     const terminated = cs.state?.terminated;
     if (waiting?.reason) {
       const guidance = findGuidance('container-waiting', waiting.reason);
+      const usedHere = WAITS_ON_OBJECTS[waiting.reason];
+      const checks = usedHere
+        ? mergeChecks(usedObjectChecks(uses.filter(usedHere)), messageChecks(waiting.message, namespace))
+        : [];
       out.push({
         ...base,
         source: 'waiting',
@@ -64,6 +86,7 @@ function containerFindings(statuses: readonly ContainerStatusLike[], init: boole
         ...(waiting.message ? { message: waiting.message } : {}),
         severity: guidance?.severity ?? 'warning',
         ...(guidance ? { guidance } : {}),
+        ...(checks.length > 0 ? { checks } : {}),
       });
     }
     // A completed init container is the normal case; only failed ones are findings.
@@ -128,14 +151,27 @@ function conditionFindings(conditions: readonly PodConditionLike[], phase: strin
  */
 export function explainPod(pod: PodLike): PodFinding[] {
   const status = pod.status ?? {};
+  const namespace = pod.metadata?.namespace;
+  const uses = podUses(namespace, pod.spec);
   const findings: PodFinding[] = [];
   if (status.phase) {
     const guidance = findGuidance('pod-phase', status.phase);
+    // A claim that is not Bound keeps a pod Pending: name each one.
+    const checks: GuidanceCheck[] =
+      status.phase === 'Pending'
+        ? uses
+            .filter((u) => u.kind === 'PersistentVolumeClaim')
+            .map((u) => ({
+              text: `PersistentVolumeClaim ${u.ref.name} (${u.via}) must be Bound.`,
+              ref: u.ref,
+            }))
+        : [];
     findings.push({
       source: 'phase',
       reason: status.phase,
       severity: guidance?.severity ?? 'warning',
       ...(guidance ? { guidance } : {}),
+      ...(checks.length > 0 ? { checks } : {}),
     });
   }
   if (status.reason) {
@@ -148,8 +184,8 @@ export function explainPod(pod: PodLike): PodFinding[] {
       ...(guidance ? { guidance } : {}),
     });
   }
-  findings.push(...containerFindings(status.initContainerStatuses ?? [], true));
-  findings.push(...containerFindings(status.containerStatuses ?? [], false));
+  findings.push(...containerFindings(status.initContainerStatuses ?? [], true, uses, namespace));
+  findings.push(...containerFindings(status.containerStatuses ?? [], false, uses, namespace));
   findings.push(...conditionFindings(status.conditions ?? [], status.phase));
   return findings;
 }

@@ -95,6 +95,11 @@ const REQUIRED: Record<GuidanceSubject, string[]> = {
     'JobAlreadyActive',
   ],
   'exit-code': ['0', '1', '2', '126', '127', '130', '134', '137', '139', '143', '255'],
+  'pvc-status': ['Pending', 'Lost', 'StorageClassNotFound', 'NoStorageClass'],
+  'ingress-status': ['NoAddress', 'ServiceNotFound'],
+  'hpa-condition': ['ScalingActive', 'AbleToScale', 'ScalingLimited'],
+  'replicaset-condition': ['ReplicaFailure'],
+  'object-condition': ['Ready', 'Available'],
 };
 
 describe('knowledge base integrity', () => {

@@ -5,6 +5,9 @@
  */
 export type { ExitCodeExplanation } from './exit-codes';
 export { explainExitCode, signalName } from './exit-codes';
+export { explainConditions } from './explain-conditions';
+export { explainIngress } from './explain-ingress';
+export { explainEvents, explainObject, MAX_EVENT_FINDINGS } from './explain-object';
 export type {
   ContainerStateLike,
   ContainerStatusLike,
@@ -13,6 +16,17 @@ export type {
   PodLike,
 } from './explain-pod';
 export { explainPod } from './explain-pod';
+export { explainPvc } from './explain-pvc';
+export type {
+  ConditionLike,
+  EventLike,
+  ExplainContext,
+  Finding,
+  FindingSource,
+  ObjectLike,
+} from './findings';
+export type { NamedObject, UsedKind, UsedObject } from './refs';
+export { messageChecks, podUses, refKey, refOf, refsInMessage } from './refs';
 export { findGuidance, guidanceForReason, listGuidance } from './registry';
 export type { FailedSchedulingInfo, SchedulingReason } from './scheduling';
 export { parseFailedScheduling, schedulingReasonHint } from './scheduling';
@@ -22,6 +36,7 @@ export type {
   GuidanceCheck,
   GuidanceEntry,
   GuidanceFieldPath,
+  GuidanceRef,
   GuidanceSeverity,
   GuidanceSubject,
   PlaceholderValues,

@@ -52,3 +52,27 @@ describe('guidanceForReason: aliases and admission reasons', () => {
     expect(guidanceForReason('OutOf')).toBeUndefined();
   });
 });
+
+describe('the kinds beyond the pod', () => {
+  it('a bare word keeps meaning what it meant for pods, nodes and Deployments', () => {
+    expect(guidanceForReason('Pending')?.id).toBe('pod-phase-pending');
+    expect(guidanceForReason('Ready')?.subject).toBe('pod-condition');
+    expect(guidanceForReason('Available')?.id).toBe('deployment-condition-available-false');
+    expect(guidanceForReason('ReplicaFailure')?.id).toBe('deployment-condition-replicafailure');
+  });
+
+  it('asked by subject, each kind finds its own entry', () => {
+    expect(guidanceForReason('Pending', 'pvc-status')?.id).toBe('pvc-status-pending');
+    expect(guidanceForReason('Ready', 'object-condition')?.id).toBe('object-condition-ready-false');
+    expect(findGuidance('object-condition', 'Ready', 'True')).toBeUndefined();
+    expect(findGuidance('hpa-condition', 'TooManyReplicas', 'True')?.id).toBe(
+      'hpa-condition-scalinglimited-true',
+    );
+    expect(findGuidance('replicaset-condition', 'FailedCreate')?.id).toBe(
+      'replicaset-condition-replicafailure-true',
+    );
+    expect(guidanceForReason('NoAddress')?.id).toBe('ingress-status-noaddress');
+    expect(guidanceForReason('StorageClassNotFound')?.id).toBe('pvc-status-storageclassnotfound');
+    expect(guidanceForReason('ScalingActive')?.id).toBe('hpa-condition-scalingactive-false');
+  });
+});

@@ -8,6 +8,8 @@ import { POD_RUNTIME_EVENTS } from './data/events-runtime';
 import { STORAGE_EVENTS } from './data/events-storage';
 import { WORKLOAD_EVENTS } from './data/events-workload';
 import { EXIT_CODES } from './data/exit-codes';
+import { HPA_CONDITIONS, OBJECT_CONDITIONS, REPLICASET_CONDITIONS } from './data/kinds-conditions';
+import { INGRESS_STATUS, PVC_STATUS } from './data/kinds-status';
 import { POD_CONDITIONS } from './data/pod-conditions';
 import { POD_PHASES } from './data/pod-phase';
 import type { GuidanceEntry, GuidanceSubject } from './types';
@@ -26,12 +28,18 @@ const ALL: readonly GuidanceEntry[] = [
   ...STORAGE_EVENTS,
   ...CLUSTER_EVENTS,
   ...EXIT_CODES,
+  ...PVC_STATUS,
+  ...INGRESS_STATUS,
+  ...HPA_CONDITIONS,
+  ...REPLICASET_CONDITIONS,
+  ...OBJECT_CONDITIONS,
 ];
 
 /**
  * Order in which `guidanceForReason` prefers subjects when one word means several
  * things (OOMKilled is a container state and an event): the container state is the
- * most specific explanation, a pod phase the least.
+ * most specific explanation, a pod phase the least. The kinds beyond the pod come after the pod's
+ * own subjects, so a bare `Pending` or `Ready` still means what it meant for pods and nodes.
  */
 const SUBJECT_PRIORITY: readonly GuidanceSubject[] = [
   'container-waiting',
@@ -41,6 +49,11 @@ const SUBJECT_PRIORITY: readonly GuidanceSubject[] = [
   'node-condition',
   'deployment-condition',
   'pod-phase',
+  'pvc-status',
+  'ingress-status',
+  'hpa-condition',
+  'replicaset-condition',
+  'object-condition',
   'exit-code',
 ];
 

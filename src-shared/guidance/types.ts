@@ -11,7 +11,14 @@ export type GuidanceSubject =
   | 'deployment-condition'
   | 'pod-condition'
   | 'event-reason'
-  | 'exit-code';
+  | 'exit-code'
+  // Kinds beyond the pod's world (issue 23): a claim's phase, an Ingress's address and backends,
+  // an autoscaler's and a ReplicaSet's conditions, and any object's Ready/Available condition.
+  | 'pvc-status'
+  | 'ingress-status'
+  | 'hpa-condition'
+  | 'replicaset-condition'
+  | 'object-condition';
 
 export type GuidanceSeverity = 'info' | 'warning' | 'error';
 
@@ -85,6 +92,20 @@ export type GuidanceAction =
   | { kind: 'show-volumes' }
   | { kind: 'show-resources' };
 
+/**
+ * The one object a check is about, so the UI can link to it: `resourceType` is the canonical
+ * lower-case singular (`configmap`, `persistentvolumeclaim`, `certificate.cert-manager.io`).
+ * Knowledge-base entries are generic and never carry one; an explanation of a concrete object does.
+ */
+export type GuidanceRef = {
+  resourceType: string;
+  /** Absent for a cluster-scoped kind. */
+  namespace?: string;
+  name: string;
+  /** True when the object was looked up and does not exist; absent when it exists or was not looked up. */
+  missing?: boolean;
+};
+
 export type GuidanceCheck = {
   /**
    * What to look at, often with a kubectl command. Commands use the placeholders
@@ -92,6 +113,7 @@ export type GuidanceCheck = {
    */
   text: string;
   action?: GuidanceAction;
+  ref?: GuidanceRef;
 };
 
 export type GuidanceEntry = {
