@@ -85,7 +85,8 @@ export class DesktopSession {
 
   private persist() {
     const tokens = this.tokens;
-    const sealed = tokens ? this.vault.seal(tokens.refreshToken) : null;
+    // Asked for in the body (the default), so always there; the cookie is for browsers only.
+    const sealed = tokens?.refreshToken ? this.vault.seal(tokens.refreshToken) : null;
     this.store.update((s) => {
       const { sealedRefreshToken: _old, ...rest } = s;
       return {

@@ -17,6 +17,8 @@ export interface ClientInfo {
   /** Client address as the socket (or a trusted proxy) reported it. */
   address?: string;
   userAgent?: string;
+  /** HTTP: the client reached the service over https (TLS, or a trusted proxy's X-Forwarded-Proto). */
+  secure?: boolean;
 }
 
 export interface CallContext {
@@ -34,6 +36,8 @@ export interface CallContext {
   recheck?: () => Promise<unknown>;
   /** Operations whose body is a file (`consumes`): HTTP hands it over here; IPC never does. */
   upload?: Upload;
+  /** HTTP: the request's cookies by name (a browser's refresh token); IPC has none. */
+  cookies?: Readonly<Record<string, string>>;
 }
 
 /** A request body that is a file, streamed to disk only when the operation asks for it. */

@@ -190,6 +190,7 @@ export function createService(config: ServiceConfig): Service {
     authenticate: auth.authenticate,
     guard: auth.guard,
     clientAddress: auth.clientAddress,
+    clientSecure: auth.clientSecure,
     logger,
     apiDocs: createDocsHandler(),
     ...(config.staticDir ? { serveStatic: createStaticHandler(config.staticDir) } : {}),

@@ -18,7 +18,7 @@ export interface Connection {
 /**
  * In Electron the preload's bridge is there and calls go over IPC; the main process created the
  * window's session, so there is nothing to log in to. In a browser, calls go over /v1 HTTP and
- * carry the tokens the keeper holds.
+ * carry the access token the keeper holds; the refresh token stays in the service's cookie.
  */
 export function connect(onEnded: (end: SessionEnd) => void): Connection {
   if (window.skiff) {
@@ -47,9 +47,9 @@ export function connect(onEnded: (end: SessionEnd) => void): Connection {
   const baseUrl = window.location.origin;
   // Login and refresh go through a bare transport: a refresh that itself waited for a refresh would deadlock.
   const bare = createClient(httpTransport({ baseUrl }));
+  // The refresh token is the service's HttpOnly cookie: a refresh sends no token, the browser does.
   const keeper = new TokenKeeper({
-    refresh: async (refreshToken) =>
-      (await bare.call('refresh', { params: {}, body: { refreshToken } })).data,
+    refresh: async () => (await bare.call('refresh', { params: {} })).data,
     onEnded,
   });
   const client = createClient(
@@ -60,7 +60,7 @@ export function connect(onEnded: (end: SessionEnd) => void): Connection {
     client,
     keeper,
     login: async (username, password) =>
-      (await bare.call('login', { params: {}, body: { username, password } })).data,
+      (await bare.call('login', { params: {}, body: { username, password, refreshTokenIn: 'cookie' } })).data,
   };
 }
 

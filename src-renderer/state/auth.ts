@@ -1,11 +1,12 @@
 import { create } from 'zustand';
+import type { FirstLogin } from '../../src-shared/contract/auth-models';
 import { ApiError } from '../api';
 import { api, getConnection, onSessionEnded } from './connection';
 
 /**
  * - checking: finding out whether this service wants a login at all.
  * - signed-out: the browser shows the login page.
- * - signed-in: the browser holds tokens (in memory only).
+ * - signed-in: the browser holds an access token (in memory only; the refresh token is a cookie).
  * - desktop: Electron; the main process owns the session.
  * - device-logged-out: Electron, after this device's session was ended; one click signs it in again.
  */
@@ -15,6 +16,8 @@ interface AuthState {
   phase: AuthPhase;
   username: string | null;
   sessionId: string | null;
+  /** Signed out: where the generated first password is, while it is the only way in. */
+  firstLogin: FirstLogin | null;
   /** Why the person is looking at the login page (session ended elsewhere, logged out…). */
   notice: string | null;
   busy: boolean;
@@ -34,6 +37,7 @@ export const useAuth = create<AuthState>()((set, get) => ({
   phase: 'checking',
   username: null,
   sessionId: null,
+  firstLogin: null,
   notice: null,
   busy: false,
   loginError: null,
@@ -53,6 +57,7 @@ export const useAuth = create<AuthState>()((set, get) => ({
             ? 'You logged out.'
             : `Your session has ended (${end.detail}). Log in again to continue.`,
       });
+      void loadFirstLogin(set);
     });
     if (conn.mode === 'desktop') {
       set({ phase: 'desktop' });
@@ -60,12 +65,15 @@ export const useAuth = create<AuthState>()((set, get) => ({
       return;
     }
     try {
+      // A login left the refresh token in the service's cookie: a reload or a new tab continues
+      // that session. Only when one may exist, so a first visit sends nothing that is refused.
+      await conn.keeper?.resume();
       // The probe answers 200 with or without a session, so a first visit logs no error.
       const probe = (await api().call('currentSession', { params: {} })).data;
       if (probe.authenticated) {
         set({ phase: 'signed-in', username: probe.account.username, sessionId: probe.sessionId });
       } else {
-        set({ phase: 'signed-out', notice: null });
+        set({ phase: 'signed-out', notice: null, firstLogin: probe.firstLogin ?? null });
       }
     } catch (err) {
       set({ phase: 'signed-out', notice: `The service did not answer: ${message(err)}` });
@@ -104,8 +112,19 @@ export const useAuth = create<AuthState>()((set, get) => ({
     }
     conn.keeper?.clear();
     set({ phase: 'signed-out', sessionId: null, notice: 'You logged out.' });
+    void loadFirstLogin(set);
   },
 }));
+
+/** Signed out: asks the probe again where the first password is (it may have been changed since). */
+async function loadFirstLogin(set: (s: Partial<AuthState>) => void): Promise<void> {
+  try {
+    const probe = (await api().call('currentSession', { params: {} })).data;
+    set({ firstLogin: probe.authenticated ? null : (probe.firstLogin ?? null) });
+  } catch {
+    // The login page then says nothing about it; the login itself reports an unreachable service.
+  }
+}
 
 async function loadWhoAmI(set: (s: Partial<AuthState>) => void): Promise<void> {
   try {

@@ -100,7 +100,14 @@ export const authPayload = z
   .meta({ id: 'AuthPayload' });
 export type AuthPayload = z.infer<typeof authPayload>;
 
-const tokenPairShape = { accessToken: z.string(), refreshToken: z.string(), auth: authPayload };
+const tokenPairShape = {
+  accessToken: z.string(),
+  refreshToken: z.string().optional().meta({
+    description:
+      'The new refresh token; absent when it went into the HttpOnly skiff_refresh cookie instead (refreshTokenIn "cookie").',
+  }),
+  auth: authPayload,
+};
 
 /** The refresh payload: both tokens rotate, `auth` is the new access token's decoded payload. */
 export const tokenPair = z.strictObject(tokenPairShape).meta({ id: 'TokenPair' });
@@ -210,13 +217,31 @@ export const whoAmI = z
   .meta({ id: 'WhoAmI' });
 export type WhoAmI = z.infer<typeof whoAmI>;
 
+/** Where the generated first administrator's password is, for a login page to say. */
+export const firstLogin = z
+  .strictObject({
+    username: z.string(),
+    passwordFile: z.string().nullable().meta({
+      description:
+        "The file it was written to (mode 0600, on the service's machine); null when the service has no data dir and only printed it on its console at start.",
+    }),
+  })
+  .meta({ id: 'FirstLogin' });
+export type FirstLogin = z.infer<typeof firstLogin>;
+
 /**
  * GET /v1/session: whether the request's credentials name a live session (or API key), answered
  * without an error either way, so a page can ask before its login.
  */
 export const currentSession = z
   .discriminatedUnion('authenticated', [
-    z.strictObject({ authenticated: z.literal(false) }),
+    z.strictObject({
+      authenticated: z.literal(false),
+      firstLogin: firstLogin.optional().meta({
+        description:
+          'Present while the generated administrator is the only account and still has its generated password: where that password is (never the password).',
+      }),
+    }),
     z.strictObject({
       authenticated: z.literal(true),
       account,

@@ -101,7 +101,14 @@ describe('JSON bodies', () => {
     const issue = refusal(login, undefined);
     expect(issue.message).toContain('JSON body');
     expect(issue.message).toContain('"username"');
-    expect(refusal(authOperations.refresh.body, undefined).message).toContain('"refreshToken"');
+  });
+
+  it('a refresh takes no body, or one without a token (the cookie carries it), but no empty token', () => {
+    const refresh = authOperations.refresh.body;
+    expect(refresh.safeParse(undefined).success).toBe(true);
+    expect(refresh.safeParse({}).success).toBe(true);
+    expect(refusal(refresh, { refreshToken: '' }).path).toEqual(['refreshToken']);
+    expect(refusal(refresh, { refreshToken: 'x', cookie: 'y' }).code).toBe('unrecognized_keys');
   });
 
   it('a body that is there but wrong is refused for what is wrong, not as missing', () => {

@@ -28,6 +28,12 @@ const noBody = z.undefined();
 /** Some clients send `{}` with a POST that takes nothing; both mean the same. */
 const emptyBody = z.strictObject({}).optional();
 
+/** Where a login's refresh token goes: the answer's body (scripts, the desktop app) or a cookie (a browser). */
+const refreshTokenInField = z.enum(['body', 'cookie']).optional().meta({
+  description:
+    '"body" (default): the refresh token is in the answer. "cookie": it is set as the HttpOnly, SameSite=Strict cookie skiff_refresh, sent only to POST /v1/auth/refresh, and the answer leaves it out; for browsers, whose scripts then never hold it.',
+});
+
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -117,13 +123,18 @@ export const authOperations = {
   login: defineOperation({
     method: 'POST',
     path: '/v1/auth/login',
-    summary: 'Log in with a username and password; starts a session and answers its first tokens.',
+    summary:
+      'Log in with a username and password; starts a session and answers its first tokens (the refresh token in the body, or with refreshTokenIn "cookie" in an HttpOnly cookie).',
     auth: 'public',
     requiresJson: true,
     params: none,
     query: none,
     body: bodyObject(
-      { username: z.string().min(1).max(200), password: z.string().min(1).max(MAX_PASSWORD_LENGTH) },
+      {
+        username: z.string().min(1).max(200),
+        password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+        refreshTokenIn: refreshTokenInField,
+      },
       '{"username": "…", "password": "…"}',
     ),
     result: loginResult,
@@ -133,12 +144,14 @@ export const authOperations = {
   refresh: defineOperation({
     method: 'POST',
     path: '/v1/auth/refresh',
-    summary: 'Trade a refresh token for a new access token and a new refresh token.',
+    summary:
+      'Trade a refresh token (in the body, or else the skiff_refresh cookie) for a new access token and a new refresh token, which goes back where the old one came from.',
     auth: 'public',
     requiresJson: true,
     params: none,
     query: none,
-    body: bodyObject({ refreshToken: z.string().min(1).max(500) }, '{"refreshToken": "…"}'),
+    // No body, or one without refreshToken: the token is the skiff_refresh cookie (a browser's).
+    body: z.strictObject({ refreshToken: z.string().min(1).max(500).optional() }).optional(),
     result: tokenPair,
     paginated: false,
   }),

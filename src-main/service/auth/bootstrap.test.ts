@@ -7,7 +7,13 @@ import { MIN_PASSWORD_LENGTH } from '../../../src-shared/contract/auth-operation
 import { silentLogger } from '../logger';
 import { type AppDatabase, openAppDatabase } from '../storage/database';
 import { Accounts } from './accounts';
-import { ADMIN_PASSWORD_FILE, bootstrapAdmin, forgetInitialPassword, printAdminCreated } from './bootstrap';
+import {
+  ADMIN_PASSWORD_FILE,
+  bootstrapAdmin,
+  firstLoginOf,
+  forgetInitialPassword,
+  printAdminCreated,
+} from './bootstrap';
 import type { AdminCreatedInfo } from './options';
 import { FAST_HASH } from './test-stack';
 
@@ -140,5 +146,109 @@ describe('forgetting the initial password file', () => {
     forgetInitialPassword(dir, 'admin');
     expect(existsSync(file)).toBe(false);
     expect(() => forgetInitialPassword(dir, 'admin')).not.toThrow();
+  });
+});
+
+describe('where the first password is', () => {
+  let t: number;
+  let clocked: Accounts;
+  beforeEach(() => {
+    t = Date.parse('2026-03-01T09:00:00Z');
+    clocked = new Accounts(db, () => t, FAST_HASH);
+  });
+  const first = (dataDir: string | undefined) =>
+    bootstrapAdmin(clocked, {
+      ...(dataDir ? { dataDir } : {}),
+      logger: silentLogger(),
+      onAdminCreated: () => {},
+    });
+
+  it('is its file while the generated admin is the only account with its first password', async () => {
+    expect(firstLoginOf(clocked, dir, false)).toBeNull();
+    expect(await first(dir)).toBe(true);
+    const file = join(dir, ADMIN_PASSWORD_FILE);
+    expect(firstLoginOf(clocked, dir, false)).toEqual({ username: 'admin', passwordFile: file });
+    t += 1_000;
+    await clocked.create({ username: 'dev.one', password: 'another-password' });
+    expect(firstLoginOf(clocked, dir, false)).toBeNull();
+  });
+
+  it('is nothing once the password changed (its file left behind or not), or the file is gone', async () => {
+    await first(dir);
+    t += 1_000;
+    await clocked.update(clocked.byUsername('admin')!.accountId, { password: 'chosen-password' });
+    expect(firstLoginOf(clocked, dir, false)).toBeNull();
+    rmSync(join(dir, ADMIN_PASSWORD_FILE));
+    expect(firstLoginOf(clocked, dir, false)).toBeNull();
+  });
+
+  it('is nothing when the file is removed by hand', async () => {
+    await first(dir);
+    rmSync(join(dir, ADMIN_PASSWORD_FILE));
+    expect(firstLoginOf(clocked, dir, false)).toBeNull();
+  });
+
+  it('without a data dir: the console, for the run that generated it only', async () => {
+    expect(await first(undefined)).toBe(true);
+    expect(firstLoginOf(clocked, undefined, true)).toEqual({ username: 'admin', passwordFile: null });
+    expect(firstLoginOf(clocked, undefined, false)).toBeNull();
+  });
+
+  it('is nothing for a configured password, which was never generated', async () => {
+    const generated = await bootstrapAdmin(clocked, {
+      adminPassword: 'configured-password',
+      dataDir: dir,
+      logger: silentLogger(),
+      onAdminCreated: () => {},
+    });
+    expect(generated).toBe(false);
+    expect(firstLoginOf(clocked, dir, generated)).toBeNull();
+    expect(firstLoginOf(clocked, undefined, generated)).toBeNull();
+  });
+
+  it('is nothing when the only account is not admin', async () => {
+    await clocked.create({ username: 'dev.one', password: 'another-password', role: 'admin' });
+    writeFileSync(join(dir, ADMIN_PASSWORD_FILE), 'pw\n');
+    expect(firstLoginOf(clocked, dir, true)).toBeNull();
+  });
+
+  it('is said again on a later start (the place, not the password), and not once it changed', async () => {
+    await first(dir);
+    const told: AdminCreatedInfo[] = [];
+    const again = await bootstrapAdmin(clocked, {
+      dataDir: dir,
+      logger: silentLogger(),
+      onAdminCreated: (i) => told.push(i),
+    });
+    expect(again).toBe(false);
+    expect(told).toEqual([
+      { username: 'admin', passwordFile: join(dir, ADMIN_PASSWORD_FILE), reminder: true },
+    ]);
+    forgetInitialPassword(dir, 'admin');
+    await bootstrapAdmin(clocked, {
+      dataDir: dir,
+      logger: silentLogger(),
+      onAdminCreated: (i) => told.push(i),
+    });
+    expect(told).toHaveLength(1);
+  });
+});
+
+describe('the later-start reminder on stderr', () => {
+  it('names the account and the file, and no password', () => {
+    const printed: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    try {
+      printAdminCreated({ username: 'admin', passwordFile: '/data/pw-file', reminder: true });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(printed).toEqual([
+      'skiff: account "admin" still has the password generated at first start; it is in /data/pw-file ' +
+        '(readable only by you). Change it with POST /v1/auth/password.\n',
+    ]);
   });
 });

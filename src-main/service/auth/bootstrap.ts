@@ -1,5 +1,6 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FirstLogin } from '../../../src-shared/contract/auth-models';
 import { MIN_PASSWORD_LENGTH } from '../../../src-shared/contract/auth-operations';
 import type { Logger } from '../logger';
 import { type Accounts, BOOTSTRAP_ADMIN } from './accounts';
@@ -10,6 +11,14 @@ export const ADMIN_PASSWORD_FILE = 'initial-admin-password';
 
 /** Printed, not logged: log lines travel to places a one-time password must not. */
 export function printAdminCreated(info: AdminCreatedInfo): void {
+  if (info.reminder) {
+    // A later start prints the place again, not the password: it was shown once, and is in the file.
+    process.stderr.write(
+      `skiff: account "${info.username}" still has the password generated at first start; ` +
+        `it is in ${info.passwordFile} (readable only by you). Change it with POST /v1/auth/password.\n`,
+    );
+    return;
+  }
   if (info.generatedPassword === undefined) {
     process.stderr.write(
       `skiff: created account "${info.username}" with the configured password (SKIFF_ADMIN_PASSWORD)\n`,
@@ -24,8 +33,30 @@ export function printAdminCreated(info: AdminCreatedInfo): void {
 }
 
 /**
+ * Where the generated first password is, while `admin` is the only account and has never changed
+ * its password: the file it was written to, or null when it was only printed (no data dir; then
+ * only for the run that generated it). Null otherwise: a configured password (SKIFF_ADMIN_PASSWORD)
+ * was never generated, and a changed one deleted the file.
+ */
+export function firstLoginOf(
+  accounts: Accounts,
+  dataDir: string | undefined,
+  generatedNow: boolean,
+): FirstLogin | null {
+  const all = accounts.list();
+  const only = all[0];
+  if (all.length !== 1 || only!.username !== BOOTSTRAP_ADMIN || only!.passwordChangedAt !== only!.createdAt)
+    return null;
+  if (!dataDir) return generatedNow ? { username: BOOTSTRAP_ADMIN, passwordFile: null } : null;
+  const file = join(dataDir, ADMIN_PASSWORD_FILE);
+  return existsSync(file) ? { username: BOOTSTRAP_ADMIN, passwordFile: file } : null;
+}
+
+/**
  * First start: the `admin` account, with the given password or a generated one. Later starts
- * leave accounts alone (the password is never reset from the environment).
+ * leave accounts alone (the password is never reset from the environment), and say again where
+ * the generated password is while it is still the only way in. Answers whether this start
+ * generated it.
  */
 export async function bootstrapAdmin(
   accounts: Accounts,
@@ -35,14 +66,22 @@ export async function bootstrapAdmin(
     onAdminCreated?: (info: AdminCreatedInfo) => void;
     logger: Logger;
   },
-): Promise<void> {
+): Promise<boolean> {
   if (!accounts.isEmpty) {
     if (opts.adminPassword !== undefined) {
       opts.logger.info(
         'accounts exist already; the given admin password applies only on first start and was ignored',
       );
     }
-    return;
+    const pending = firstLoginOf(accounts, opts.dataDir, false);
+    if (pending?.passwordFile) {
+      (opts.onAdminCreated ?? printAdminCreated)({
+        username: pending.username,
+        passwordFile: pending.passwordFile,
+        reminder: true,
+      });
+    }
+    return false;
   }
   if (opts.adminPassword !== undefined && opts.adminPassword.length < MIN_PASSWORD_LENGTH) {
     throw new RangeError(`SKIFF_ADMIN_PASSWORD must have at least ${MIN_PASSWORD_LENGTH} characters`);
@@ -66,6 +105,7 @@ export async function bootstrapAdmin(
     'created the first administrator',
   );
   (opts.onAdminCreated ?? printAdminCreated)(info);
+  return generated !== undefined;
 }
 
 /** Once the admin has chosen a password, the generated one must not linger on disk. */

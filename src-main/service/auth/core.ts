@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { ClientDescription } from '../../../src-shared/contract/auth-models';
+import type { ClientDescription, FirstLogin } from '../../../src-shared/contract/auth-models';
 import type { ClientInfo } from '../context';
 import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
@@ -8,7 +8,7 @@ import { ActivityLog } from './activity';
 import { ApiKeyUseLog } from './api-key-use';
 import { ApiKeys } from './api-keys';
 import { createAuthenticator } from './authenticator';
-import { bootstrapAdmin } from './bootstrap';
+import { bootstrapAdmin, firstLoginOf } from './bootstrap';
 import type { GeoLocator } from './geo';
 import { FailureBackoff } from './login-backoff';
 import type { AuthOptions, ResolvedLifetimes } from './options';
@@ -38,6 +38,8 @@ export interface AuthCore {
   logger: Logger;
   /** Writes that outlive their request; close drains them. */
   pending: PendingWork;
+  /** Where the generated first password is, while it is the only way in (bootstrap.ts). */
+  firstLogin(): FirstLogin | null;
   /** What a session or activity entry records about the calling device. */
   describe(client: Pick<ClientInfo, 'address' | 'userAgent'>): Promise<ClientDescription>;
 }
@@ -75,7 +77,7 @@ async function buildCore(db: AppDatabase, inputs: CoreInputs): Promise<AuthCore>
   const sessions = new SessionStore(db, now, activity);
   const apiKeys = new ApiKeys(db, now);
   const tokens = await AccessTokens.load(db, now, lifetimes.accessTtlMs);
-  await bootstrapAdmin(accounts, {
+  const generated = await bootstrapAdmin(accounts, {
     ...(options.adminPassword !== undefined ? { adminPassword: options.adminPassword } : {}),
     ...(inputs.dataDir ? { dataDir: inputs.dataDir } : {}),
     ...(options.onAdminCreated ? { onAdminCreated: options.onAdminCreated } : {}),
@@ -108,6 +110,7 @@ async function buildCore(db: AppDatabase, inputs: CoreInputs): Promise<AuthCore>
     dataDir: inputs.dataDir,
     logger,
     pending: new PendingWork(),
+    firstLogin: () => firstLoginOf(accounts, inputs.dataDir, generated),
     async describe(client) {
       return { ...describeUserAgent(client.userAgent), location: await geo.locate(client.address) };
     },

@@ -103,5 +103,8 @@ export function createRequestGuard(opts: {
     }
   };
 
-  return { guard, allowHost, allowListenAddress };
+  /** Whether the client used https: what a cookie's Secure attribute must follow. */
+  const secure = (req: IncomingMessage) => schemeOf(req, trustedProxy) === 'https';
+
+  return { guard, allowHost, allowListenAddress, secure };
 }

@@ -28,6 +28,8 @@ export interface AuthService {
   guard: RequestGuard;
   /** The client address, through X-Forwarded-For only when the peer is a trusted proxy. */
   clientAddress(req: IncomingMessage): string | undefined;
+  /** Whether the client used https (TLS, or a trusted proxy's X-Forwarded-Proto). */
+  clientSecure(req: IncomingMessage): boolean;
   /** Makes the address the service listens on a valid Host. */
   allowListenAddress(host: string): void;
   /**
@@ -69,7 +71,7 @@ export function createAuth(
   });
   // A failed start is reported through `ready`; this only keeps it from being an unhandled rejection.
   ready.catch(() => {});
-  const { guard, allowListenAddress } = createRequestGuard({
+  const { guard, allowListenAddress, secure } = createRequestGuard({
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     trustedProxy: createProxyTrust(options.trustProxy ?? []),
@@ -92,6 +94,7 @@ export function createAuth(
     authenticate: async (req, requirement) => (await ready).authenticator.authenticate(req, requirement),
     guard,
     clientAddress,
+    clientSecure: secure,
     allowListenAddress,
     async createLocalSession(software, username) {
       const core = await ready;

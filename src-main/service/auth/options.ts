@@ -7,6 +7,11 @@ export interface AdminCreatedInfo {
   generatedPassword?: string;
   /** Where the generated password was written (mode 0600), when there is a data dir. */
   passwordFile?: string;
+  /**
+   * A later start, which created nothing: `admin` is still the only account and still has the
+   * password generated at first start, which is in `passwordFile`.
+   */
+  reminder?: boolean;
 }
 
 /**
@@ -20,7 +25,10 @@ export interface AuthOptions {
   activityMaxEntries?: number;
   /** Password of the first `admin` account, used only when no account exists yet. */
   adminPassword?: string;
-  /** Told once when the first admin is created; the default prints to stderr. */
+  /**
+   * Told when the first admin is created, and on each later start while its generated password is
+   * still its only one (`reminder`); the default prints to stderr.
+   */
   onAdminCreated?: (info: AdminCreatedInfo) => void;
   /** 15-60, default 15. */
   accessTokenMinutes?: number;

@@ -60,6 +60,10 @@ describe('the invalid_token challenge', () => {
       'WWW-Authenticate': `Bearer realm="skiff", error="invalid_token", error_description="the 'sid' claim is missing"`,
     });
     expect(invalidToken('say "no"').headers['WWW-Authenticate']).toContain(`error_description="say 'no'"`);
+    // A header carries no character past ASCII: one would make the answer itself fail to be written.
+    expect(invalidToken('send {"x": "…"} \\ é').headers['WWW-Authenticate']).toContain(
+      `error_description="send {'x': '?'} ' ?"`,
+    );
   });
 });
 

@@ -27,8 +27,9 @@ const storedKeySchema = z.object({
   jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string(), d: z.string() }),
 });
 
+/** RFC 6750 §3: error_description is printable ASCII without `"` or `\` (a header cannot carry more). */
 export const bearerChallenge = (description: string) => ({
-  'WWW-Authenticate': `Bearer realm="skiff", error="invalid_token", error_description="${description.replace(/"/g, "'")}"`,
+  'WWW-Authenticate': `Bearer realm="skiff", error="invalid_token", error_description="${description.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')}"`,
 });
 
 export const invalidToken = (detail: string) =>

@@ -1,6 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { getCookies, Headers } from 'undici';
 import type { AuthRequirement, StreamBody } from '../../../src-shared/contract/define';
 import { operations } from '../../../src-shared/contract/operations';
 import type { CallContext, Principal } from '../context';
@@ -27,6 +29,8 @@ export interface HttpAppOptions {
   guard?: RequestGuard;
   /** The client's address; defaults to the socket peer (a trusted proxy's X-Forwarded-For is resolved here). */
   clientAddress?: (req: IncomingMessage) => string | undefined;
+  /** Whether the client used https (a trusted proxy's X-Forwarded-Proto is read here); default: TLS only. */
+  clientSecure?: (req: IncomingMessage) => boolean;
   /** Serves the OpenAPI document and the API reference page (/v1/openapi.json, /v1/docs), public. */
   apiDocs?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
   /** Serves the renderer for every non-API path (web mode). */
@@ -123,10 +127,15 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
     const mediaType = spec.streaming
       ? negotiate(req.headers.accept, spec.produces ?? ['text/plain'])
       : undefined;
+    const secure = options.clientSecure
+      ? options.clientSecure(req)
+      : (req.socket as Partial<TLSSocket>).encrypted === true;
+    const cookie = req.headers.cookie;
     const ctx: CallContext = {
       principal,
-      client: { via: 'http', address, userAgent: req.headers['user-agent'] },
+      client: { via: 'http', address, userAgent: req.headers['user-agent'], ...(secure ? { secure } : {}) },
       signal,
+      ...(cookie ? { cookies: getCookies(new Headers({ cookie })) } : {}),
       ...(mediaType ? { mediaType } : {}),
       ...(upload ? { upload: upload.upload } : {}),
       // A stream outlives its request's check: it asks again with the same headers now and then.

@@ -2,6 +2,7 @@ import { publicAccount } from '../auth/accounts';
 import { forgetInitialPassword } from '../auth/bootstrap';
 import type { AuthService } from '../auth/index';
 import { checkPassword, login, refresh } from '../auth/login';
+import { clearedRefreshCookie, inCookie, refreshFromCookie } from '../auth/refresh-cookie';
 import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
 import { paginate } from '../pagination';
@@ -21,11 +22,16 @@ function sessionOf(principal: Principal): string {
 export function authHandlers(auth: AuthService): AuthHandlers {
   return {
     async login({ body }, ctx) {
-      return { data: await login(await auth.core(), body.username, body.password, ctx.client) };
+      const core = await auth.core();
+      const result = await login(core, body.username, body.password, ctx.client);
+      return body.refreshTokenIn === 'cookie' ? inCookie(core, result, ctx.client) : { data: result };
     },
 
     async refresh({ body }, ctx) {
-      return { data: await refresh(await auth.core(), body.refreshToken, ctx.client) };
+      const core = await auth.core();
+      // A token in the body is answered in the body; none there means the browser's cookie.
+      if (body?.refreshToken === undefined) return refreshFromCookie(core, ctx);
+      return { data: await refresh(core, body.refreshToken, ctx.client) };
     },
 
     async whoAmI(_input, ctx) {
@@ -73,7 +79,10 @@ export function authHandlers(auth: AuthService): AuthHandlers {
               }),
         });
       }
-      return { data: core.sessions.toRecord(session, current) };
+      const data = core.sessions.toRecord(session, current);
+      // Logging out here ends the browser's own session too: its refresh cookie goes with it.
+      if (session.sessionId !== current || ctx.client.via !== 'http') return { data };
+      return { data, headers: { 'Set-Cookie': clearedRefreshCookie(ctx.client) } };
     },
 
     async changePassword({ body }, ctx) {

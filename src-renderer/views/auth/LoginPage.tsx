@@ -3,9 +3,13 @@ import { useAuth } from '../../state/auth';
 import { Logo } from '../common/Logo';
 import './login.css';
 
-/** Browser only. The tokens it obtains live in memory: closing or reloading the tab asks again. */
+/**
+ * Browser only. The access token it obtains lives in memory and the refresh token in the service's
+ * HttpOnly cookie, so a reload or a new tab continues the session without this page. While the
+ * generated first administrator is the only account, it says where that password is.
+ */
 export function LoginPage() {
-  const { login, busy, loginError, notice } = useAuth();
+  const { login, busy, loginError, notice, firstLogin } = useAuth();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const userId = useId();
@@ -25,6 +29,21 @@ export function LoginPage() {
           <p className="notice notice-info" role="status">
             {notice}
           </p>
+        )}
+        {firstLogin && (
+          <div className="notice notice-info first-login" data-testid="first-login">
+            <p>
+              First login: account <strong>{firstLogin.username}</strong> has a generated password.
+            </p>
+            {firstLogin.passwordFile ? (
+              <p>
+                It is in this file on the service's machine (readable only by the user running it):{' '}
+                <code>{firstLogin.passwordFile}</code>
+              </p>
+            ) : (
+              <p>It was printed on the service's console when it started.</p>
+            )}
+          </div>
         )}
         <div className="field">
           <label htmlFor={userId}>Username</label>

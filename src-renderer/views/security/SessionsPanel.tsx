@@ -11,11 +11,21 @@ import { Empty, Loading, ProblemNotice } from '../common/Problem';
 const nv = (x: { name: string | null; version: string | null }) =>
   x.name ? `${x.name}${x.version ? ` ${x.version}` : ''}` : 'unknown';
 
+/**
+ * A browser session is named by its browser ("Chrome browser"), not by the device type the
+ * User-Agent implies ("desktop"), which the desktop app's own session would also read as.
+ */
 function deviceText(s: SessionRecord): string {
   const d = s.device;
   const model = [d.vendor, d.model].filter(Boolean).join(' ');
   const kind =
-    s.clientType === 'desktop-app' ? 'Skiff desktop app' : s.clientType === 'script' ? 'script' : d.type;
+    s.clientType === 'desktop-app'
+      ? 'Skiff desktop app'
+      : s.clientType === 'script'
+        ? 'script'
+        : s.clientType === 'browser'
+          ? `${s.browser.name ?? 'Web'} browser`
+          : d.type;
   return model ? `${kind} (${model})` : kind;
 }
 
