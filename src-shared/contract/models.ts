@@ -82,7 +82,7 @@ export const kubeObject = z
   .meta({
     id: 'KubeObject',
     description:
-      'The object exactly as the apiserver returned it (its own fields, unknown ones kept), with metadata.managedFields removed and apiVersion/kind filled in.',
+      'The object exactly as the apiserver returned it (its own fields, unknown ones kept), with metadata.managedFields removed and apiVersion/kind filled in. A Secret never carries its values: no `data`, `stringData` or last-applied-configuration annotation, and instead `keys: [{name, bytes}]`, each key with its decoded size in bytes, ordered by name.',
   });
 export type KubeObject = z.infer<typeof kubeObject>;
 

@@ -7,6 +7,7 @@ import {
   labelSelectorParam,
   MAX_PAGE_LIMIT,
   namespacedResourceType,
+  objectNameParam,
   pageQuery,
   resourceNameParam,
 } from './params';
@@ -129,6 +130,54 @@ describe('resource names', () => {
   it('a name that is no DNS subdomain is refused as invalid_name', () => {
     const { params } = refusal(resourceNameParam, 'Not_A_Name');
     expect(params.problemCode).toBe('invalid_name');
+  });
+
+  const objectName = z
+    .object({ resourceType: anyResourceType(), resourceName: objectNameParam })
+    .superRefine(checkNameForKind);
+
+  it("endpoints 2 and 4 take any kind's name: RBAC objects are named by path-segment rules", () => {
+    for (const t of [
+      'clusterrole',
+      'ClusterRole',
+      'role',
+      'rolebinding',
+      'clusterrolebinding.rbac.authorization.k8s.io',
+    ])
+      expect(objectName.parse({ resourceType: t, resourceName: 'system:controller:job' }).resourceName).toBe(
+        'system:controller:job',
+      );
+  });
+
+  it('an RBAC name is refused only for "/", "%", "." and ".."', () => {
+    for (const bad of ['a/b', 'a%2F', '.', '..']) {
+      const { issue, params } = refusal(objectName, { resourceType: 'clusterrole', resourceName: bad });
+      expect(params.problemCode).toBe('invalid_name');
+      expect(issue.message).toContain('resourceName');
+    }
+  });
+
+  it('every other kind keeps the DNS-subdomain rule, or its own', () => {
+    for (const t of ['configmap', 'certificate.cert-manager.io', 'pod']) {
+      const { issue, params } = refusal(objectName, { resourceType: t, resourceName: 'system:x' });
+      expect(params.problemCode).toBe('invalid_name');
+      expect(issue.path).toEqual(['resourceName']);
+      expect(issue.message).toContain('RFC 1123 subdomain');
+    }
+    expect(objectName.parse({ resourceType: 'configmap', resourceName: 'a.b-c' }).resourceName).toBe('a.b-c');
+  });
+
+  it("a tailored kind's rule applies to its qualified name too, and to no other group's kind", () => {
+    const job = refusal(objectName, { resourceType: 'job.batch', resourceName: 'j'.repeat(64) });
+    expect(job.issue.message).toContain('63 characters');
+    const cronjob = refusal(objectName, { resourceType: 'CronJob.Batch', resourceName: 'c'.repeat(53) });
+    expect(cronjob.issue.message).toContain('52 characters');
+    expect(refusal(objectName, { resourceType: 'Service', resourceName: '1web' }).issue.message).toContain(
+      'RFC 1035',
+    );
+    // Another group's job has no length limit of the Job controller's.
+    const other = objectName.parse({ resourceType: 'job.example.dev', resourceName: 'j'.repeat(64) });
+    expect(other.resourceName).toHaveLength(64);
   });
 });
 

@@ -164,7 +164,7 @@ export const objectNameParam = z
   .meta({
     maxLength: 253,
     description:
-      "The object's name, by the rule of its kind: a DNS-1123 subdomain for most; a service name is a DNS-1035 label, a namespace a DNS-1123 label; an RBAC role or binding any text without '/' or '%'.",
+      "The object's name, by the rule of its kind: a DNS-1123 subdomain for most; a service name is a DNS-1035 label, a namespace a DNS-1123 label; a role, binding, CertificateSigningRequest, flow-control object or APIService any text without '/' or '%' but '.' and '..'.",
   });
 
 /** The kind a resourceType text names for its name rule: a tailored kind's bare or qualified name. */

@@ -30,9 +30,29 @@ export function isPathSegmentName(s: string): boolean {
   return s.length >= 1 && s.length <= 253 && s !== '.' && s !== '..' && !/[/%]/.test(s);
 }
 
-/** Roles and bindings are named by path segment rules (`system:controller:job-controller`). */
-const RBAC_KINDS = new Set(['role', 'clusterrole', 'rolebinding', 'clusterrolebinding']);
-const RBAC_GROUP = '.rbac.authorization.k8s.io';
+/**
+ * The kinds the apiserver names by path-segment rules, with their group: roles and bindings
+ * (`system:controller:job-controller`), certificate signing requests, flow control, and APIServices
+ * (`v1.` for the core group).
+ */
+const PATH_SEGMENT_KINDS = new Map([
+  ['role', 'rbac.authorization.k8s.io'],
+  ['clusterrole', 'rbac.authorization.k8s.io'],
+  ['rolebinding', 'rbac.authorization.k8s.io'],
+  ['clusterrolebinding', 'rbac.authorization.k8s.io'],
+  ['certificatesigningrequest', 'certificates.k8s.io'],
+  ['flowschema', 'flowcontrol.apiserver.k8s.io'],
+  ['prioritylevelconfiguration', 'flowcontrol.apiserver.k8s.io'],
+  ['apiservice', 'apiregistration.k8s.io'],
+]);
+
+/** `clusterrole` or `clusterrole.rbac.authorization.k8s.io`, not another group's clusterrole. */
+function namedByPathSegment(kind: string): boolean {
+  const dot = kind.indexOf('.');
+  const singular = dot < 0 ? kind : kind.slice(0, dot);
+  const group = PATH_SEGMENT_KINDS.get(singular);
+  return group !== undefined && (dot < 0 || kind.slice(dot + 1) === group);
+}
 
 const LABEL_RULE =
   "must be a lowercase RFC 1123 label: at most 63 characters, lowercase alphanumerics or '-', starting and ending with an alphanumeric (e.g. 'my-name' or '123-abc')";
@@ -51,8 +71,7 @@ export function validateResourceName(kind: string, name: string): string | null 
   const k = kind.trim().toLowerCase();
   if (name === '') return `${k} name is required`;
   const bad = (rule: string) => `invalid ${k} name "${name}": ${rule}`;
-  if (RBAC_KINDS.has(k.endsWith(RBAC_GROUP) ? k.slice(0, -RBAC_GROUP.length) : k))
-    return isPathSegmentName(name) ? null : bad(PATH_SEGMENT_RULE);
+  if (namedByPathSegment(k)) return isPathSegmentName(name) ? null : bad(PATH_SEGMENT_RULE);
   switch (k) {
     case 'namespace':
       return isDnsLabel(name) ? null : bad(LABEL_RULE);

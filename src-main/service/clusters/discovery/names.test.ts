@@ -58,6 +58,33 @@ describe('nameKinds', () => {
     ]);
   });
 
+  it("keeps a tailored kind's bare name when another group shares its singular", () => {
+    const named = nameKinds([
+      r('example.dev', 'deployments', 'deployment'),
+      r('apps', 'deployments', 'deployment'),
+      r('example.dev', 'jobs', 'job'),
+      r('batch', 'jobs', 'job'),
+      r('example.dev', 'pods', 'pod'),
+      r('', 'pods', 'pod'),
+    ]);
+    expect(named.map((k) => [k.resourceType, k.group])).toEqual([
+      ['deployment', 'apps'],
+      ['deployment.example.dev', 'example.dev'],
+      ['job', 'batch'],
+      ['job.example.dev', 'example.dev'],
+      ['pod', ''],
+      ['pod.example.dev', 'example.dev'],
+    ]);
+  });
+
+  it("a tailored kind's singular held by the core group: the core group keeps the bare name", () => {
+    const named = nameKinds([r('apps', 'deployments', 'deployment'), r('', 'deployments', 'deployment')]);
+    expect(named.map((k) => [k.resourceType, k.group])).toEqual([
+      ['deployment', ''],
+      ['deployment.apps', 'apps'],
+    ]);
+  });
+
   it('does not count a kind that cannot be listed as a second holder of a singular', () => {
     const named = nameKinds([r('', 'tokens', 'token', ['create']), r('auth.dev', 'tokens', 'token')]);
     expect(named.map((k) => k.resourceType)).toEqual(['token']);
