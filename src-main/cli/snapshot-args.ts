@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   DEFAULT_SNAPSHOT_LOG_LINES,
+  MAX_SNAPSHOT_KIND_NAME,
+  MAX_SNAPSHOT_KINDS,
   MAX_SNAPSHOT_LOG_LINES,
 } from '../../src-shared/contract/snapshot-operations';
 import type { LogsMode } from '../service/snapshots/log-targets';
@@ -15,11 +17,14 @@ export interface SnapshotArgs {
   demo: boolean;
   logLines: number;
   logs: LogsMode;
+  /** --kinds: only these kinds' objects, as typed (resolved against the cluster once connected). */
+  kinds?: string[];
   timeoutMs: number;
 }
 
 export const SNAPSHOT_USAGE = `usage: npm run snapshot -- --context NAME [--out FILE.skiff] [--kubeconfig PATH ...]
        [--log-lines N (0-${MAX_SNAPSHOT_LOG_LINES}, default ${DEFAULT_SNAPSHOT_LOG_LINES})] [--logs all|failing|none] [--timeout SECONDS]
+       [--kinds KIND,KIND,... (only these kinds' objects, e.g. pod,configmap,certificate.cert-manager.io; default every kind)]
        npm run snapshot -- --demo [--out FILE.skiff]   (the embedded demo cluster)`;
 
 /** Bad input; its message is one line, printed as is. */
@@ -53,6 +58,7 @@ export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | null 
   if (timeoutMs === null) throw new SnapshotUsageError(TIMEOUT_RULE);
   if (values.out !== undefined && values.out.trim() === '')
     throw new SnapshotUsageError('--out needs a file name');
+  const kinds = values.kinds === undefined ? undefined : kindsOf(values.kinds);
   return {
     context,
     ...(values.out !== undefined ? { out: values.out } : {}),
@@ -60,8 +66,21 @@ export function parseSnapshotArgs(argv: readonly string[]): SnapshotArgs | null 
     demo,
     logLines: logLines.data,
     logs,
+    ...(kinds ? { kinds } : {}),
     timeoutMs,
   };
+}
+
+/** `--kinds a,b --kinds c`: every name once, in order; names are resolved once connected. */
+function kindsOf(values: readonly string[]): string[] {
+  const names = [...new Set(values.flatMap((v) => v.split(',')).map((n) => n.trim()))];
+  if (names.includes(''))
+    throw new SnapshotUsageError('--kinds takes kind names separated by commas, e.g. --kinds pod,configmap');
+  if (names.length > MAX_SNAPSHOT_KINDS)
+    throw new SnapshotUsageError(`--kinds names at most ${MAX_SNAPSHOT_KINDS} kinds`);
+  const long = names.find((n) => n.length > MAX_SNAPSHOT_KIND_NAME);
+  if (long) throw new SnapshotUsageError(`--kinds: "${long.slice(0, 64)}…" is longer than any kind's name`);
+  return names;
 }
 
 function parse(argv: readonly string[]) {
@@ -71,6 +90,7 @@ function parse(argv: readonly string[]) {
     out: { type: 'string', short: 'o' },
     'log-lines': { type: 'string' },
     logs: { type: 'string' },
+    kinds: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
   });
 }

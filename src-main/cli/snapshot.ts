@@ -7,6 +7,7 @@ import { ClusterConnection } from '../service/clusters/cluster';
 import { KubeconfigError } from '../service/clusters/kubeconfig-file';
 import { slugify } from '../service/clusters/slug';
 import { loadClusterSources } from '../service/clusters/sources';
+import { ProblemError } from '../service/errors';
 import { silentLogger } from '../service/logger';
 import { SERVICE_VERSION } from '../service/operations/index';
 import { CaptureFailed, captureSnapshot } from '../service/snapshots/capture';
@@ -61,11 +62,15 @@ async function capture(
   process.once('SIGTERM', interrupt);
   const progress: SnapshotProgress = { objects: 0, events: 0, podLogsDone: 0, podLogsTotal: 0 };
   const gaps: SnapshotGap[] = [];
-  const bar = startProgress(process.stderr, args.context, progress);
+  let bar: { stop(): void } | undefined;
   try {
+    // Names are bad input before anything is taken: no progress line for them.
+    const kinds = args.kinds ? await resolveKinds(cluster, args.kinds, abort.signal) : undefined;
+    bar = startProgress(process.stderr, args.context, progress);
     const result = await captureSnapshot(clusterSource(cluster), {
       logLines: args.logLines,
       logs: args.logs,
+      ...(kinds ? { kinds } : {}),
       skiffVersion: SERVICE_VERSION,
       tempPath: join(dirname(out), `.${basename(out)}.partial-${process.pid}`),
       finalPath: out,
@@ -82,7 +87,7 @@ async function capture(
     );
     return 0;
   } catch (err) {
-    bar.stop();
+    bar?.stop();
     if (abort.signal.aborted) {
       process.stderr.write('skiff snapshot: interrupted; nothing was written\n');
       return 130;
@@ -96,6 +101,17 @@ async function capture(
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
     await cluster.close();
+  }
+}
+
+/** --kinds as the cluster names them; a name it does not serve is bad input (exit 2), as a 400 is. */
+async function resolveKinds(cluster: ClusterConnection, names: readonly string[], signal: AbortSignal) {
+  try {
+    return await Promise.all(names.map((name) => cluster.kind(name, signal)));
+  } catch (err) {
+    if (err instanceof ProblemError && err.status === 400)
+      throw new SnapshotUsageError(`--kinds: ${err.message}`);
+    throw err;
   }
 }
 

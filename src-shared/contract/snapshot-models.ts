@@ -13,9 +13,12 @@ export const snapshotGap = z
   .strictObject({
     part: z.string().meta({
       description:
-        "What is missing: a kind's plural (`pods`), `events`, `eventHistory`, `logs` or `metrics`.",
+        "What is missing: a kind's plural (`pods`; `certificates.cert-manager.io` outside the core group and the nine), `discovery`, `events`, `eventHistory`, `logs` or `metrics`.",
     }),
-    target: z.string().optional().meta({ description: 'The pod and container for `logs`, else absent.' }),
+    target: z.string().optional().meta({
+      description:
+        'The pod and container for `logs`; the group version discovery could not read for `discovery`; else absent.',
+    }),
     reason: z.string().meta({ description: "Why, in the cluster's or the service's words." }),
   })
   .meta({ id: 'SnapshotGap' });
@@ -23,7 +26,7 @@ export type SnapshotGap = z.infer<typeof snapshotGap>;
 
 export const snapshotProgress = z
   .strictObject({
-    objects: z.number().int().meta({ description: 'Objects of the nine kinds written so far.' }),
+    objects: z.number().int().meta({ description: 'Objects written so far, of every kind taken.' }),
     events: z.number().int().meta({ description: 'Events written so far (history included).' }),
     podLogsDone: z.number().int().meta({ description: 'Pods whose logs are written.' }),
     podLogsTotal: z.number().int().meta({ description: 'How many pods will have logs taken.' }),

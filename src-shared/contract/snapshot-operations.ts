@@ -13,6 +13,9 @@ import { snapshotJob } from './snapshot-models';
 export const SNAPSHOT_MEDIA_TYPE = 'application/vnd.skiff.snapshot+sqlite';
 export const DEFAULT_SNAPSHOT_LOG_LINES = 1_000;
 export const MAX_SNAPSHOT_LOG_LINES = 10_000;
+/** Names in a capture's `kinds`, and the length of one (`singular.group`: 63 + 1 + 253). */
+export const MAX_SNAPSHOT_KINDS = 1_000;
+export const MAX_SNAPSHOT_KIND_NAME = 317;
 
 const snapshotId = { snapshotId: idParam('snapshotId') };
 
@@ -33,6 +36,15 @@ export const snapshotOperations = {
         logLines: z.number().int().min(0).max(MAX_SNAPSHOT_LOG_LINES).default(DEFAULT_SNAPSHOT_LOG_LINES),
         /** Whose logs: every pod's, only the pods that are failing, or none. */
         logs: z.enum(['all', 'failing', 'none']).default('all'),
+        kinds: z
+          .array(z.string().min(1).max(MAX_SNAPSHOT_KIND_NAME))
+          .min(1)
+          .max(MAX_SNAPSHOT_KINDS)
+          .optional()
+          .meta({
+            description:
+              'Only these kinds’ objects, named as resourceType is (`configmap`, `certificate.cert-manager.io`; case does not matter); every kind the cluster serves when absent. A name the cluster does not serve, a plural or a short name is 400 invalid_resource_type. Events are always taken, in their own table.',
+          }),
       })
       .optional(),
     result: snapshotJob,

@@ -18,7 +18,8 @@ import { openSnapshotHandler } from './snapshot-open';
 /**
  * Capture jobs (issue 10 §2): start one (administrators), poll it, download its file (whoever can
  * see the cluster: the file holds nothing they cannot read through the API). Opening files is
- * snapshot-open's.
+ * snapshot-open's. A body's `kinds` are resolved against the cluster as resourceType is
+ * (ClusterConnection.kind) before the job starts, so a name it does not serve is the 400.
  */
 export interface SnapshotDeps {
   registry: ClusterRegistry;
@@ -57,9 +58,14 @@ export function snapshotHandlers(
       requireAdmin(ctx.principal, 'take snapshots');
       const cluster = deps.registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const history = deps.history.recording ? deps.history : undefined;
+      // Names are resolved before the job starts, so one the cluster does not serve is this 400.
+      const kinds = body?.kinds
+        ? await Promise.all(body.kinds.map((name) => cluster.kind(name, ctx.signal)))
+        : undefined;
       const job = deps.jobs.start(clusterSource(cluster, history), params.workspaceId, {
         logLines: body?.logLines ?? DEFAULT_SNAPSHOT_LOG_LINES,
         logs: body?.logs ?? 'all',
+        ...(kinds ? { kinds } : {}),
       });
       return { data: job, status: 202, headers: { Location: `/v1/snapshots/${job.snapshotId}` } };
     },

@@ -13,6 +13,7 @@ import type { ResourceEntry } from '../clusters/entries';
 import type { KubeClient } from '../clusters/kube-client';
 import type { HistoryRow } from '../history/filter';
 import { type CaptureRequest, captureSnapshot } from './capture';
+import { NINE } from './capture-kinds';
 import type { CaptureSource } from './source';
 
 let dir: string;
@@ -98,6 +99,7 @@ function source({ answers = {}, failKinds = [], recorded, read }: Cluster): Capt
         { key: 'shop/web-1', namespace: 'shop', name: 'web-1', labels: undefined, json: JSON.stringify(POD) },
       ] as ResourceEntry[];
     },
+    discovery: async () => ({ kinds: NINE, gaps: [] }),
     history: async (after, limit) => {
       if (!recorded) return undefined;
       if (recorded.length === 0) throw new Error('the history is closed');

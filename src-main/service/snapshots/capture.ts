@@ -1,8 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
-import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import { cleanObject, type ResourceEntry } from '../clusters/entries';
+import { captureKinds, type WantedKind } from './capture-kinds';
 import { captureLogs, reasonOf } from './capture-logs';
 import { historyEventRow, liveEventRow } from './event-rows';
 import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
@@ -11,17 +11,19 @@ import type { CaptureSource } from './source';
 import { SnapshotWriter } from './writer';
 
 /**
- * Takes one cluster into one `.skiff` file (layout: format.ts). Objects of the nine kinds come
- * from the cluster's watch caches (consistent, and no relist); events from one chunked list of
- * the cluster, then the event history's rows the cluster no longer has; metrics from
- * metrics.k8s.io; logs with a bounded number of requests open. A part that fails is a gap and the
- * capture goes on; only objects that cannot be listed at all fail it (CaptureFailed), and then
- * no file is left behind.
+ * Takes one cluster into one `.skiff` file (layout: format.ts). The kinds its discovery serves and
+ * their objects as capture-kinds.ts says (the nine from the watch caches, the rest page by page);
+ * events from one chunked list of the cluster, then the event history's rows the cluster no longer
+ * has; metrics from metrics.k8s.io; logs with a bounded number of requests open. A part that fails
+ * is a gap and the capture goes on; only objects that cannot be listed at all (every kind failed)
+ * fail it (CaptureFailed), and then no file is left behind.
  */
 
 export interface CaptureRequest {
   logLines: number;
   logs: LogsMode;
+  /** Only these kinds' objects (events are always taken); every kind the cluster serves when absent. */
+  kinds?: readonly WantedKind[];
   skiffVersion: string;
   /** Written here first (same folder as `finalPath`), renamed to `finalPath` once complete. */
   tempPath: string;
@@ -46,7 +48,7 @@ export interface CaptureResult {
 /** A capture that has nothing worth keeping. */
 export class CaptureFailed extends Error {}
 
-/** Rows written between two yields to the event loop. */
+/** Pods read between two yields to the event loop. */
 const BATCH = 2_000;
 const EVENT_CHUNK = '500';
 const HISTORY_BATCH = 5_000;
@@ -103,34 +105,16 @@ async function clusterVersion(source: CaptureSource, signal: AbortSignal): Promi
   }
 }
 
-/** Writes every kind the caches could list; returns the pods (for their logs). */
+/** Writes the kinds and their objects; returns the pods (for their logs). */
 async function captureObjects(
   source: CaptureSource,
   writer: SnapshotWriter,
   req: CaptureRequest,
 ): Promise<readonly ResourceEntry[] | undefined> {
-  const kinds = RESOURCE_TYPES.map((t) => RESOURCE_KINDS[t]);
-  const read = await Promise.allSettled(kinds.map((k) => source.objects(k, req.signal)));
-  if (req.signal.aborted) throw req.signal.reason;
-  const failures = read.flatMap((r) => (r.status === 'rejected' ? [reasonOf(r.reason)] : []));
-  if (failures.length === kinds.length)
-    throw new CaptureFailed(`the cluster's objects could not be listed: ${failures[0]}`);
-  let pods: readonly ResourceEntry[] | undefined;
   writer.begin();
-  for (const [i, kind] of kinds.entries()) {
-    const r = read[i]!;
-    if (r.status === 'rejected') {
-      req.gaps.push({ part: kind.plural, reason: reasonOf(r.reason) });
-      continue;
-    }
-    if (kind.singular === 'pod') pods = r.value;
-    let n = 0;
-    for (const e of r.value) {
-      writer.object(kind.singular, e.namespace, e.name, e.json);
-      req.progress.objects++;
-      if (++n % BATCH === 0) await yieldToEventLoop();
-    }
-  }
+  const { pods, attempted, failures } = await captureKinds(source, writer, req);
+  if (attempted > 0 && failures.length === attempted)
+    throw new CaptureFailed(`the cluster's objects could not be listed: ${failures[0]}`);
   writer.commit();
   return pods;
 }

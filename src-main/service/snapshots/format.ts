@@ -10,11 +10,14 @@
  * - `meta.complete` is `1` only once everything was written and committed. A file without it is
  *   a capture that did not finish and is refused.
  * - Every JSON column holds an object as the apiserver returned it, `metadata.managedFields` removed.
- *   Secrets are never captured.
+ *   A Secret keeps no value (its key names and each value's length only: secrets-strip.ts).
+ * - Each version's schema is fixed: SNAPSHOT_DDL_OF[v] is exactly what a file of version v holds.
+ *   Version 2 is version 1 and the `kinds` table (the cluster's discovery at capture time); in a
+ *   version-1 file, `objects.kind` names one of the nine kinds (RESOURCE_TYPES).
  */
 
 export const SNAPSHOT_FORMAT = 'skiff-snapshot';
-export const SNAPSHOT_SCHEMA_VERSION = 1;
+export const SNAPSHOT_SCHEMA_VERSION = 2;
 export const SNAPSHOT_EXTENSION = '.skiff';
 
 /** Keys of the `meta` table. Values are text. */
@@ -39,14 +42,15 @@ export interface SnapshotMeta {
   complete: '1';
 }
 
-export const SNAPSHOT_DDL = `
+const DDL_V1 = `
   CREATE TABLE meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
   ) STRICT;
 
-  -- Objects of the nine kinds. kind is the resource type as the API names it in paths ('pod',
-  -- 'deployment', ...: RESOURCE_TYPES); namespace is '' for cluster-scoped kinds.
+  -- Objects. kind is the resource type as the API names it in paths: in version 2 a resource_type
+  -- of the kinds table ('pod', 'configmap', 'certificate.cert-manager.io'), in version 1 one of the
+  -- nine (RESOURCE_TYPES); namespace is '' for cluster-scoped kinds.
   CREATE TABLE objects (
     kind TEXT NOT NULL,
     namespace TEXT NOT NULL,
@@ -95,3 +99,31 @@ export const SNAPSHOT_DDL = `
     reason TEXT NOT NULL
   ) STRICT;
 `;
+
+/**
+ * Version 2: the kinds the capture took, as the cluster's discovery served them (one row per
+ * resource). resource_type is the name Skiff's API gives the kind (`objects.kind`); verbs,
+ * short_names and categories are JSON arrays of text; columns is a CRD's printer columns at the
+ * served version as a JSON array (null for a kind no CRD defines).
+ */
+const KINDS_DDL = `
+  CREATE TABLE kinds (
+    resource_type TEXT PRIMARY KEY,
+    grp TEXT NOT NULL,
+    version TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    singular TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    namespaced INTEGER NOT NULL CHECK (namespaced IN (0, 1)),
+    verbs TEXT NOT NULL,
+    short_names TEXT NOT NULL,
+    categories TEXT NOT NULL,
+    columns TEXT
+  ) STRICT, WITHOUT ROWID;
+`;
+
+/** The schema of each version a reader opens, by version. */
+export const SNAPSHOT_DDL_OF: Readonly<Record<number, string>> = { 1: DDL_V1, 2: DDL_V1 + KINDS_DDL };
+
+/** What a writer writes: the current version's schema. */
+export const SNAPSHOT_DDL = SNAPSHOT_DDL_OF[SNAPSHOT_SCHEMA_VERSION] as string;

@@ -199,6 +199,80 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
     detail: /the file is damaged \(the node metrics n1 is not a JSON object\)/,
   },
   {
+    what: 'a version-1 file holding the kinds table of version 2',
+    build: withMeta('schemaVersion', '1'),
+    detail:
+      /it holds table "kinds", which a snapshot does not have \(only the tables meta, objects, events, logs, metrics, gaps and their indexes\)/,
+  },
+  {
+    what: 'a version-2 file without the kinds table',
+    build: changed('DROP TABLE kinds;'),
+    detail: /it has no table kinds$/,
+  },
+  {
+    what: 'a kinds table of its own making',
+    build: changed(
+      'DROP TABLE kinds; CREATE TABLE kinds (resource_type TEXT PRIMARY KEY, json TEXT) WITHOUT ROWID;',
+    ),
+    detail: /its table kinds is not as the snapshot format defines it/,
+  },
+  {
+    what: 'an index on the kinds table',
+    build: changed('CREATE INDEX kinds_by_kind ON kinds (kind);'),
+    detail: /it holds index "kinds_by_kind"/,
+  },
+  {
+    what: 'more kinds than a snapshot holds',
+    build: changed(
+      `${ENDLESS.replace('SELECT x+1 FROM c', 'SELECT x+1 FROM c WHERE x < 10001')} INSERT INTO kinds SELECT 'k'||x, 'g', 'v1', 'ks'||x, 'k'||x, 'K', 1, '[]', '[]', '[]', NULL FROM c;`,
+    ),
+    detail: /its kinds table has more than 10000 rows/,
+  },
+  {
+    what: 'kinds of 9 MiB in all',
+    build: changed(
+      `${ENDLESS.replace('SELECT x+1 FROM c', 'SELECT x+1 FROM c WHERE x < 600')} INSERT INTO kinds SELECT 'k'||x, 'g', 'v1', 'ks'||x, 'k'||x, 'K', 1, '[]', '[]', '[]', '[' || printf('%.*c', ${16 * 1024 - 2}, ' ') || ']' FROM c;`,
+    ),
+    detail: /its kinds table is larger than a snapshot allows \(8 MiB\)/,
+  },
+  {
+    what: 'a kind whose verbs are longer than a snapshot allows',
+    build: changed(
+      `INSERT INTO kinds VALUES ('widget', 'example.dev', 'v1', 'widgets', 'widget', 'Widget', 1, '[' || printf('%.*c', 1024, ' ') || ']', '[]', '[]', NULL);`,
+    ),
+    detail:
+      /the kind widget is larger than a snapshot allows \(1024 bytes of each of verbs, short_names and categories, 16384 of columns\)/,
+  },
+  {
+    what: 'a kind whose name is longer than any Kubernetes name',
+    build: changed(
+      `INSERT INTO kinds VALUES ('widget', printf('%.*c', 300, 'g'), 'v1', 'widgets', 'widget', 'Widget', 1, '[]', '[]', '[]', NULL);`,
+    ),
+    detail: /a row of kinds has a key longer than 253 bytes/,
+  },
+  {
+    what: 'a kind whose verbs are not a JSON array of text',
+    build: changed(
+      `INSERT INTO kinds VALUES ('widget', 'example.dev', 'v1', 'widgets', 'widget', 'Widget', 1, '["list", 7]', '[]', '[]', NULL);`,
+    ),
+    detail:
+      /the file is damaged \(the kind widget is not JSON arrays of text \(verbs, short_names, categories\) and of objects \(columns\)\)/,
+  },
+  {
+    what: 'a kind whose printer columns are not objects',
+    build: changed(
+      `INSERT INTO kinds VALUES ('widget', 'example.dev', 'v1', 'widgets', 'widget', 'Widget', 1, '[]', '[]', '[]', '["Ready"]');`,
+    ),
+    detail: /the file is damaged \(the kind widget is not JSON arrays/,
+  },
+  {
+    what: 'a kind namespaced neither 0 nor 1',
+    build: changed(
+      `PRAGMA ignore_check_constraints = ON; INSERT INTO kinds VALUES ('widget', 'example.dev', 'v1', 'widgets', 'widget', 'Widget', 2, '[]', '[]', '[]', NULL);`,
+    ),
+    detail: /a row of kinds holds a value of the wrong type/,
+  },
+  {
     what: 'more event rows that cannot be read than a snapshot may leave out',
     build: changed(
       `${ENDLESS.replace('SELECT x+1 FROM c', 'SELECT x+1 FROM c WHERE x < 10001')} INSERT INTO events SELECT 'bad-'||x, 'shop', '2026-03-01T11:00:00Z', 0, '{' FROM c;`,

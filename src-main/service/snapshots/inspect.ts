@@ -4,6 +4,7 @@ import { ProblemError } from '../errors';
 import { FILE_LIMITS } from './connection';
 import { EVENT_FIELDS } from './event-shape';
 import { factsOf, invalidSnapshot, META_SQL, type MetaRow, metaOf, type SnapshotFacts } from './facts';
+import { KINDS_ROW_LIMIT, KINDS_ROWS_SQL, KINDS_SIZE_SQL, kindsSizeProblem } from './kinds-table';
 import { type Probe, ProbeAborted, ProbeCrashed, ProbeQueryError, ProbeTimeout, withProbe } from './probe';
 import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProblem } from './schema';
 
@@ -13,11 +14,13 @@ import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProble
  * file can be wrong is one line naming it: not a regular file, not SQLite, truncated, a schema
  * other than the format's (schema.ts), a meta table that does not say a finished snapshot of a
  * version this Skiff reads (facts.ts), a row of the wrong type or over its size (connection.ts,
- * FILE_LIMITS), an object or metric that is not a JSON object.
+ * FILE_LIMITS), an object or metric that is not a JSON object, a kinds table (version 2) larger
+ * than its bounds or holding what is not a kind (kinds-table.ts).
  *
  * Rules:
  * - The order is fixed, cheapest and most telling first: the file, its header, the meta table's
- *   own schema, meta, the rest of the schema, the rows table by table, then the digest; the event
+ *   own schema, meta, the rest of the schema (the file's version's: schema.ts), the rows table by
+ *   table (the kinds table's size before its rows), then the digest; the event
  *   rows' JSON is parsed meanwhile in a second process. Nothing reads a table before its schema
  *   entry is known to be the format's.
  * - Event rows that cannot be read (event-shape.ts) do not refuse the file: their rowids are kept
@@ -126,6 +129,7 @@ const GAPS_CHECK_SQL = `SELECT
 
 interface RowProblem {
   problem: 'type' | 'key' | 'size' | 'json';
+  /** objects' and metrics' kind, the kinds table's resource_type. */
   kind?: string;
   namespace?: string;
   name?: string;
@@ -144,6 +148,10 @@ const TABLE_CHECKS: ReadonlyArray<{
   /** For the tables whose rows can be too large or not JSON: how a row is named, and the bound. */
   what?(r: RowProblem): string;
   limit?: string;
+  /** What a row whose JSON is not as it should be is not; a JSON object by default. */
+  notJson?: string;
+  /** The first version that has the table; 1 when absent. */
+  since?: number;
 }> = [
   {
     table: 'objects',
@@ -165,6 +173,14 @@ const TABLE_CHECKS: ReadonlyArray<{
     limit: `${FILE_LIMITS.valueBytes / MiB} MiB`,
   },
   {
+    table: 'kinds',
+    sql: KINDS_ROWS_SQL,
+    what: (r) => `the kind ${r.kind}`,
+    limit: KINDS_ROW_LIMIT,
+    notJson: 'JSON arrays of text (verbs, short_names, categories) and of objects (columns)',
+    since: 2,
+  },
+  {
     table: 'gaps',
     sql: GAPS_CHECK_SQL,
     what: () => 'a gap',
@@ -178,7 +194,7 @@ function rowProblem(check: (typeof TABLE_CHECKS)[number], r: RowProblem): string
   if (r.problem === 'key')
     return `a row of ${check.table} has a key longer than ${FILE_LIMITS.keyBytes} bytes (a Kubernetes name has at most 253)`;
   if (r.problem === 'size') return `${check.what!(r)} is larger than a snapshot allows (${check.limit})`;
-  return `the file is damaged (${check.what!(r)} is not a JSON object)`;
+  return `the file is damaged (${check.what!(r)} is not ${check.notJson ?? 'a JSON object'})`;
 }
 
 async function fileGaps(probe: Probe): Promise<SnapshotGap[]> {
@@ -215,10 +231,16 @@ async function inspectFile(probe: Probe, shownAs: string, verified: () => void) 
   const metaTable = metaTableProblem(schema);
   if (metaTable) throw invalidSnapshot(shownAs, metaTable);
   const facts = factsOf(metaOf(await probe.all<MetaRow>(META_SQL), shownAs), shownAs);
-  const wrong = schemaProblem(schema);
+  const wrong = schemaProblem(schema, facts.schemaVersion);
   if (wrong) throw invalidSnapshot(shownAs, wrong);
   verified();
+  if (facts.schemaVersion >= 2) {
+    const [size] = await probe.all<{ n: number; bytes: number }>(KINDS_SIZE_SQL);
+    const tooLarge = kindsSizeProblem(size!);
+    if (tooLarge) throw invalidSnapshot(shownAs, tooLarge);
+  }
   for (const check of TABLE_CHECKS) {
+    if ((check.since ?? 1) > facts.schemaVersion) continue;
     const [row] = await probe.all<RowProblem>(check.sql);
     if (row) throw invalidSnapshot(shownAs, rowProblem(check, row));
   }

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeClient } from '../clusters/kube-client';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
+import { NINE } from './capture-kinds';
 import { SnapshotJobs, type SnapshotJobsOptions } from './jobs';
 import type { CaptureSource } from './source';
 
@@ -42,6 +43,7 @@ function source(clusterId: string, opts: { gate?: Promise<void>; fail?: boolean;
         return [{ namespace: 'shop', name: 'cart', labels: undefined, json: '{"metadata":' }] as never;
       return [];
     },
+    discovery: async () => ({ kinds: NINE, gaps: [] }),
     history: async () => undefined,
   };
   return s;

@@ -6,6 +6,7 @@ import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
 import { CaptureFailed, captureSnapshot } from './capture';
+import type { WantedKind } from './capture-kinds';
 import { SNAPSHOT_EXTENSION } from './format';
 import type { LogsMode } from './log-targets';
 import type { CaptureSource } from './source';
@@ -31,6 +32,8 @@ export interface SnapshotJobsOptions {
 export interface CaptureOptions {
   logLines: number;
   logs: LogsMode;
+  /** Only these kinds' objects; every kind when absent. */
+  kinds?: readonly WantedKind[];
 }
 
 interface Job {

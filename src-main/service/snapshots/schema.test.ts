@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { SNAPSHOT_DDL } from './format';
+import { SNAPSHOT_DDL, SNAPSHOT_DDL_OF } from './format';
 import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProblem } from './schema';
 
 /**
@@ -34,6 +34,7 @@ describe('schemaProblem', () => {
       'logs',
       'metrics',
       'gaps',
+      'kinds',
     ]);
     expect(SCHEMA_ROWS).toBe(FORMAT.length + 1);
     expect(schemaProblem(FORMAT)).toBeUndefined();
@@ -54,7 +55,7 @@ describe('schemaProblem', () => {
     };
     const renamed = FORMAT.map((r) => (r.name === 'objects' ? { ...r, name: 'o', tbl_name: 'o' } : r));
     expect(schemaProblem([...renamed, view])).toBe(
-      'it holds view "objects", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps and their indexes)',
+      'it holds view "objects", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps, kinds and their indexes)',
     );
     const trigger = { type: 'trigger', name: 't', tbl_name: 'gaps', sql: 'CREATE TRIGGER t …' };
     const table = { type: 'table', name: 'notes', tbl_name: 'notes', sql: 'CREATE TABLE notes (x)' };
@@ -97,6 +98,52 @@ describe('schemaProblem', () => {
     );
     const noSql = FORMAT.map((r) => (r.name === 'gaps' ? { ...r, sql: null } : r));
     expect(schemaProblem(noSql)).toBe('its table gaps is not as the snapshot format defines it');
+  });
+});
+
+describe('schemaProblem for a version', () => {
+  const V1 = entries(SNAPSHOT_DDL_OF[1]!);
+
+  it("takes exactly that version's schema: version 1 without the kinds table, version 2 with it", () => {
+    expect(V1.map((r) => r.name)).not.toContain('kinds');
+    expect(FORMAT.filter((r) => r.name !== 'kinds')).toEqual(V1);
+    expect(schemaProblem(V1, 1)).toBeUndefined();
+    expect(schemaProblem(FORMAT, 2)).toBeUndefined();
+    expect(schemaProblem(FORMAT, 1)).toBe(
+      'it holds table "kinds", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps and their indexes)',
+    );
+    expect(schemaProblem(V1, 2)).toBe('it has no table kinds');
+  });
+
+  it('without a version takes either version, and says what is wrong against the current one', () => {
+    expect(schemaProblem(V1)).toBeUndefined();
+    expect(schemaProblem(FORMAT)).toBeUndefined();
+    const view = { type: 'view', name: 'v', tbl_name: 'v', sql: 'CREATE VIEW v AS SELECT 1' };
+    expect(schemaProblem([...V1, view])).toMatch(/^it holds view "v", .*gaps, kinds and their indexes\)$/);
+    expect(schemaProblem(V1.filter((r) => r.name !== 'logs'))).toBe('it has no table logs');
+  });
+
+  it('compares a version it does not know with the current one', () => {
+    expect(schemaProblem(FORMAT, 99)).toBeUndefined();
+    expect(schemaProblem(V1, 99)).toBe('it has no table kinds');
+  });
+
+  it('names a kinds table that is not the format’s', () => {
+    const loose = swap(
+      'kinds',
+      'CREATE TABLE kinds (resource_type TEXT PRIMARY KEY, json TEXT) WITHOUT ROWID',
+    );
+    expect(schemaProblem(loose, 2)).toBe('its table kinds is not as the snapshot format defines it');
+    const indexed = [
+      ...FORMAT,
+      {
+        type: 'index',
+        name: 'kinds_by_kind',
+        tbl_name: 'kinds',
+        sql: 'CREATE INDEX kinds_by_kind ON kinds (kind)',
+      },
+    ];
+    expect(schemaProblem(indexed, 2)).toMatch(/^it holds index "kinds_by_kind"/);
   });
 });
 

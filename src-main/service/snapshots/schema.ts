@@ -1,16 +1,18 @@
 import { DatabaseSync } from 'node:sqlite';
-import { SNAPSHOT_DDL } from './format';
+import { SNAPSHOT_DDL_OF, SNAPSHOT_SCHEMA_VERSION } from './format';
 
 /**
- * What a `.skiff` file's schema may be: exactly the tables of format.ts with their columns, their
- * indexes and SQLite's automatic indexes for their keys, and nothing else: no view, no trigger,
- * no virtual table, no other table or index (a view named like a table can make a query that
- * never ends; a trigger or a generated column runs code the file chose).
+ * What a `.skiff` file's schema may be: exactly the tables of format.ts for the file's version,
+ * with their columns, their indexes and SQLite's automatic indexes for their keys, and nothing
+ * else: no view, no trigger, no virtual table, no other table or index (a view named like a table
+ * can make a query that never ends; a trigger or a generated column runs code the file chose).
  *
- * Rules: each entry of `sqlite_schema` is compared with the one SNAPSHOT_DDL gives, by type, name,
- * table and SQL text, the text with runs of white space made one space. The check reads at most
- * SCHEMA_ROWS entries, one more than the format has, so a schema of a million entries costs no
- * more than one with an extra view. Messages say what was found, in one line.
+ * Rules: each entry of `sqlite_schema` is compared with the one SNAPSHOT_DDL_OF[version] gives, by
+ * type, name, table and SQL text, the text with runs of white space made one space. A version-1
+ * file holding version 2's kinds table is refused as much as a version-2 file without it. The
+ * check reads at most SCHEMA_ROWS entries, one more than the largest version has, so a schema of a
+ * million entries costs no more than one with an extra view. Messages say what was found, in one
+ * line.
  */
 
 export interface SchemaRow {
@@ -20,15 +22,22 @@ export interface SchemaRow {
   sql: unknown;
 }
 
+interface Expected {
+  type: string;
+  name: string;
+  tbl_name: string;
+  sql: unknown;
+}
+
 /** The statement reading the entries to compare (bounded). */
 export const SCHEMA_SQL = 'SELECT type, name, tbl_name, sql FROM sqlite_schema LIMIT ?';
 
 const normalised = (sql: unknown) => (typeof sql === 'string' ? sql.replace(/\s+/g, ' ').trim() : sql);
 
-const EXPECTED: ReadonlyArray<{ type: string; name: string; tbl_name: string; sql: unknown }> = (() => {
+function entriesOf(ddl: string): Expected[] {
   const db = new DatabaseSync(':memory:');
   try {
-    db.exec(SNAPSHOT_DDL);
+    db.exec(ddl);
     return (
       db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema').all() as unknown as SchemaRow[]
     ).map((r) => ({
@@ -40,26 +49,34 @@ const EXPECTED: ReadonlyArray<{ type: string; name: string; tbl_name: string; sq
   } finally {
     db.close();
   }
-})();
+}
 
-/** Entries read: one more than the format has, enough to see that there is more. */
-export const SCHEMA_ROWS = EXPECTED.length + 1;
+/** Each version's entries, by version (1 up to SNAPSHOT_SCHEMA_VERSION). */
+const EXPECTED_OF: ReadonlyMap<number, readonly Expected[]> = new Map(
+  Object.entries(SNAPSHOT_DDL_OF).map(([v, ddl]) => [Number(v), entriesOf(ddl)]),
+);
 
-/** The format's tables, for messages. */
-const TABLES = EXPECTED.filter((e) => e.type === 'table').map((e) => e.name);
+/** The entries of a version; the current version's for one this reader does not have. */
+const expectedOf = (version: number): readonly Expected[] =>
+  EXPECTED_OF.get(version) ?? (EXPECTED_OF.get(SNAPSHOT_SCHEMA_VERSION) as readonly Expected[]);
+
+/** Entries read: one more than the largest version has, enough to see that there is more. */
+export const SCHEMA_ROWS = Math.max(...[...EXPECTED_OF.values()].map((e) => e.length)) + 1;
 
 /** A name from the file as a message shows it: quoted, and short. */
 const shown = (v: unknown) => JSON.stringify(String(v).slice(0, 64));
 
-/** Whether the file has this entry of the format: by type and name (names are unique in a schema). */
-const known = (r: SchemaRow) => EXPECTED.some((e) => e.type === r.type && e.name === r.name);
+/** Whether `expected` has this entry: by type and name (names are unique in a schema). */
+const known = (expected: readonly Expected[], r: SchemaRow) =>
+  expected.some((e) => e.type === r.type && e.name === r.name);
 
-function unexpected(row: SchemaRow): string {
-  return `it holds ${String(row.type).slice(0, 16)} ${shown(row.name)}, which a snapshot does not have (only the tables ${TABLES.join(', ')} and their indexes)`;
+function unexpected(expected: readonly Expected[], row: SchemaRow): string {
+  const tables = expected.filter((e) => e.type === 'table').map((e) => e.name);
+  return `it holds ${String(row.type).slice(0, 16)} ${shown(row.name)}, which a snapshot does not have (only the tables ${tables.join(', ')} and their indexes)`;
 }
 
 /** The first of `expected` that `rows` lack or have otherwise (another table, other SQL). */
-function missingOrChanged(rows: readonly SchemaRow[], expected: typeof EXPECTED): string | undefined {
+function missingOrChanged(rows: readonly SchemaRow[], expected: readonly Expected[]): string | undefined {
   for (const e of expected) {
     const row = rows.find((r) => r.name === e.name);
     if (!row) return `it has no ${e.type} ${e.name}`;
@@ -75,22 +92,34 @@ function missingOrChanged(rows: readonly SchemaRow[], expected: typeof EXPECTED)
  * not what it is refused for.
  */
 export function metaTableProblem(rows: readonly SchemaRow[]): string | undefined {
+  // Every version's meta is the same; the version is not known yet (it is in meta).
+  const expected = expectedOf(SNAPSHOT_SCHEMA_VERSION);
   // A table's or a view's tbl_name is its name; an index's or a trigger's, its table's.
   const meta = rows.filter((r) => r.tbl_name === 'meta');
   if (meta.length === 0) return 'it has no meta table (an SQLite database, but not a snapshot)';
-  const other = meta.find((r) => !known(r));
-  if (other) return unexpected(other);
+  const other = meta.find((r) => !known(expected, r));
+  if (other) return unexpected(expected, other);
   return missingOrChanged(
     meta,
-    EXPECTED.filter((e) => e.tbl_name === 'meta'),
+    expected.filter((e) => e.tbl_name === 'meta'),
   );
 }
 
-/** What is wrong with the whole schema, if anything: the first entry too many, missing or changed. */
-export function schemaProblem(rows: readonly SchemaRow[]): string | undefined {
-  const extras = rows.filter((r) => !known(r));
+function versionProblem(rows: readonly SchemaRow[], expected: readonly Expected[]): string | undefined {
+  const extras = rows.filter((r) => !known(expected, r));
   // What can run code is named first: a renamed table beside a view is the view's doing.
   const extra = extras.find((r) => r.type === 'view' || r.type === 'trigger') ?? extras[0];
-  if (extra) return unexpected(extra);
-  return missingOrChanged(rows, EXPECTED);
+  if (extra) return unexpected(expected, extra);
+  return missingOrChanged(rows, expected);
+}
+
+/**
+ * What is wrong with the whole schema for a file of `version`, if anything: the first entry too
+ * many, missing or changed. Without a version (a file checked before, compared again) any
+ * version's schema is taken; what is wrong is then said against the current version.
+ */
+export function schemaProblem(rows: readonly SchemaRow[], version?: number): string | undefined {
+  if (version !== undefined) return versionProblem(rows, expectedOf(version));
+  if ([...EXPECTED_OF.values()].some((e) => versionProblem(rows, e) === undefined)) return undefined;
+  return versionProblem(rows, expectedOf(SNAPSHOT_SCHEMA_VERSION));
 }

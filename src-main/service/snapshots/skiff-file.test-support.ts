@@ -5,8 +5,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { expect } from 'vitest';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import { ProblemError } from '../errors';
+import { NINE } from './capture-kinds';
 import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION, type SnapshotMeta } from './format';
 import { checkSnapshot } from './inspect';
+import type { SnapshotKind } from './kinds-table';
 import { openSnapshotFile, type SnapshotFile } from './reader';
 import { SnapshotWriter } from './writer';
 
@@ -46,6 +48,8 @@ export interface Rows {
   logs?: Array<[namespace: string, pod: string, container: string, previous: boolean, lines: string[]]>;
   metrics?: Array<[kind: 'pod' | 'node', namespace: string, name: string, json: string]>;
   gaps?: SnapshotGap[];
+  /** The kinds table; absent: the rows of the nine kinds `objects` has, as a capture writes them. */
+  kinds?: SnapshotKind[];
 }
 
 /** Writes a complete snapshot file at `path` (through a `.partial` beside it); returns its size. */
@@ -57,6 +61,8 @@ export function writeSnapshot(
   const writer = new SnapshotWriter(`${path}.partial`);
   try {
     writer.begin();
+    const used = new Set((rows.objects ?? []).map((o) => o[0]));
+    for (const k of rows.kinds ?? NINE.filter((n) => used.has(n.resourceType))) writer.kind(k);
     for (const o of rows.objects ?? []) writer.object(...o);
     for (const e of rows.events ?? []) writer.event(...e);
     for (const l of rows.logs ?? []) writer.log(...l);
@@ -67,6 +73,11 @@ export function writeSnapshot(
     writer.discard();
     throw err;
   }
+}
+
+/** Makes a written file a version-1 file, as a Skiff before the kinds table wrote it. */
+export function toVersion1(path: string): void {
+  alterFile(path, "DROP TABLE kinds; UPDATE meta SET value = '1' WHERE key = 'schemaVersion'");
 }
 
 /** Runs SQL on a written file (to break it as a test needs), then closes it. */

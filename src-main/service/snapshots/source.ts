@@ -1,10 +1,12 @@
 import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import type { ClusterConnection } from '../clusters/cluster';
+import { kindRows } from '../clusters/discovery/kinds-answer';
 import type { ResourceEntry } from '../clusters/entries';
 import type { KubeClient } from '../clusters/kube-client';
 import { ProblemError } from '../errors';
 import type { HistoryRow } from '../history/filter';
 import type { EventHistory } from '../history/index';
+import type { CaptureDiscovery } from './capture-kinds';
 
 /** What a capture reads from: one cluster's caches and client, and its recorded events. */
 export interface CaptureSource {
@@ -15,6 +17,8 @@ export interface CaptureSource {
   timeoutMs: number;
   /** Every object of a kind, as the cluster's watch cache holds it (waiting for its first list). */
   objects(kind: ResourceKindInfo, signal: AbortSignal): Promise<readonly ResourceEntry[]>;
+  /** The kinds the cluster serves (its discovery as of now) and the group versions it could not read. */
+  discovery(signal: AbortSignal): Promise<CaptureDiscovery>;
   /** The recorded events after `after`, `limit` at most; undefined when nothing is recorded. */
   history(
     after: { lastMs: number; eventId: string } | undefined,
@@ -57,6 +61,12 @@ export function clusterSource(cluster: ClusterConnection, history?: EventHistory
     async objects(kind, signal) {
       // The cache's current snapshot is immutable: the capture reads it while the watch goes on.
       return (await acquired(cluster, kind, signal)).read().snapshot.all;
+    },
+    async discovery(signal) {
+      const view = await cluster.discovery.current(signal);
+      // kindRows keeps discovery's order, one row per kind.
+      const kinds = kindRows(view).map((row, i) => ({ ...row, singular: view.kinds[i]!.singular }));
+      return { kinds, gaps: view.gaps };
     },
     history: async (after, limit) =>
       history ? history.rowsAfter(cluster.clusterId, after, limit) : undefined,

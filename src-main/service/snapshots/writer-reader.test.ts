@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SNAPSHOT_SCHEMA_VERSION } from './format';
 import { checkSnapshot } from './inspect';
 import type { SnapshotEventRow, SnapshotFile } from './reader';
 import {
@@ -326,7 +327,7 @@ describe('logs, metrics, gaps and meta', () => {
       complete: '1',
     });
     expect(file.facts).toEqual({
-      schemaVersion: 1,
+      schemaVersion: SNAPSHOT_SCHEMA_VERSION,
       context: 'staging',
       server: META.server,
       kubernetesVersion: META.kubernetesVersion,

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import { SNAPSHOT_DDL, type SnapshotMeta } from './format';
+import { KIND_INSERT_SQL, kindRow, type SnapshotKind } from './kinds-table';
 
 /**
  * Writes one `.skiff` file under a temporary name and puts it in place only once it is whole.
@@ -43,6 +44,12 @@ export class SnapshotWriter {
     if (this.db.isTransaction) this.db.exec('COMMIT');
   }
 
+  /** A row of the kinds table (kinds-table.ts); the same resourceType again replaces it. */
+  kind(k: SnapshotKind): void {
+    this.run(KIND_INSERT_SQL, kindRow(k));
+  }
+
+  /** `kind` is the resourceType of a row of the kinds table. */
   object(kind: string, namespace: string, name: string, json: string): void {
     this.run('INSERT OR REPLACE INTO objects (kind, namespace, name, json) VALUES (?, ?, ?, ?)', [
       kind,
@@ -50,6 +57,11 @@ export class SnapshotWriter {
       name,
       json,
     ]);
+  }
+
+  /** Removes the objects of a kind written so far (a list started over); answers how many. */
+  dropObjects(kind: string): number {
+    return this.run('DELETE FROM objects WHERE kind = ?', [kind]);
   }
 
   /** False when an event with this uid is already written (the first one written stays). */

@@ -68,13 +68,63 @@ describe('npm run snapshot', () => {
         .prepare('SELECT DISTINCT kind FROM objects')
         .all()
         .map((r) => r.kind);
-      expect(kinds.sort()).toEqual([...RESOURCE_TYPES].sort());
+      expect(kinds).toEqual(expect.arrayContaining([...RESOURCE_TYPES, 'configmap', 'certificate']));
       expect(db.prepare('SELECT count(*) AS n FROM objects WHERE kind = ?').get('pod')).toEqual({
         n: sim.store.count('pods'),
       });
     });
     // Only the finished file: no temporary name is left beside it.
     expect(readdirSync(dir).filter((f) => f !== 'kubeconfig')).toEqual(['cli.skiff']);
+  });
+
+  it('with --kinds takes only the kinds named, resolved as resourceType is', async () => {
+    const out = join(dir, 'some.skiff');
+    const r = await snapshot([
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      'cli-test',
+      '--out',
+      out,
+      '--logs',
+      'none',
+      '--kinds',
+      'ConfigMap,certificate.cert-manager.io',
+      '--kinds',
+      'pod',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    readSnapshot(out, (db) => {
+      const kinds = db
+        .prepare('SELECT DISTINCT kind FROM objects ORDER BY kind')
+        .all()
+        .map((row) => row.kind);
+      expect(kinds).toEqual(['certificate', 'configmap', 'pod']);
+    });
+  });
+
+  it('refuses --kinds naming what the cluster does not serve in one line, exit 2, writing nothing', async () => {
+    for (const [kinds, says] of [
+      ['pod,gizmo', /^skiff snapshot: --kinds: unknown resourceType "gizmo"/],
+      ['configmaps', /^skiff snapshot: --kinds: .*did you mean configmap\?/],
+      ['pod,,service', /^skiff snapshot: --kinds takes kind names separated by commas/],
+    ] as const) {
+      const out = join(dir, 'refused.skiff');
+      const r = await snapshot([
+        '--kubeconfig',
+        kubeconfig,
+        '--context',
+        'cli-test',
+        '--out',
+        out,
+        '--kinds',
+        kinds,
+      ]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.split('\n'), r.stderr).toHaveLength(2);
+      expect(r.stderr).toMatch(says);
+      expect(readdirSync(dir)).not.toContain('refused.skiff');
+    }
   });
 
   it('says in one line on stderr that a context does not exist, and exits 2 writing nothing', async () => {
