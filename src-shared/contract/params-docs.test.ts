@@ -27,6 +27,17 @@ describe('documented parameters', () => {
     }
   });
 
+  it("a resource type's documented pattern, read without flags as JSON Schema reads it, agrees with the schema", () => {
+    for (const schema of [anyResourceType(), namespacedResourceType()]) {
+      const doc = documentation(schema)!;
+      const pattern = new RegExp(doc.pattern as string);
+      for (const text of ['Pod', 'configmap', 'Certificate.Cert-Manager.IO', 'pod.', 'a..b', '-x', 'po d']) {
+        expect(pattern.test(text), text).toBe(schema.safeParse(text).success);
+      }
+      expect(doc.maxLength).toBe(317);
+    }
+  });
+
   it("a resource type's documented examples are values it accepts", () => {
     for (const schema of [anyResourceType(), namespacedResourceType()]) {
       const examples = documentation(schema)!.examples as string[];

@@ -95,7 +95,8 @@ export const labelSelectorParam = documented(
  * edge checks only that it is a kind's name, `singular` or `singular.group`, and the handler
  * resolves it against the cluster (src-main/service/clusters/resolve-kind.ts).
  */
-const KIND_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/i;
+// Spelt out in both cases rather than with the `i` flag: JSON Schema patterns take no flags.
+const KIND_NAME = /^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$/;
 const KIND_NAME_MAX = 317;
 
 const resourceTypeParam = (description: string) =>
