@@ -21,13 +21,8 @@ test.describe('login', () => {
     await expect(page.getByText('You logged out.')).toBeVisible();
   });
 
-  test('keeps tokens in memory only: a reload asks again, storage holds no token', async ({ page }) => {
-    await login(page);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
-    expect(stored).not.toMatch(/eyJ/); // no JWT anywhere in web storage
-    await page.reload();
-    await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
-  });
+  // A reload keeps the session (the refresh token is an HttpOnly cookie) and web storage holds no
+  // token: session-reload.spec.ts.
 
   test('refreshes the access token on a 401 and carries on', async ({ page }) => {
     await login(page);
