@@ -1,7 +1,7 @@
 /** demo-broken, continued: volume, probe, configuration and quota failures. */
 
 import { MINUTE, SECOND } from '../time';
-import { AGE, app, BROKEN_NS, broken } from './broken-kit';
+import { AGE, app, BROKEN_NS, broken, POD_QUOTA } from './broken-kit';
 import type { Gen } from './context';
 import { buildDeployment } from './deployment';
 import { kubeletEvent, objectEvent, schedulerEvent, startupEvents } from './events';
@@ -92,9 +92,10 @@ export function buildBrokenConfig(gen: Gen): void {
     recurEvery: 5,
   });
 
-  // ReplicaFailure: the namespace quota forbids the pods.
+  // ReplicaFailure: the namespace's pod quota (more-kinds.ts) is full with the pods above.
   const quotaRs = replicaSetName(BROKEN_NS, 'quota-blocked', 1);
-  const quotaMsg = `pods "${quotaRs}-${'x2b7k'}" is forbidden: exceeded quota: compute-quota, requested: limits.memory=2Gi, used: limits.memory=3Gi, limited: limits.memory=4Gi`;
+  const podsHere = gen.objects.filter((o) => o.kind === 'Pod' && o.metadata.namespace === BROKEN_NS).length;
+  const quotaMsg = `pods "${quotaRs}-${'x2b7k'}" is forbidden: exceeded quota: ${POD_QUOTA}, requested: pods=1, used: pods=${podsHere}, limited: pods=${podsHere}`;
   buildDeployment(gen, {
     namespace: BROKEN_NS,
     name: 'quota-blocked',

@@ -8,6 +8,10 @@ import type { ContainerTemplate, PodState, PodTemplate } from './pods';
 
 export const BROKEN_NS = 'demo-broken';
 export const AGE = 3 * HOUR;
+/** The claim the unschedulable pod mounts; Pending while the pod is (more-kinds.ts makes it). */
+export const SCRATCH_CLAIM = 'spark-scratch';
+/** The quota that refuses quota-blocked's pods: exactly as many pods as demo-broken holds. */
+export const POD_QUOTA = 'pod-count';
 
 export function schedulingMessage(gen: Gen): string {
   const n = gen.nodes.length;

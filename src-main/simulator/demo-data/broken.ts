@@ -6,7 +6,7 @@
 
 import { HOUR, MINUTE, SECOND } from '../time';
 import { buildBrokenConfig } from './broken-config';
-import { AGE, app, BROKEN_NS, broken, schedulingMessage } from './broken-kit';
+import { AGE, app, BROKEN_NS, broken, SCRATCH_CLAIM, schedulingMessage } from './broken-kit';
 import type { Gen } from './context';
 import { kubeletEvent, objectEvent, schedulerEvent, startupEvents } from './events';
 
@@ -15,7 +15,9 @@ export { BROKEN_NS } from './broken-kit';
 export function buildBroken(gen: Gen): void {
   const w1 = gen.node('worker-1');
 
-  // Pending: no node fits.
+  // Pending: no node fits. Its scratch claim (more-kinds.ts) uses a WaitForFirstConsumer class, so
+  // it stays Pending too until the pod is scheduled; that class constrains no node, so the
+  // scheduler's message is about memory and the selector alone.
   const message = schedulingMessage(gen);
   const pending = broken(
     gen,
@@ -23,9 +25,13 @@ export function buildBroken(gen: Gen): void {
     app('registry.example.com/analytics/spark-driver:3.5.3', 'worker', {
       requests: { cpu: '500m', memory: '24Gi' },
       limits: { memory: '24Gi' },
+      volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }],
     }),
     { kind: 'unschedulable', message },
-    { nodeSelector: { disktype: 'ssd' } },
+    {
+      nodeSelector: { disktype: 'ssd' },
+      volumes: [{ name: 'scratch', persistentVolumeClaim: { claimName: SCRATCH_CLAIM } }],
+    },
   );
   schedulerEvent(gen, pending, {
     reason: 'FailedScheduling',

@@ -43,7 +43,7 @@ export const DEMO_PODS = {
   unschedulable: broken(
     'unschedulable',
     'Pending',
-    'FailedScheduling: 24Gi request and disktype=ssd selector fit no node',
+    'FailedScheduling: 24Gi request and disktype=ssd selector fit no node; its claim spark-scratch is Pending (WaitForFirstConsumer)',
   ),
   errImagePull: broken(
     'errimagepull',
@@ -133,7 +133,7 @@ export const DEMO_WORKLOADS = {
   quotaBlockedDeployment: {
     namespace: 'demo-broken',
     name: 'quota-blocked',
-    description: 'ReplicaFailure=True FailedCreate (exceeded quota), no pods',
+    description: 'ReplicaFailure=True FailedCreate (exceeded quota pod-count), no pods',
   },
   recreateDeployment: { namespace: 'shop', name: 'payments', description: 'strategy Recreate' },
   rolledOutDeployment: {

@@ -8,6 +8,7 @@ import { DAY, MINUTE, SECOND } from '../time';
 import type { KubeObject, Pod } from '../types';
 import { buildBatch } from './batch';
 import { BROKEN_NS, buildBroken } from './broken';
+import { buildBrokenStorage } from './broken-storage';
 import { type Crasher, Gen, type GenScale, type RecurringEvent } from './context';
 import { buildCustomResources } from './custom-resources';
 import { objectEvent } from './events';
@@ -72,6 +73,7 @@ export function buildDemo(opts: DemoOptions): Demo {
   // After the tailored kinds' objects, which keep the resourceVersions they always had; before the
   // filler events, which top the event count up to the number asked for.
   buildMoreKinds(gen);
+  buildBrokenStorage(gen);
   buildCustomResources(gen);
   if (scale.events !== undefined && scale.events > gen.events.length) {
     buildFillerEvents(gen, filler.length > 0 ? filler : pods(), scale.events);

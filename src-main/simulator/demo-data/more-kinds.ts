@@ -3,7 +3,8 @@
  * and ServiceAccounts its pods name, the claims its StatefulSets hold with their volumes and
  * StorageClass, and a few of each kind people open next (Ingress, HPA, PDB, NetworkPolicy, RBAC).
  * What a scenario says is missing stays missing: ConfigMap app-config (FailedMount) and Secret
- * db-credentials (CreateContainerConfigError) are never made. Built after the tailored kinds'
+ * db-credentials (CreateContainerConfigError) are never made; everything else a pod uses is
+ * (demo-agreement.test.ts). demo-broken's claims and quota are in broken-storage.ts. Built after the tailored kinds'
  * objects, so those keep the resourceVersions they always had.
  */
 
@@ -106,6 +107,14 @@ export function buildMoreKinds(gen: Gen): void {
     metadata: meta(gen, 'Secret', 'postgres-credentials', 'shop', 12 * DAY, { labels: { app: 'postgres' } }),
     type: 'Opaque',
     data: { username: b64('shop'), password: b64('demo-only-not-a-secret') },
+  });
+  // checkout reads DB_PASSWORD from it, and runs: so it exists.
+  add(gen, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: meta(gen, 'Secret', 'checkout-db', 'shop', 12 * DAY, { labels: { app: 'checkout' } }),
+    type: 'Opaque',
+    data: { password: b64('demo-only-not-a-secret') },
   });
   buildStorage(gen);
   buildNetworking(gen);
