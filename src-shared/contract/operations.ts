@@ -25,6 +25,7 @@ import {
   pageQuery,
   snapshotParam,
 } from './params';
+import { relationsOperations } from './relations-operations';
 import { settingsOperations } from './settings-operations';
 import { snapshotOperations } from './snapshot-operations';
 
@@ -182,6 +183,7 @@ export const operations = {
   ...guidanceOperations,
   ...snapshotOperations,
   ...kindsOperations,
+  ...relationsOperations,
 } as const;
 
 export type Operations = typeof operations;

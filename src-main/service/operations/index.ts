@@ -14,6 +14,7 @@ import { eventHandlers } from './events';
 import { guidanceHandlers } from './guidance';
 import { kindsHandlers } from './kinds';
 import { logHandlers } from './logs';
+import { relationsHandlers } from './relations';
 import { resourceHandlers } from './resources';
 import { sessionHandlers } from './session';
 import { settingsHandlers } from './settings';
@@ -47,6 +48,7 @@ export function createHandlers(
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),
     ...kindsHandlers(registry),
+    ...relationsHandlers(registry),
     ...snapshotHandlers({
       registry,
       history,

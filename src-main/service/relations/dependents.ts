@@ -1,0 +1,143 @@
+/**
+ * An object's dependents: the objects whose ownerReferences name its uid, and theirs, as a tree
+ * (Deployment → ReplicaSets → Pods), breadth first, at most MAX_DEPTH levels and MAX_REFS refs in
+ * all. Where a bound cuts, the node whose dependents were left out says `truncated: true` (the
+ * answer's top level when the first level itself is cut). Children are ordered by resourceType,
+ * namespace and name.
+ *
+ * Which kinds are searched for an owner's dependents (a search of every kind would start a watch
+ * of every kind): for a built-in kind, the kinds its controller makes (DEPENDENT_KINDS); for a kind
+ * of any other group (an operator's), the COMMON kinds operators make plus every kind of the
+ * owner's own group (a Certificate's CertificateRequests). Kinds the cluster does not serve are
+ * skipped; kinds that cannot be read are gaps.
+ */
+
+import type { DependentRef } from '../../../src-shared/contract/relations-operations';
+import type { ResourceEntry } from '../clusters/entries';
+import { factsOf } from './facts';
+import type { KindRef } from './model';
+import { CLAIM, type GroupKind } from './pod-refs';
+import type { Cache, RelationReader } from './reader';
+import { compareRefs, entryRef, MAX_REFS } from './refs';
+
+export const MAX_DEPTH = 4;
+
+const POD: GroupKind = { group: '', kind: 'Pod' };
+const REPLICA_SET: GroupKind = { group: 'apps', kind: 'ReplicaSet' };
+const REVISION: GroupKind = { group: 'apps', kind: 'ControllerRevision' };
+const JOB: GroupKind = { group: 'batch', kind: 'Job' };
+const SLICE: GroupKind = { group: 'discovery.k8s.io', kind: 'EndpointSlice' };
+
+/** What the built-in controllers make, by owner kind (`group/Kind`). */
+const DEPENDENT_KINDS: Readonly<Record<string, readonly GroupKind[]>> = {
+  'apps/Deployment': [REPLICA_SET],
+  'apps/ReplicaSet': [POD],
+  'apps/StatefulSet': [POD, REVISION, CLAIM],
+  'apps/DaemonSet': [POD, REVISION],
+  'batch/Job': [POD],
+  'batch/CronJob': [JOB],
+  '/ReplicationController': [POD],
+  '/Service': [SLICE],
+  '/Node': [POD],
+  // A generic ephemeral volume's claim is owned by its pod.
+  '/Pod': [CLAIM],
+};
+
+/** What operators commonly make, searched for an owner of a group that is not built in. */
+export const COMMON: readonly GroupKind[] = [
+  POD,
+  REPLICA_SET,
+  JOB,
+  CLAIM,
+  { group: '', kind: 'ConfigMap' },
+  { group: '', kind: 'Secret' },
+  { group: '', kind: 'Service' },
+  { group: 'apps', kind: 'Deployment' },
+  { group: 'apps', kind: 'StatefulSet' },
+  { group: 'apps', kind: 'DaemonSet' },
+];
+
+/** Groups whose kinds only the built-in controllers own: their table entry, or none, is all. */
+const BUILT_IN_GROUP = /^$|^apps$|^batch$|^policy$|^autoscaling$|\.k8s\.io$/;
+
+export function dependentKinds(owner: KindRef, served: readonly KindRef[]): readonly GroupKind[] {
+  const listed = DEPENDENT_KINDS[`${owner.group}/${owner.kind}`];
+  if (listed) return listed;
+  if (BUILT_IN_GROUP.test(owner.group)) return [];
+  return [...COMMON, ...served.filter((k) => k.group === owner.group)];
+}
+
+const ownerKeys = (entry: ResourceEntry): readonly string[] => factsOf(entry).owners.map((o) => o.uid);
+
+interface Frontier {
+  readonly kind: KindRef;
+  readonly uid: string;
+  /** The node whose children these are; undefined for the object itself. */
+  readonly node: DependentRef | undefined;
+}
+
+async function childrenOf(reader: RelationReader, owner: Frontier, seen: Set<string>) {
+  const out: { kind: KindRef; entry: ResourceEntry; cache: Cache }[] = [];
+  for (const gk of dependentKinds(owner.kind, reader.kinds)) {
+    const kind = reader.kindOf(gk);
+    if (!kind) continue;
+    const cache = await reader.cache(kind);
+    if (!cache) continue;
+    const index = await reader.index(cache, 'owners', ownerKeys);
+    for (const entry of index.get(owner.uid)) {
+      const uid = factsOf(entry).uid;
+      if (uid && !seen.has(uid)) out.push({ kind, entry, cache });
+    }
+  }
+  return out;
+}
+
+export async function dependentsOf(
+  reader: RelationReader,
+  kind: KindRef,
+  entry: ResourceEntry,
+): Promise<{ tree: DependentRef[]; truncated: boolean }> {
+  const tree: DependentRef[] = [];
+  const rootUid = factsOf(entry).uid;
+  if (!rootUid) return { tree, truncated: false };
+  const seen = new Set([rootUid]);
+  let budget = MAX_REFS;
+  let truncated = false;
+  const cut = (node: DependentRef | undefined) => {
+    truncated = true;
+    if (node) node.truncated = true;
+  };
+  let frontier: Frontier[] = [{ kind, uid: rootUid, node: undefined }];
+  for (let depth = 1; frontier.length > 0; depth++) {
+    const next: Frontier[] = [];
+    for (const owner of frontier) {
+      const children = await childrenOf(reader, owner, seen);
+      if (children.length === 0) continue;
+      if (depth > MAX_DEPTH) {
+        cut(owner.node);
+        continue;
+      }
+      const nodes = children.map((c) => ({ ref: entryRef(c.kind, c.entry) as DependentRef, child: c }));
+      nodes.sort((a, b) => compareRefs(a.ref, b.ref));
+      const list: DependentRef[] = [];
+      for (const { ref, child } of nodes) {
+        // An object with two owners in the tree is shown under the first.
+        const uid = factsOf(child.entry).uid as string;
+        if (seen.has(uid)) continue;
+        if (budget === 0) {
+          cut(owner.node);
+          break;
+        }
+        budget--;
+        seen.add(uid);
+        list.push(ref);
+        next.push({ kind: child.kind, uid, node: ref });
+      }
+      if (list.length === 0) continue;
+      if (owner.node) owner.node.children = list;
+      else tree.push(...list);
+    }
+    frontier = next;
+  }
+  return { tree, truncated };
+}

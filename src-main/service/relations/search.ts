@@ -1,0 +1,71 @@
+/**
+ * The palette's jump to an object: every cached object whose name starts with the query, case
+ * insensitive, across the kinds given. Rules:
+ * - With a namespace, only that namespace's objects (a bisected slice of each namespaced kind's
+ *   cache); cluster-scoped kinds are left out.
+ * - Order: a name equal to the query first, then by name (in lower case, then as written),
+ *   resourceType and namespace, so the object typed in full comes first and one name's objects
+ *   of several kinds stay together.
+ * - Only the hits of the page asked for are built (their uid and status read from their text).
+ */
+
+import type { SearchHit } from '../../../src-shared/contract/relations-operations';
+import type { CollectionSnapshot } from '../clusters/collection';
+import type { ResourceEntry } from '../clusters/entries';
+import { resourceRows } from '../clusters/list-queries';
+import { factsOf } from './facts';
+import type { KindRef } from './model';
+
+export interface SearchCache {
+  readonly kind: KindRef;
+  readonly snapshot: CollectionSnapshot<ResourceEntry>;
+}
+
+export interface Match {
+  readonly kind: KindRef;
+  readonly entry: ResourceEntry;
+  /** The name in lower case: what matched, and what orders. */
+  readonly lower: string;
+  readonly exact: boolean;
+}
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function compareMatches(a: Match, b: Match): number {
+  if (a.exact !== b.exact) return a.exact ? -1 : 1;
+  return (
+    compareText(a.lower, b.lower) ||
+    compareText(a.entry.name, b.entry.name) ||
+    compareText(a.kind.resourceType, b.kind.resourceType) ||
+    compareText(a.entry.namespace, b.entry.namespace)
+  );
+}
+
+/** Every match of `query`, ordered. */
+export function searchCaches(
+  caches: readonly SearchCache[],
+  query: string,
+  namespace: string | undefined,
+): Match[] {
+  const q = query.toLowerCase();
+  const out: Match[] = [];
+  for (const { kind, snapshot } of caches) {
+    if (namespace !== undefined && !kind.namespaced) continue;
+    for (const entry of resourceRows(snapshot, namespace, undefined)) {
+      const name = entry.name.toLowerCase();
+      if (name.startsWith(q)) out.push({ kind, entry, lower: name, exact: name === q });
+    }
+  }
+  return out.sort(compareMatches);
+}
+
+export function searchHit(match: Match): SearchHit {
+  const facts = factsOf(match.entry);
+  return {
+    resourceType: match.kind.resourceType,
+    ...(match.kind.namespaced ? { namespace: match.entry.namespace } : {}),
+    name: match.entry.name,
+    ...(facts.uid ? { uid: facts.uid } : {}),
+    ...(facts.status !== undefined ? { status: facts.status } : {}),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * `selects` and `selectedBy`. A Service, PodDisruptionBudget or NetworkPolicy selects the pods of
+ * its namespace its selector matches (facts.ts says which selector means none or all), read
+ * through the pod cache's label index (clusters/list-queries.ts); an HPA selects its
+ * scaleTargetRef and an Ingress its backend Services and resources, looked up by kind and name and
+ * marked missing when absent.
+ *
+ * The inverse: a pod is selected by the Services, PodDisruptionBudgets and NetworkPolicies of its
+ * namespace whose selectors match its labels; an object is selected by the HPAs and Ingresses that
+ * point at it, read from a kept index of their targets. Only kinds an HPA can scale (the built-in
+ * scalable workloads, and any kind outside the built-in groups) look for HPAs, and only Services
+ * and such kinds for Ingresses, so a ConfigMap's relations start no HPA or Ingress watch.
+ */
+
+import type { RelationRef } from '../../../src-shared/contract/relations-operations';
+import { matchesSelector } from '../../../src-shared/kube/selector';
+import type { ResourceEntry } from '../clusters/entries';
+import { resourceRows } from '../clusters/list-queries';
+import { factsOf, type TargetLink } from './facts';
+import { gkKey, type KindRef, unservedType } from './model';
+import type { GroupKind } from './pod-refs';
+import { findEntry, type RelationReader } from './reader';
+import { absentRef, bounded, entryRef, MAX_REFS, mergeRefs } from './refs';
+import { refKey } from './uses';
+
+const POD: GroupKind = { group: '', kind: 'Pod' };
+const SELECTORS: readonly GroupKind[] = [
+  { group: '', kind: 'Service' },
+  { group: 'policy', kind: 'PodDisruptionBudget' },
+  { group: 'networking.k8s.io', kind: 'NetworkPolicy' },
+];
+const HPA: GroupKind = { group: 'autoscaling', kind: 'HorizontalPodAutoscaler' };
+const INGRESS: GroupKind = { group: 'networking.k8s.io', kind: 'Ingress' };
+const SCALABLE = new Set([
+  'apps/Deployment',
+  'apps/StatefulSet',
+  'apps/ReplicaSet',
+  '/ReplicationController',
+]);
+const BUILT_IN_GROUP = /^$|^apps$|^batch$|^policy$|^autoscaling$|\.k8s\.io$/;
+
+async function resolveTarget(reader: RelationReader, namespace: string, t: TargetLink): Promise<RelationRef> {
+  const kind = reader.kindOf(t);
+  const cache = await reader.cacheOf(t);
+  const via = { via: [t.via] };
+  if (!kind || !cache) {
+    const type = kind?.resourceType ?? unservedType(t.group, t.kind);
+    return { ...absentRef(type, kind?.namespaced === false ? undefined : namespace, t.name, false), ...via };
+  }
+  const ns = kind.namespaced ? namespace : undefined;
+  const found = findEntry(cache, namespace, t.name);
+  return found
+    ? { ...entryRef(kind, found), ...via }
+    : { ...absentRef(kind.resourceType, ns, t.name, true), ...via };
+}
+
+export async function selectsOf(
+  reader: RelationReader,
+  entry: ResourceEntry,
+): Promise<{ refs: RelationRef[]; leftOff: number }> {
+  const facts = factsOf(entry);
+  const targets: RelationRef[] = [];
+  for (const t of facts.targets) targets.push(await resolveTarget(reader, entry.namespace, t));
+  const podKind = reader.kindOf(POD);
+  const pods = facts.podSelector && podKind ? await reader.cache(podKind) : undefined;
+  if (!facts.podSelector || !podKind || !pods) return bounded(targets);
+  // The pods come in the cache's order: only the first MAX_REFS can be shown, so only they are built.
+  const selected = resourceRows(pods.read.snapshot, entry.namespace, facts.podSelector);
+  const distinctTargets = mergeRefs(targets);
+  const all = bounded([...distinctTargets, ...selected.slice(0, MAX_REFS).map((p) => entryRef(podKind, p))]);
+  return { refs: all.refs, leftOff: distinctTargets.length + selected.length - all.refs.length };
+}
+
+const targetKeys = (entry: ResourceEntry): readonly string[] =>
+  factsOf(entry).targets.map((t) => refKey(t, entry.namespace, t.name));
+
+export async function selectedByOf(
+  reader: RelationReader,
+  kind: KindRef,
+  entry: ResourceEntry,
+): Promise<{ refs: RelationRef[]; leftOff: number }> {
+  const refs: RelationRef[] = [];
+  if (kind.group === '' && kind.kind === 'Pod') {
+    for (const gk of SELECTORS) {
+      const selKind = reader.kindOf(gk);
+      const cache = selKind && (await reader.cache(selKind));
+      if (!selKind || !cache) continue;
+      for (const candidate of resourceRows(cache.read.snapshot, entry.namespace, undefined)) {
+        const selector = factsOf(candidate).podSelector;
+        if (selector && matchesSelector(selector, entry.labels)) refs.push(entryRef(selKind, candidate));
+      }
+    }
+  }
+  const gk = gkKey(kind.group, kind.kind);
+  const custom = !BUILT_IN_GROUP.test(kind.group);
+  const pointers = [
+    ...(SCALABLE.has(gk) || custom ? [HPA] : []),
+    ...(gk === '/Service' || custom ? [INGRESS] : []),
+  ];
+  const key = refKey(kind, entry.namespace, entry.name);
+  for (const p of pointers) {
+    const pKind = reader.kindOf(p);
+    const cache = pKind && (await reader.cache(pKind));
+    if (!pKind || !cache) continue;
+    const index = await reader.index(cache, 'targets', targetKeys);
+    for (const e of index.get(key)) {
+      const via = factsOf(e)
+        .targets.filter((t) => refKey(t, e.namespace, t.name) === key)
+        .map((t) => t.via);
+      refs.push({ ...entryRef(pKind, e), via });
+    }
+  }
+  return bounded(refs);
+}
