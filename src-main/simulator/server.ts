@@ -3,8 +3,9 @@
  * (latency, hang, 401, metrics down). Every error leaves as a metav1.Status except where the
  * real component answers differently. Discovery reports the real apiserver's verbs; of them the
  * simulator serves get, list and watch, and create and delete (writes.ts) for the kinds it
- * stores; any other verb is 405, as is a verb the kind does not have. Logs (log-http.ts) and
- * metrics.k8s.io (metrics-http.ts) are answered beside this file.
+ * stores; any other verb is 405, as is a verb the kind does not have. Logs (log-http.ts),
+ * metrics.k8s.io (metrics-http.ts) and the Tables kubectl get asks for (table-http.ts) are
+ * answered beside this file.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -41,6 +42,7 @@ import {
   unauthorized,
 } from './status';
 import type { SimStore } from './store';
+import { listTable, objectTable, tableRequest } from './table-http';
 import { serveWatch } from './watch';
 import { createObject, deleteObject } from './writes';
 
@@ -199,9 +201,13 @@ export class Router {
     if (!filter.ok) return sendStatus(res, badRequest(filter.message));
     const watching = p.watchPath || parseBool(q.get('watch'));
     if (watching && !def.verbs.includes('watch')) return sendStatus(res, methodNotAllowed('GET', def));
+    // kubectl get (and get -w) asks for a Table.
+    const printing = tableRequest(def, req.headers.accept, q.get('includeObject'), this.deps.store.now);
+    if (printing && 'code' in printing) return sendStatus(res, printing);
     if (p.name !== undefined && !p.watchPath) {
       const got = getObject(this.deps.store, def, p.namespace, p.name);
-      return got.ok ? sendRaw(res, 200, got.json) : sendStatus(res, got.status);
+      if (!got.ok) return sendStatus(res, got.status);
+      return sendRaw(res, 200, printing ? objectTable(printing, def, got.json) : got.json);
     }
     const rv = q.get('resourceVersion') ?? undefined;
     if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) {
@@ -217,6 +223,7 @@ export class Router {
         sendInitialEvents: parseBool(q.get('sendInitialEvents')),
         timeoutSeconds: timeout && /^\d+$/.test(timeout) ? Number(timeout) : undefined,
         bookmarkMs: this.deps.bookmarkMs,
+        ...(printing ? { print: (json: string) => objectTable(printing, def, json) } : {}),
       });
       return this.track(res, stop);
     }
@@ -231,7 +238,8 @@ export class Router {
       continueToken: q.get('continue') || undefined,
       order: this.deps.listOrder ?? 'key',
     });
-    return listed.ok ? sendRaw(res, 200, listed.json) : sendStatus(res, listed.status);
+    if (!listed.ok) return sendStatus(res, listed.status);
+    return sendRaw(res, 200, printing ? listTable(printing, def, listed.json) : listed.json);
   }
 
   private subresource(

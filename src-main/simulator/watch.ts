@@ -22,6 +22,8 @@ export interface WatchParams {
   sendInitialEvents: boolean;
   timeoutSeconds: number | undefined;
   bookmarkMs: number;
+  /** How an object goes out (a Table row for kubectl get -w, table-http.ts); default as it is. */
+  print?: (objectJson: string) => string;
 }
 
 /** Writes lines in order while respecting socket backpressure. */
@@ -78,6 +80,7 @@ export function serveWatch(
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   const out = new LineWriter(res);
+  const print = params.print ?? ((json: string) => json);
   const inScope = (obj: KubeObject) =>
     !def.namespaced || !params.namespace || obj.metadata.namespace === params.namespace;
   const visible = (obj: KubeObject) => inScope(obj) && matches(params.filter, obj);
@@ -119,7 +122,7 @@ export function serveWatch(
     out.push(
       (function* initial() {
         for (const obj of snapshot)
-          if (matches(params.filter, obj)) yield eventLine('ADDED', objectJson(def, obj));
+          if (matches(params.filter, obj)) yield eventLine('ADDED', print(objectJson(def, obj)));
       })(),
     );
     if (params.sendInitialEvents && params.allowBookmarks) {
@@ -127,11 +130,11 @@ export function serveWatch(
     }
   }
   for (const change of replay) {
-    const line = changeLine(def, change, visible);
+    const line = changeLine(def, change, visible, print);
     if (line) out.push([line]);
   }
   unsubscribe = store.subscribe(storage, (change) => {
-    const line = changeLine(def, change, visible);
+    const line = changeLine(def, change, visible, print);
     if (line) out.push([line]);
   });
   untrack = store.trackWatch((tooOld) => {
@@ -176,16 +179,18 @@ function changeLine(
   def: ResourceDef,
   change: Change,
   visible: (obj: KubeObject) => boolean,
+  print: (objectJson: string) => string,
 ): string | undefined {
   const now = visible(change.object);
+  const line = (type: string) => eventLine(type, print(jsonOf(def, change)));
   if (change.type === 'MODIFIED') {
     const before = change.prev ? visible(change.prev) : false;
-    if (now && before) return eventLine('MODIFIED', jsonOf(def, change));
-    if (now) return eventLine('ADDED', jsonOf(def, change));
-    if (before) return eventLine('DELETED', jsonOf(def, change));
+    if (now && before) return line('MODIFIED');
+    if (now) return line('ADDED');
+    if (before) return line('DELETED');
     return undefined;
   }
-  return now ? eventLine(change.type, jsonOf(def, change)) : undefined;
+  return now ? line(change.type) : undefined;
 }
 
 function bookmarkLine(def: ResourceDef, rv: number, initialEventsEnd: boolean): string {
