@@ -45,7 +45,9 @@ export interface SimulatorOptions {
   tokens?: string[];
   /**
    * Serve HTTPS with a CA of the simulator's own (or the PKI given, so a restarted simulator keeps
-   * its CA), accepting client certificates that CA signed. Default plain HTTP, as the demo runs.
+   * its CA), accepting client certificates that CA signed. Default: HTTPS for `content` (a
+   * snapshot is served to kubectl, which sends no bearer token to an http:// server), plain HTTP
+   * for the demo data (tests); the demo Skiff starts asks for HTTPS.
    */
   tls?: boolean | { pki?: SimPki };
   /** Order of list answers (see ListOrder); default `key`, etcd's order. */
@@ -104,7 +106,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const seed = opts.seed ?? DEFAULT_SEED;
   const token = opts.token ?? DEFAULT_TOKEN;
   const auth = new SimAuth([token, ...(opts.tokens ?? [])]);
-  const pki = opts.tls ? ((opts.tls !== true ? opts.tls.pki : undefined) ?? (await createPki())) : undefined;
+  const tls = opts.tls ?? opts.content !== undefined;
+  const pki = tls ? ((tls !== true ? tls.pki : undefined) ?? (await createPki())) : undefined;
   const store = new SimStore(now);
   const { content } = opts;
   const demo = content

@@ -83,6 +83,8 @@ describe('a frozen cluster from captured text', () => {
   async function frozen(objects: SnapshotObject[], events: SnapshotObject[] = []) {
     sim = await startSimulator({
       tickMs: false,
+      // What is served, not how: plain HTTP here (a snapshot is HTTPS by default, tls.test.ts).
+      tls: false,
       token: 'frozen-token',
       content: {
         objects: Object.fromEntries([['Pod', () => objects]]),

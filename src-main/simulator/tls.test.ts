@@ -144,7 +144,43 @@ describe('simulator kubeconfig', () => {
     });
   });
 
-  it('over plain http skips verification and carries the token, as the demo does', async () => {
+  it('serves a snapshot over https by default, since kubectl sends no token to an http server', async () => {
+    const content = {
+      objects: {},
+      events: () => [],
+      log: () => undefined,
+      podMetrics: () => [],
+      nodeMetrics: () => [],
+    };
+    const frozen = await startSimulator({ content });
+    const told = await startSimulator({ content, tls: false });
+    try {
+      expect(frozen.url).toMatch(/^https:/);
+      const doc = parse(frozen.kubeconfigYaml()) as { clusters: { cluster: Record<string, unknown> }[] };
+      expect(doc.clusters[0]!.cluster['certificate-authority-data']).toBe(
+        Buffer.from(frozen.pki!.caPem).toString('base64'),
+      );
+      const trusting = agent({ ca: frozen.pki!.caPem });
+      try {
+        expect(
+          (
+            await fetch(`${frozen.url}/api/v1/pods`, {
+              dispatcher: trusting,
+              headers: { authorization: `Bearer ${DEFAULT_TOKEN}` },
+            })
+          ).status,
+        ).toBe(200);
+      } finally {
+        await trusting.destroy();
+      }
+      expect(told.url).toMatch(/^http:/);
+    } finally {
+      await frozen.close();
+      await told.close();
+    }
+  });
+
+  it('over plain http skips verification and carries the token, for tests', async () => {
     const plain = await startSimulator({ tickMs: false });
     try {
       const doc = parse(plain.kubeconfigYaml()) as {

@@ -1,7 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TOKEN } from '../../simulator/index';
 import { type ClusterSources, loadClusterSources } from './sources';
 
 function kubeconfig(context: string, server: string): string {
@@ -37,6 +39,20 @@ afterAll(async () => {
 
 const noEnv = () => ({ KUBECONFIG: '', HOME: join(dir, 'empty-home') });
 
+/** A request to the demo with its context's credentials, trusting only the CA its context names. */
+async function demoGet(s: ClusterSources, path: string, credentials: 'context' | 'none' = 'context') {
+  const { cluster, user } = s.demo!.config;
+  const dispatcher = new Agent({ connect: { ca: Buffer.from(cluster.caData ?? '', 'base64').toString() } });
+  try {
+    const headers: Record<string, string> =
+      credentials === 'context' ? { authorization: `Bearer ${user?.token}` } : {};
+    const res = await fetch(`${s.demo!.server}${path}`, { dispatcher, headers });
+    return { status: res.status, json: () => res.json() };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
 describe('loadClusterSources', () => {
   it('reads the named files in order and starts no demo cluster when they hold contexts', async () => {
     const files = [join(dir, 'prod.yaml'), join(dir, 'staging.yaml')];
@@ -63,9 +79,25 @@ describe('loadClusterSources', () => {
     expect(s.contexts.map((c) => c.context)).toEqual(['staging']);
     expect(s.demo?.context).toBe('demo');
     // The demo context points at the simulator this call started, which answers like an apiserver.
-    const version = await fetch(`${s.demo?.server}/version`);
+    const version = await demoGet(s, '/version');
     expect(version.status).toBe(200);
     expect(await version.json()).toHaveProperty('gitVersion');
+  });
+
+  it('serves the demo over HTTPS with a CA and a token made for this run, as kind does (kubectl sends no token over http)', async () => {
+    const a = await load([], true, [], noEnv());
+    const b = await load([], true, [], noEnv());
+    for (const s of [a, b]) {
+      expect(s.demo?.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(s.demo?.config.cluster.skipTLSVerify).toBeFalsy();
+      expect((await demoGet(s, '/api/v1/namespaces')).status).toBe(200);
+      expect((await demoGet(s, '/api/v1/namespaces', 'none')).status).toBe(401);
+    }
+    expect(a.demo?.config.cluster.caData).not.toBe(b.demo?.config.cluster.caData);
+    expect(a.demo?.config.user?.token).not.toBe(b.demo?.config.user?.token);
+    expect([a.demo?.config.user?.token, b.demo?.config.user?.token]).not.toContain(DEFAULT_TOKEN);
+    // A client that does not trust this run's CA is refused before it sends anything.
+    await expect(fetch(`${a.demo?.server}/version`)).rejects.toThrow();
   });
 
   it('serves the demo cluster alone when there is no kubeconfig anywhere', async () => {

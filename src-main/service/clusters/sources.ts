@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/index';
 import { type ContextSource, contextsFromYaml, loadContexts, resolveKubeconfigPaths } from './kubeconfig';
 
@@ -27,7 +28,14 @@ export async function loadClusterSources(
   const paths = resolveKubeconfigPaths(kubeconfig, env, storedPaths);
   const contexts = loadContexts(paths);
   if (!wantDemo && (contexts.length > 0 || !demoWhenEmpty)) return { paths, contexts };
-  const simulator = await startSimulator({ tickMs: 2_000, ...demoOptions });
+  // HTTPS with a CA made for this run and a token of its own, as kind and k3d serve a cluster:
+  // kubectl reads the demo through `serve --demo-kubeconfig`, and sends no token over http.
+  const simulator = await startSimulator({
+    tickMs: 2_000,
+    tls: true,
+    token: randomBytes(24).toString('base64url'),
+    ...demoOptions,
+  });
   const demo = contextsFromYaml(simulator.kubeconfigYaml('demo'))[0]!;
   return { paths, contexts, demo, simulator };
 }

@@ -93,7 +93,9 @@ describe('serve --snapshot', () => {
       ]);
       const yaml = await readFile(kubeconfig, 'utf8');
       expect(yaml).toContain('prod-eu-snapshot-20260301t120000z');
-      expect(yaml).toMatch(/server: "?http:\/\/127\.0\.0\.1:\d+/);
+      // HTTPS with the CA to trust: kubectl sends no token to an http:// server.
+      expect(yaml).toMatch(/server: "?https:\/\/127\.0\.0\.1:\d+/);
+      expect(yaml).toMatch(/certificate-authority-data: "?[A-Za-z0-9+/]+=*"?$/m);
     } finally {
       proc.child.kill('SIGTERM');
       expect(await proc.exited).toBe(0);

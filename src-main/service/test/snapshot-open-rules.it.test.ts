@@ -7,6 +7,7 @@ import { copyFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
@@ -37,6 +38,26 @@ afterEach(async () => {
   stacks = [];
 });
 afterAll(() => rm(files, { recursive: true, force: true }));
+
+interface KubeCluster {
+  server: string;
+  'certificate-authority-data': string;
+}
+
+/** A request to a snapshot's own server as kubectl makes it: HTTPS, trusting the CA its kubeconfig names. */
+async function kubeFetch(cluster: KubeCluster, path: string, token?: string): Promise<Response> {
+  const ca = Buffer.from(cluster['certificate-authority-data'], 'base64').toString();
+  const dispatcher = new Agent({ connect: { ca } });
+  try {
+    const res = await undiciFetch(`${cluster.server}${path}`, {
+      dispatcher,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return new Response(await res.text(), { status: res.status });
+  } finally {
+    await dispatcher.close();
+  }
+}
 
 async function stack() {
   const s = await startOpenStack();
@@ -125,13 +146,15 @@ describe('opening snapshot files', () => {
     );
     expect(pod.body.usage?.cpu).toMatch(/^\d+m$/);
     // Node metrics are served to kubectl: through the snapshot's own kubeconfig.
-    const kube = parse(s.service.snapshots.kubeconfigYaml()) as {
-      clusters: Array<{ cluster: { server: string } }>;
+    const kube = parse(await s.service.snapshots.kubeconfigYaml()) as {
+      clusters: Array<{ cluster: KubeCluster }>;
       users: Array<{ user: { token: string } }>;
     };
-    const nodeMetrics = await fetch(`${kube.clusters[0]!.cluster.server}/apis/metrics.k8s.io/v1beta1/nodes`, {
-      headers: { authorization: `Bearer ${kube.users[0]!.user.token}` },
-    });
+    const nodeMetrics = await kubeFetch(
+      kube.clusters[0]!.cluster,
+      '/apis/metrics.k8s.io/v1beta1/nodes',
+      kube.users[0]!.user.token,
+    );
     expect(nodeMetrics.status).toBe(200);
     expect(((await nodeMetrics.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
   });
@@ -150,12 +173,13 @@ describe('opening snapshot files', () => {
       expect(again.body.clusterId).toBe(first.body.clusterId);
       expect(await uploads()).toHaveLength(1);
       const server = (
-        parse(s.service.snapshots.kubeconfigYaml()) as { clusters: Array<{ cluster: { server: string } }> }
-      ).clusters[0]!.cluster.server;
+        parse(await s.service.snapshots.kubeconfigYaml()) as { clusters: Array<{ cluster: KubeCluster }> }
+      ).clusters[0]!.cluster;
+      expect((await kubeFetch(server, '/version')).status).toBe(200);
       await s.service.close();
       expect(await uploads()).toEqual([]);
       // The snapshot's own server is stopped too.
-      await expect(fetch(`${server}/version`)).rejects.toThrow();
+      await expect(kubeFetch(server, '/version')).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
     } finally {
       await rm(s.dir, { recursive: true, force: true });
     }
@@ -179,7 +203,7 @@ describe('the kubeconfig of open snapshots', () => {
   interface Kubeconfig {
     apiVersion: string;
     kind: string;
-    clusters: Array<{ name: string; cluster: { server: string } }>;
+    clusters: Array<{ name: string; cluster: KubeCluster }>;
     users: Array<{ name: string; user: { token: string } }>;
     contexts: Array<{ name: string; context: { cluster: string; user: string } }>;
     'current-context': string;
@@ -187,7 +211,7 @@ describe('the kubeconfig of open snapshots', () => {
 
   it('names every open snapshot as a context of its own whose credentials read that file, the first current', async () => {
     const s = await stack();
-    const empty = parse(s.service.snapshots.kubeconfigYaml()) as Kubeconfig;
+    const empty = parse(await s.service.snapshots.kubeconfigYaml()) as Kubeconfig;
     expect(empty).toEqual({
       apiVersion: 'v1',
       kind: 'Config',
@@ -209,7 +233,7 @@ describe('the kubeconfig of open snapshots', () => {
     });
     const first = await s.service.snapshots.open(await copy('rules-kube-a.skiff'));
     const second = await s.service.snapshots.open(b);
-    const config = parse(s.service.snapshots.kubeconfigYaml()) as Kubeconfig;
+    const config = parse(await s.service.snapshots.kubeconfigYaml()) as Kubeconfig;
     expect(config.apiVersion).toBe('v1');
     expect(config.kind).toBe('Config');
     expect(config['current-context']).toBe(first.clusterId);
@@ -219,9 +243,9 @@ describe('the kubeconfig of open snapshots', () => {
 
     const counts: Record<string, number> = {};
     for (const ctx of config.contexts) {
-      const server = config.clusters.find((c) => c.name === ctx.context.cluster)!.cluster.server;
+      const cluster = config.clusters.find((c) => c.name === ctx.context.cluster)!.cluster;
       const token = config.users.find((u) => u.name === ctx.context.user)!.user.token;
-      const res = await fetch(`${server}/api/v1/pods`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await kubeFetch(cluster, '/api/v1/pods', token);
       expect(res.status).toBe(200);
       counts[ctx.name] = ((await res.json()) as { items: unknown[] }).items.length;
     }
