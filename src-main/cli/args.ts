@@ -36,6 +36,8 @@ export interface ServeOptions {
   snapshotMaxBytes?: number;
   /** --snapshot-kubeconfig: where to write a kubeconfig that reaches the open snapshots (kubectl). */
   snapshotKubeconfig?: string;
+  /** --demo-kubeconfig: where to write a kubeconfig that reaches the demo cluster (kubectl); implies --demo. */
+  demoKubeconfig?: string;
 }
 
 const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
@@ -44,7 +46,7 @@ const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubec
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
        [--max-event-watches N (1-100, default 8)]
-       [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE]`;
+       [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]`;
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
 const accessMinutesSchema = z.coerce.number().int().min(15).max(60);
@@ -108,6 +110,9 @@ export function parseServeArgs(
   const snapshotMaxBytes = sizeText === undefined ? undefined : parseSize(sizeText);
   if (sizeText !== undefined && snapshotMaxBytes === undefined)
     throw new UsageError(`--snapshot-max-size must be a size such as 4GiB, 512MiB or 1048576\n${USAGE}`);
+  for (const flag of ['demo-kubeconfig', 'snapshot-kubeconfig'] as const) {
+    if (values[flag] === '') throw new UsageError(`--${flag} needs the path of the file to write\n${USAGE}`);
+  }
   const geoipDb = values['geoip-db'] ?? defaults.geoipDb;
   for (const proxy of values['trust-proxy'] ?? []) {
     const [addr, bits] = proxy.split('/') as [string, string | undefined];
@@ -130,7 +135,8 @@ export function parseServeArgs(
     port: port.data,
     kubeconfig: values.kubeconfig ?? [],
     dataDir: values['data-dir'] ?? defaults.dataDir,
-    demo: values.demo ?? false,
+    // Asking for the demo's kubeconfig asks for the demo.
+    demo: (values.demo ?? false) || values['demo-kubeconfig'] !== undefined,
     timeoutMs,
     ...(values['static-dir'] ? { staticDir: values['static-dir'] } : {}),
     trustProxy: values['trust-proxy'] ?? [],
@@ -146,6 +152,7 @@ export function parseServeArgs(
     snapshots: values.snapshot ?? [],
     ...(snapshotMaxBytes !== undefined ? { snapshotMaxBytes } : {}),
     ...(values['snapshot-kubeconfig'] ? { snapshotKubeconfig: values['snapshot-kubeconfig'] } : {}),
+    ...(values['demo-kubeconfig'] ? { demoKubeconfig: values['demo-kubeconfig'] } : {}),
   };
 }
 
@@ -199,6 +206,7 @@ function parse(argv: readonly string[]) {
     snapshot: { type: 'string', multiple: true },
     'snapshot-max-size': { type: 'string' },
     'snapshot-kubeconfig': { type: 'string' },
+    'demo-kubeconfig': { type: 'string' },
   });
 }
 

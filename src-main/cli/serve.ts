@@ -1,6 +1,6 @@
 // First: V8 must know it should keep the heap small before the other modules allocate.
 import '../service/heap-profile';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuthStateError } from '../service/auth/state';
@@ -16,6 +16,7 @@ import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
 import { LOOPBACK_HOSTS, parseServeArgs, UsageError } from './args';
 import { defaultDataDir } from './data-dir';
+import { checkWritable, writePrivateFile } from './private-file';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Built, this file is out/service/serve.js; from source (tests), src-main/cli/serve.ts.
@@ -32,6 +33,8 @@ async function main() {
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
   for (const p of opts.kubeconfig)
     if (!existsSync(p)) throw new UsageError(`--kubeconfig ${p}: no such file`);
+  if (opts.demoKubeconfig) checkWritable('--demo-kubeconfig', opts.demoKubeconfig);
+  if (opts.snapshotKubeconfig) checkWritable('--snapshot-kubeconfig', opts.snapshotKubeconfig);
   // Until the service runs, a signal ends the process at once, a snapshot check in progress with
   // it (the check's process is killed on exit).
   const early = () => process.exit(0);
@@ -107,11 +110,28 @@ async function main() {
       throw err;
     }
   }
-  if (opts.snapshotKubeconfig) {
-    writeFileSync(opts.snapshotKubeconfig, service.snapshots.kubeconfigYaml(), { mode: 0o600 });
-    logger.info({ path: opts.snapshotKubeconfig }, 'kubectl --kubeconfig this file reads the open snapshots');
-  }
   const { url } = await service.listen(opts.port, opts.host);
+  // Written once everything is up, so a file that is there names servers that answer; valid while
+  // this process runs (the CA and credentials are made for each run).
+  try {
+    if (opts.demoKubeconfig && simulator) {
+      const yaml = simulator.kubeconfigYaml('skiff-demo', { user: 'client-cert' });
+      writePrivateFile('--demo-kubeconfig', opts.demoKubeconfig, yaml);
+      logger.info({ path: opts.demoKubeconfig }, 'kubectl --kubeconfig this file reads the demo cluster');
+    }
+    if (opts.snapshotKubeconfig) {
+      const yaml = await service.snapshots.kubeconfigYaml();
+      writePrivateFile('--snapshot-kubeconfig', opts.snapshotKubeconfig, yaml);
+      logger.info(
+        { path: opts.snapshotKubeconfig },
+        'kubectl --kubeconfig this file reads the open snapshots',
+      );
+    }
+  } catch (err) {
+    await service.close();
+    await simulator?.close();
+    throw err;
+  }
   process.stdout.write(`listening on ${url}\n`);
 
   let closing = false;
