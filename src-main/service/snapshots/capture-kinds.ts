@@ -5,7 +5,7 @@ import { RESOURCE_KINDS, RESOURCE_TYPES, type ResourceKindInfo } from '../../../
 import { snapshotKindRows } from '../clusters/discovery/kinds-answer';
 import type { DiscoveryGap } from '../clusters/discovery/model';
 import { cleanObject, type ResourceEntry } from '../clusters/entries';
-import { isEventKind, isSecretKind } from '../clusters/kind-info';
+import { isEventKind, isSecretKind, kindKey } from '../clusters/kind-info';
 import { KubeRequestError } from '../clusters/kube-client';
 import { stripSecret } from '../clusters/secrets-strip';
 import { ProblemError } from '../errors';
@@ -116,15 +116,14 @@ async function discover(source: CaptureSource, req: KindsRequest): Promise<reado
 
 /** The kinds in scope that fit the kinds table (the others a gap each), events among them. */
 function scope(served: readonly SnapshotKind[], req: KindsRequest): SnapshotKind[] {
-  const keyOf = (k: { group: string; plural: string }) => `${k.group}/${k.plural}`;
-  const wanted = req.kinds ? new Set(req.kinds.map(keyOf)) : undefined;
+  const wanted = req.kinds ? new Set(req.kinds.map(kindKey)) : undefined;
   for (const w of req.kinds ?? [])
-    if (!served.some((k) => keyOf(k) === keyOf(w)))
+    if (!served.some((k) => kindKey(k) === kindKey(w)))
       req.gaps.push({ part: w.resourceType, reason: 'the cluster does not serve this kind (any more)' });
   let bytes = 0;
   const taken: SnapshotKind[] = [];
   for (const k of served) {
-    if (wanted && !wanted.has(keyOf(k)) && !isEventKind(k)) continue;
+    if (wanted && !wanted.has(kindKey(k)) && !isEventKind(k)) continue;
     const problem =
       kindProblem(k) ??
       (taken.length >= KINDS_LIMITS.rows || bytes + kindRowBytes(k) > KINDS_LIMITS.totalBytes
@@ -151,7 +150,7 @@ async function listKind(source: CaptureSource, writer: SnapshotWriter, k: Snapsh
   const secret = isSecretKind(k);
   let token: string | undefined;
   let restarted = false;
-  do {
+  for (;;) {
     let page: ObjectList;
     try {
       page = await source.client.getJson<ObjectList>(listPath(k), {
@@ -179,7 +178,8 @@ async function listKind(source: CaptureSource, writer: SnapshotWriter, k: Snapsh
     }
     token = page.metadata?.continue || undefined;
     await yieldToEventLoop();
-  } while (token);
+    if (!token) return;
+  }
 }
 
 /** Writes one of the nine from its cache; answers its entries. */

@@ -3,6 +3,7 @@
  * parts answer or fail as each test says: the times it was taken, the cluster's version, a kind
  * that cannot be listed, events listed page by page or not at all, and when no logs are taken.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract
 import type { ResourceEntry } from '../clusters/entries';
 import type { KubeClient } from '../clusters/kube-client';
 import type { HistoryRow } from '../history/filter';
-import { type CaptureRequest, captureSnapshot } from './capture';
+import { CaptureFailed, type CaptureRequest, captureSnapshot } from './capture';
 import { NINE } from './capture-kinds';
 import type { CaptureSource } from './source';
 
@@ -174,6 +175,28 @@ describe('a capture', () => {
     expect(gaps).toContainEqual({ part: 'deployments', reason: 'deployments are forbidden' });
     expect(gaps).toContainEqual({ part: 'pods', reason: 'pods are forbidden' });
     expect(gaps.find((g) => g.part === 'logs')?.reason).toMatch(/pods could not be listed/);
+  });
+
+  it('fails, leaving no file, only when every kind it tried failed, naming the first reason', async () => {
+    const all = NINE.map((k) => k.resourceType);
+    const failed = capture(source({ failKinds: all }));
+    await expect(failed).rejects.toThrow(CaptureFailed);
+    await expect(failed).rejects.toThrow(/^the cluster's objects could not be listed: \w+ are forbidden$/);
+    expect(existsSync(join(dir, 'c.skiff'))).toBe(false);
+    expect(existsSync(join(dir, 'c.skiff.partial'))).toBe(false);
+    const one = await capture(source({ failKinds: all.filter((k) => k !== 'service') }));
+    expect(one.gaps.filter((g) => g.reason.endsWith('are forbidden'))).toHaveLength(8);
+  });
+
+  it('is done, though it took no objects, when the only kind asked for is no longer served', async () => {
+    const { gaps, result } = await capture(source({}), {
+      kinds: [{ resourceType: 'widget', group: 'example.dev', plural: 'widgets' }],
+    });
+    expect(result.sizeBytes).toBeGreaterThan(0);
+    expect(gaps).toContainEqual({
+      part: 'widget',
+      reason: 'the cluster does not serve this kind (any more)',
+    });
   });
 
   it('lists the events page by page, following the continue token, a page without items being empty', async () => {
