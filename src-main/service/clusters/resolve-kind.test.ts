@@ -198,6 +198,50 @@ describe('names that are refused', () => {
   });
 });
 
+describe('the rules where kinds are few or alike', () => {
+  const deploymentElsewhere = kind('deployment.example.dev', 'example.dev', 'deployments', true);
+  const networkpolicy = kind('networkpolicy', 'networking.k8s.io', 'networkpolicies', true, ['netpol']);
+
+  it('a qualified plural names its own group only, not every group with that plural', () => {
+    const kinds = [...TAILORED_KINDS, deploymentElsewhere];
+    expect(refused('deployments.apps', ANY, kinds).hint).toBe('did you mean deployment?');
+    expect(refused('deployments.example.dev', ANY, kinds).hint).toBe('did you mean deployment.example.dev?');
+    // A bare plural is every group's.
+    expect(refused('deployments', ANY, kinds).hint).toBe(
+      'did you mean deployment or deployment.example.dev?',
+    );
+  });
+
+  it('a known singular before an unknown group names every group that serves it', () => {
+    expect(refused('widget.bogus').hint).toBe('did you mean widget.alpha.dev or widget.zeta.dev?');
+  });
+
+  it('a plural before an unknown group is found even when far from its singular', () => {
+    expect(refused('networkpolicies.v1', ANY, [networkpolicy]).hint).toBe('did you mean networkpolicy?');
+    expect(refused('netpol.bogus', ANY, [networkpolicy]).hint).toBe('did you mean networkpolicy?');
+  });
+
+  it('a singular only one served kind still has, named qualified, is hinted, not called shared', () => {
+    // As a snapshot holds it when it took one of two groups: the name it had is kept.
+    const p = refused('widget', ANY, [widgetA]);
+    expect(p.hint).toBe('did you mean widget.alpha.dev?');
+    expect(p.detail).toMatch(/^unknown resourceType "widget"/);
+    expect(p).not.toHaveProperty('candidates');
+  });
+
+  it('another group’s kind of a tailored plural is ranked with the others', () => {
+    const podsElsewhere = kind('pod.example.dev', 'example.dev', 'pods', true);
+    const kinds = [podsElsewhere, ...[...TAILORED_KINDS].reverse()];
+    expect(refused('gizmo', ANY, kinds).accepted).toEqual([...RESOURCE_TYPES, 'pod.example.dev']);
+  });
+
+  it('the cluster-scoped refusal lists the namespaced kinds, comma-separated', () => {
+    expect(refused('node', NAMESPACED, TAILORED_KINDS).detail).toBe(
+      'resourceType "node" is cluster-scoped and cannot be used under /namespaces/{namespace}; accepted values: deployment, statefulset, daemonset, job, cronjob, pod, service',
+    );
+  });
+});
+
 describe('events', () => {
   it('every name of either Event kind points at the events endpoint', () => {
     for (const raw of ['event', 'Event', 'events', 'ev', 'event.events.k8s.io', 'events.events.k8s.io']) {

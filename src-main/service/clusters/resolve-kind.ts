@@ -72,22 +72,16 @@ const qualifiedName = (k: KindInfo): string | undefined =>
   k.group === '' ? undefined : `${k.singular}.${k.group.toLowerCase()}`;
 
 /**
- * The kinds a name that is not a resourceType meant: by plural, qualified plural or short name;
- * else by what comes before its first dot (`deployment.bogus`, `pods.v1.`); else the closest
- * singulars within two edits.
+ * The kinds a name that is not a resourceType meant: by qualified plural (`deployments.apps`);
+ * else by the singular, plural or short name before its first dot (`pods`, `cm`,
+ * `deployment.bogus`, `pods.v1.`; short names are lower case, the apiserver sees to it); else
+ * the closest singular within two edits.
  */
 function misspelt(name: string, kinds: readonly KindInfo[]): KindInfo[] {
-  const byWhole = kinds.filter(
-    (k) =>
-      k.plural === name ||
-      (k.group !== '' && `${k.plural}.${k.group.toLowerCase()}` === name) ||
-      k.shortNames.some((s) => s.toLowerCase() === name),
-  );
-  if (byWhole.length > 0) return byWhole;
+  const byQualified = kinds.filter((k) => `${k.plural}.${k.group.toLowerCase()}` === name);
+  if (byQualified.length > 0) return byQualified;
   const base = name.split('.')[0] as string;
-  const byBase = kinds.filter(
-    (k) => k.singular === base || k.plural === base || k.shortNames.some((s) => s.toLowerCase() === base),
-  );
+  const byBase = kinds.filter((k) => k.singular === base || k.plural === base || k.shortNames.includes(base));
   if (byBase.length > 0) return byBase;
   let best: { kind: KindInfo; d: number } | undefined;
   for (const kind of ordered(kinds)) {
@@ -107,16 +101,13 @@ function eventsRefusal(raw: string, kinds: readonly KindInfo[], scope: ResolveSc
   );
 }
 
-/** The nine first, in the tree's order, then the rest in the order given; never the events. */
+/** The nine first, in the tree's order, then the rest in the order given (the sort is stable). */
 function ordered(kinds: readonly KindInfo[]): KindInfo[] {
   const rank = (k: KindInfo) => {
     const at = TAILORED_KINDS.findIndex((t) => t.group === k.group && t.plural === k.plural);
     return at < 0 ? TAILORED_KINDS.length : at;
   };
-  return kinds
-    .map((k, i) => ({ k, i }))
-    .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
-    .map((e) => e.k);
+  return [...kinds].sort((a, b) => rank(a) - rank(b));
 }
 
 function accepted(kinds: readonly KindInfo[], scope: ResolveScope): string[] {
@@ -125,8 +116,11 @@ function accepted(kinds: readonly KindInfo[], scope: ResolveScope): string[] {
     .map((k) => k.resourceType);
 }
 
-const alternatives = (names: readonly string[]): string =>
-  names.length <= 2 ? names.join(' or ') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+/** `a`, `a or b`, `a, b or c`. */
+function alternatives(names: readonly string[]): string {
+  const rest = names.slice(0, -1);
+  return rest.length > 0 ? `${rest.join(', ')} or ${names.at(-1)}` : (names[0] as string);
+}
 
 function refusal(detail: string, list: readonly string[], extra: Record<string, unknown> = {}): ProblemError {
   return new ProblemError('invalid_resource_type', detail, {

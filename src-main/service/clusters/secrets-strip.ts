@@ -11,6 +11,7 @@
  */
 
 import type { KubeObject } from '../../../src-shared/contract/models';
+import { compareText } from './discovery/names';
 
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -36,13 +37,11 @@ export function stripSecret<T extends KubeObject>(obj: T): T {
   // file) must not leak it either; the apiserver lets it win over data, and so does the size.
   if (isValues(o.stringData)) {
     for (const [name, value] of Object.entries(o.stringData))
-      sizes.set(name, typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : 0);
+      sizes.set(name, typeof value === 'string' ? Buffer.byteLength(value) : 0);
   }
   delete o.data;
   delete o.stringData;
-  o.keys = [...sizes]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, bytes]) => ({ name, bytes }));
+  o.keys = [...sizes].sort(([a], [b]) => compareText(a, b)).map(([name, bytes]) => ({ name, bytes }));
   const annotations = o.metadata?.annotations;
   if (annotations && LAST_APPLIED_ANNOTATION in annotations) {
     delete annotations[LAST_APPLIED_ANNOTATION];
