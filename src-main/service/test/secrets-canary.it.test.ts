@@ -3,8 +3,8 @@
  * in a Secret of the simulator, in its data, its stringData and its last-applied annotation; the
  * Secret is then read through every /v1 GET endpoint that can name it and over IPC, with the log at
  * debug. The canary, as text and as base64, must be in no answer, no log line and no byte of the
- * service's data dir (skiff.db and its WAL). Every place is a row of `places`: the snapshot file's
- * bytes are one more row.
+ * service's data dir (skiff.db and its WAL). Every place is a row of `places`: the bytes of a
+ * snapshot of the cluster, downloaded, are one more row (and its file in the data dir another).
  */
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -14,10 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationSpec } from '../../../src-shared/contract/define';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import { type OperationName, operations } from '../../../src-shared/contract/operations';
+import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
 import { DEFAULT_TOKEN } from '../../simulator/index';
 import type { Principal } from '../context';
 import { createLogger } from '../logger';
 import { pathParamsOf } from './contract-fuzz-schemas';
+import { eventually } from './eventually';
 import { CLUSTER_ID, type Stack, startStack } from './harness';
 
 const CANARY = `skiff-canary-${randomUUID()}`;
@@ -172,6 +174,32 @@ describe('a Secret read through Skiff', () => {
         .catch((err: unknown) => ({ data: err }));
       answered(`IPC ${name}`, JSON.stringify(reply.data) ?? '');
     }
+  });
+
+  it('taken into a snapshot: the capture holds the Secret, and its downloaded file is one more place', async () => {
+    const started = await stack.send<SnapshotJob>(
+      'POST',
+      `/v1/workspaces/default/clusters/${CLUSTER_ID}/snapshots`,
+      {
+        logs: 'none',
+      },
+    );
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const job = await eventually(async () => {
+      const res = await stack.get<SnapshotJob>(`/v1/snapshots/${started.body.snapshotId}`);
+      expect(res.body.status).not.toBe('running');
+      return res.body;
+    }, 60_000);
+    expect(job.status, job.error).toBe('done');
+    const res = await fetch(`${stack.url}/v1/snapshots/${job.snapshotId}/file`, {
+      headers: stack.session.headers,
+    });
+    expect(res.status).toBe(200);
+    const file = Buffer.from(await res.arrayBuffer());
+    // The Secret is in the file (its metadata and key names), so the canary's absence means something.
+    expect(file.indexOf(NAME, 0, 'utf8')).toBeGreaterThan(-1);
+    places.push({ what: 'the snapshot file', read: async () => file });
+    answered(`GET /v1/snapshots/${job.snapshotId}`, JSON.stringify(job));
   });
 
   it('is in no answer, no log line at debug and no byte of the data dir', async () => {
