@@ -382,6 +382,30 @@ describe('a kind beyond the nine gets what the nine get', () => {
   });
 });
 
+describe('the API document', () => {
+  it('describes the resourceType of endpoints 1-4 by the naming rules, with a pattern JSON Schema can read', async () => {
+    const doc = (
+      await stack.get<{ paths: Record<string, { get: { parameters: Array<Record<string, unknown>> } }> }>(
+        '/v1/openapi.json',
+      )
+    ).body;
+    const base = '/v1/workspaces/{workspaceId}/observability/{clusterId}/kubernetes-proxy';
+    for (const path of [
+      `${base}/{resourceType}`,
+      `${base}/{resourceType}/{resourceName}`,
+      `${base}/namespaces/{namespace}/{resourceType}`,
+      `${base}/namespaces/{namespace}/{resourceType}/{resourceName}`,
+    ]) {
+      const param = doc.paths[path]!.get.parameters.find((p) => p.name === 'resourceType')!;
+      const schema = param.schema as { pattern: string; examples: string[] };
+      expect(param.description, path).toContain('singular.group');
+      expect(param.description).toContain('kubernetes-events');
+      for (const example of schema.examples) expect(new RegExp(schema.pattern).test(example)).toBe(true);
+      expect(new RegExp(schema.pattern).test('Pod')).toBe(true);
+    }
+  });
+});
+
 describe('over IPC', () => {
   const call = (
     name: 'listResources' | 'getNamespacedResource' | 'listNamespacedResources',
