@@ -14,12 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServedKind } from '../../../src-shared/contract/kinds-operations';
 import type { Cluster } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
+import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import { DEFAULT_TOKEN } from '../../simulator/index';
+import { ProblemError } from '../errors';
 import { listPath } from '../snapshots/capture-kinds';
 import { alterFile, toVersion1 } from '../snapshots/skiff-file.test-support';
-import { collectAll, type Stack, startStack } from './harness';
+import { CLUSTER_ID, collectAll, type Stack, startStack } from './harness';
 import {
   download,
   finished,
@@ -272,6 +274,40 @@ describe('kinds: a capture of some kinds', () => {
       expect(res.body.code).toBe('invalid_resource_type');
       expect(res.body.detail, name).toMatch(says);
     }
+  });
+
+  it('over IPC as over HTTP: a name it does not serve is 400 invalid_resource_type, names it serves start a job', async () => {
+    const principal = await stack.service.auth.principalForAccessToken(stack.session.accessToken);
+    const ctx = {
+      principal: principal!,
+      client: { via: 'ipc' as const },
+      signal: new AbortController().signal,
+    };
+    const params = { workspaceId: 'default', clusterId: CLUSTER_ID };
+    const refused = await stack.service
+      .invoke('createSnapshot', { params, query: {}, body: { kinds: ['configmaps'] } }, ctx)
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect(refused).toMatchObject({ status: 400, code: 'invalid_resource_type' });
+    const started = await stack.service.invoke(
+      'createSnapshot',
+      { params, query: {}, body: { kinds: ['certificate'], logs: 'none' } },
+      ctx,
+    );
+    const job = await finished(stack, (started.data as SnapshotJob).snapshotId, 60_000);
+    expect(job.status, job.error).toBe('done');
+    const path = (await download(stack, job.snapshotId, await mkdtemp(join(dir, 'ipc-')))).path;
+    readSnapshot(path, (db) =>
+      expect(
+        db
+          .prepare('SELECT DISTINCT kind FROM objects')
+          .all()
+          .map((r) => r.kind),
+      ).toEqual(['certificate']),
+    );
   });
 
   it('refuses a kinds list that is empty, too long or not names: 400 by the contract', async () => {
