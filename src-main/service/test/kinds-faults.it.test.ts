@@ -1,16 +1,20 @@
 /**
- * Kind names when discovery cannot be read, and a kind beyond the nine when its cluster goes away:
+ * Kind names when discovery cannot be read (the cluster down, or only its discovery documents
+ * failing), and a kind beyond the nine when its cluster goes away:
  * the nine's own names never wait for discovery, a refusal the nine alone can tell stays a 400, a
  * name only discovery can tell is the cluster's 502, and a kind whose cache synced is served as the
  * nine are, marked x-Stale-Since. A snapshot cluster serves the kinds its file holds. States only:
  * the fault proxy is down or up, and what follows from it is polled for.
  */
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { eventually } from './eventually';
 import { expectClusterProblem, STALE, staleSince, startProxiedStack } from './faults-support';
+import { startStack } from './harness';
 import { captureFixture, startOpenStack } from './snapshot-open.test-support';
 
 /** Short retries so a broken watch shows within seconds. */
@@ -46,6 +50,63 @@ describe('a cluster whose discovery cannot be read', () => {
       expect(res.body.length).toBe(stack.sim.store.count('configmaps'));
     } finally {
       await close();
+    }
+  });
+});
+
+/**
+ * A loopback proxy to the simulator that answers 503 for the discovery documents only (`/api`,
+ * `/apis`), as an apiserver whose aggregation layer is broken might: every list and watch passes.
+ */
+async function discoveryBlocker(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/api' || path === '/apis') {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', status: 'Failure', code: 503, message: 'discovery is down' }));
+      return;
+    }
+    const upstream = request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('a cluster that serves lists but not its discovery documents', () => {
+  it('serves the nine from their caches, and answers the cluster’s problem for any other kind', async () => {
+    let blocker: Awaited<ReturnType<typeof discoveryBlocker>> | undefined;
+    const stack = await startStack({
+      clusterServer: async (sim) => {
+        blocker = await discoveryBlocker(sim.url);
+        return blocker.url;
+      },
+    });
+    try {
+      const proxyPath = `${stack.cluster}/kubernetes-proxy`;
+      const pods = await stack.get<ResourceWrapper[]>(`${proxyPath}/pod?limit=1000`);
+      expect(pods.status, JSON.stringify(pods.body)).toBe(200);
+      expect(pods.body.length).toBe(stack.sim.store.count('pods'));
+      const deployment = await stack.get<ResourceWrapper[]>(`${proxyPath}/namespaces/shop/deployment.apps`);
+      expect(deployment.status).toBe(200);
+      const other = await stack.get<Problem>(`${proxyPath}/configmap`);
+      expect(other.status, JSON.stringify(other.body)).toBeGreaterThanOrEqual(500);
+      expect(other.body.code).toMatch(/^cluster_/);
+    } finally {
+      await stack.close();
+      await blocker?.close();
     }
   });
 });
