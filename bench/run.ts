@@ -4,13 +4,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchAuthStore } from './auth-store';
-import { startBenchService } from './bench-service';
+import { type BenchService, startBenchService } from './bench-service';
 import { benchListPods } from './list-pods';
 import { runOptionalLoadBench } from './load-optional';
 import { benchLoginTiming } from './login-timing';
 import { benchLogsViewer } from './logs-viewer';
 import { type MemoryPoint, measureMemory } from './memory';
 import { benchPages } from './pages';
+import { benchRelations } from './relations';
 import { benchRendererTable } from './renderer-table';
 import { benchSimulatorBuild } from './simulator-build';
 import { type SimulatorProcess, startSimulatorProcess } from './simulator-process';
@@ -205,6 +206,7 @@ async function listsAndPages(sim: SimulatorProcess, dataDir: string, verdicts: V
         target: '≤ 10 ms',
         pass: judge(p.p99 <= 10),
       });
+    await relations(service, verdicts);
     const peak = service.svc.peakRssMiB();
     const after = await service.fullGc();
     console.log(
@@ -212,6 +214,23 @@ async function listsAndPages(sim: SimulatorProcess, dataDir: string, verdicts: V
     );
   } finally {
     await service.stop();
+  }
+}
+
+/** Issue 23's relations (p99 ≤ 10 ms) and palette search (p99 ≤ 50 ms), with their ratio to one pod read. */
+async function relations(service: BenchService, verdicts: Verdict[]) {
+  const cases = await benchRelations(service, SCALE.requests, SCALE.warmup);
+  const base = cases.find((c) => c.kind === 'baseline')!;
+  const ratio = (p99: number) => `${(p99 / base.p99).toFixed(1)}× one pod read`;
+  for (const c of cases) {
+    if (c.kind === 'baseline') continue;
+    const target = c.kind === 'relations' ? 10 : 50;
+    verdicts.push({
+      figure: `p99, ${c.name}`,
+      measured: `${c.p99.toFixed(1)} ms (p50 ${c.p50.toFixed(1)}; ${ratio(c.p99)})`,
+      target: `≤ ${target} ms`,
+      pass: judge(c.p99 <= target),
+    });
   }
 }
 
