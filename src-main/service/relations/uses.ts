@@ -111,7 +111,8 @@ export async function usedByOf(
   entry: ResourceEntry,
 ): Promise<{ refs: RelationRef[]; leftOff: number }> {
   const users = USERS[gkKey(kind.group, kind.kind)] ?? [];
-  const key = refKey(kind, kind.namespaced ? entry.namespace : '', entry.name);
+  const ns = kind.namespaced ? entry.namespace : '';
+  const key = refKey(kind, ns, entry.name);
   const lists: { kind: KindRef; entries: readonly ResourceEntry[] }[] = [];
   for (const gk of users) {
     const userKind = reader.kindOf(gk);
@@ -132,10 +133,17 @@ export async function usedByOf(
     total += entries.length;
     for (const e of entries) {
       if (refs.length === MAX_REFS) break;
-      const via = factsOf(e)
-        .uses.filter((u) => refKey(u.target, u.namespace ?? '', u.name) === key)
-        .map((u) => u.via);
-      refs.push({ ...entryRef(userKind, e), via: [...new Set(via)] });
+      // Fields compared, not keys built: this runs for up to MAX_REFS users per answer.
+      const via = new Set<string>();
+      for (const u of factsOf(e).uses)
+        if (
+          u.name === entry.name &&
+          (u.namespace ?? '') === ns &&
+          u.target.kind === kind.kind &&
+          u.target.group === kind.group
+        )
+          via.add(u.via);
+      refs.push({ ...entryRef(userKind, e), via: [...via] });
     }
   }
   return { refs, leftOff: total - refs.length };
