@@ -31,7 +31,7 @@ test.describe('browsing resources', () => {
       await expect(page.getByRole('heading', { name: `${heading} in all namespaces` })).toBeVisible();
       await expect(page.getByTestId('resource-list')).toHaveAttribute('data-kind', id);
       // Every kind has objects in the demo cluster, and the tree's count matches the list's.
-      const count = (await page.locator(`[data-tree-id="ns:*:${id}"] .count`).textContent()) ?? '';
+      const count = (await page.locator(`[data-tree-id="kind:${id}"] .count`).textContent()) ?? '';
       await expect(page.locator('.list-count')).toContainText(`${Number.parseInt(count, 10)} `);
     }
     await screenshot(page, 'resources-services');
@@ -117,9 +117,10 @@ test.describe('browsing resources', () => {
     await expect(page.getByRole('heading', { name: 'Nodes' })).toBeVisible();
     await page.keyboard.press('ArrowDown'); // Namespaces
     await expect(page.getByRole('treeitem', { name: /^Namespaces/ })).toBeFocused();
-    await page.keyboard.press('ArrowDown'); // All namespaces
-    await page.keyboard.press('ArrowRight'); // expand
+    // Workloads come first: Pods, then Deployments.
+    await page.getByRole('treeitem', { name: /^Pods/ }).focus();
     await page.keyboard.press('ArrowDown'); // Deployments
+    await expect(page.getByRole('treeitem', { name: /^Deployments/ })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: 'Deployments in all namespaces' })).toBeVisible();
 

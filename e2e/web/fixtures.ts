@@ -137,7 +137,10 @@ export async function apiLogin(baseURL: string, userAgent?: string) {
   return (await res.json()) as { accessToken: string; refreshToken: string; sessionId: string };
 }
 
-/** Opens a kind's list from the tree (namespace null: "All namespaces"). */
+/**
+ * Opens a kind's list from the tree, scoped to `namespace` with the header's selector (null: all
+ * namespaces). `label` is "Nodes" or "Namespaces", or any kind's resourceType (`pod`, `configmap`).
+ */
 export async function openFromTree(
   page: Page,
   label: string,
@@ -148,11 +151,8 @@ export async function openFromTree(
     await tree.getByRole('treeitem', { name: new RegExp(`^${label}`) }).click();
     return;
   }
-  const nsItem = tree.getByRole('treeitem', { name: new RegExp(`^${namespace ?? 'All namespaces'}$`) });
-  if ((await nsItem.getAttribute('aria-expanded')) !== 'true') {
-    await nsItem.locator('.twisty').click();
-  }
-  await tree.locator(`[data-tree-id="ns:${namespace ?? '*'}:${label}"]`).click();
+  await page.getByLabel('Namespace', { exact: true }).selectOption(namespace ?? '');
+  await tree.locator(`[data-tree-id="kind:${label}"]`).click();
 }
 
 /** Opens the first row whose name starts with `prefix` in the current list. */

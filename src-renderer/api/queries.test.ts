@@ -50,4 +50,25 @@ describe('which operation a list or a get goes to', () => {
       { name: 'getResource', params: { ...scope, resourceType: 'namespace', resourceName: 'shop' } },
     ]);
   });
+
+  it('any other kind goes by the namespace its caller passes (only namespaced kinds get one)', async () => {
+    const { client, calls } = recordingClient();
+    await countOf(client, scope, 'certificate.cert-manager.io', 'shop');
+    await getOne(client, scope, 'configmap', 'app-config', 'shop');
+    await getOne(client, scope, 'clusterissuer', 'letsencrypt', undefined);
+    expect(calls).toEqual([
+      {
+        name: 'listNamespacedResources',
+        params: { ...scope, namespace: 'shop', resourceType: 'certificate.cert-manager.io' },
+      },
+      {
+        name: 'getNamespacedResource',
+        params: { ...scope, namespace: 'shop', resourceType: 'configmap', resourceName: 'app-config' },
+      },
+      {
+        name: 'getResource',
+        params: { ...scope, resourceType: 'clusterissuer', resourceName: 'letsencrypt' },
+      },
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import type { EventRecord, ResourceWrapper } from '../../src-shared/contract/models';
 import type { OperationName } from '../../src-shared/contract/operations';
 import { MAX_PAGE_LIMIT } from '../../src-shared/contract/params';
-import { RESOURCE_KINDS, type ResourceType } from '../../src-shared/kube/kinds';
+import { RESOURCE_KINDS, RESOURCE_TYPES, type ResourceType } from '../../src-shared/kube/kinds';
 import type { ApiClient } from './client';
 
 /** Where a list or object lives. */
@@ -42,17 +42,22 @@ const OPERATIONS = {
   get: { namespaced: 'getNamespacedResource', clusterWide: 'getResource' },
 } as const;
 
+/** One of the nine that lives outside namespaces: its namespace, if a caller passed one, is not a path part. */
+const clusterScoped = (kind: string) =>
+  (RESOURCE_TYPES as readonly string[]).includes(kind) && !RESOURCE_KINDS[kind as ResourceType].namespaced;
+
 /**
- * Which operation reaches `kind` and with what path parameters: the namespaced one for a namespaced
- * kind in a chosen namespace, the cluster-wide one for cluster-scoped kinds and for all namespaces.
+ * Which operation reaches `kind` (any served resourceType) and with what path parameters: the
+ * namespaced one when a namespace is given, the cluster-wide one for all namespaces and for
+ * cluster-scoped kinds. Callers pass a namespace only for kinds the cluster serves as namespaced.
  */
 function resourceOperation<N extends OperationName, C extends OperationName>(
   { namespaced, clusterWide }: { namespaced: N; clusterWide: C },
   scope: Scope,
-  kind: ResourceType,
+  kind: string,
   namespace: string | null | undefined,
-): { name: N | C; params: Scope & { resourceType: ResourceType; namespace?: string } } {
-  return namespace && RESOURCE_KINDS[kind].namespaced
+): { name: N | C; params: Scope & { resourceType: string; namespace?: string } } {
+  return namespace && !clusterScoped(kind)
     ? { name: namespaced, params: { ...scope, namespace, resourceType: kind } }
     : { name: clusterWide, params: { ...scope, resourceType: kind } };
 }
@@ -60,7 +65,7 @@ function resourceOperation<N extends OperationName, C extends OperationName>(
 function listPage(
   client: ApiClient,
   scope: Scope,
-  kind: ResourceType,
+  kind: string,
   namespace: string | null,
   labelSelector: string,
   limit: number,
@@ -84,7 +89,7 @@ function listPage(
 export async function listAll(
   client: ApiClient,
   scope: Scope,
-  kind: ResourceType,
+  kind: string,
   namespace: string | null,
   labelSelector: string,
   signal?: AbortSignal,
@@ -136,7 +141,7 @@ const lastLists = new Map<string, { replies: unknown[]; result: ListResult }>();
 export async function countOf(
   client: ApiClient,
   scope: Scope,
-  kind: ResourceType,
+  kind: string,
   namespace: string | null,
   signal?: AbortSignal,
 ): Promise<number> {
@@ -147,7 +152,7 @@ export async function countOf(
 export async function getOne(
   client: ApiClient,
   scope: Scope,
-  kind: ResourceType,
+  kind: string,
   name: string,
   namespace: string | undefined,
   signal?: AbortSignal,
@@ -161,11 +166,14 @@ export async function getOne(
   return r.data;
 }
 
-/** The events whose involvedObject is this object (the events endpoint filters by kind, name and namespace). */
+/**
+ * The events whose involvedObject is this object (the events endpoint filters by kind, name and
+ * namespace); `kind` is the object's Kind ("Certificate"), as events name it.
+ */
 export async function objectEvents(
   client: ApiClient,
   scope: Scope,
-  kind: ResourceType,
+  kind: string,
   name: string,
   namespace: string | undefined,
   signal?: AbortSignal,
@@ -174,7 +182,7 @@ export async function objectEvents(
     'listEvents',
     {
       params: scope,
-      query: { kind: RESOURCE_KINDS[kind].kind, name, ...(namespace ? { namespace } : {}), limit: '200' },
+      query: { kind, name, ...(namespace ? { namespace } : {}), limit: '200' },
     },
     signal ? { signal } : {},
   );

@@ -7,7 +7,9 @@ import {
   entryFor,
   isBuiltInType,
   pluralLabel,
+  resourceTypeOf,
   toEntry,
+  unknownEntry,
 } from './kind-catalog';
 
 /** What the renderer calls each served kind, and the nine that stand in before /kinds answers. */
@@ -87,7 +89,44 @@ describe('the nine as stand-ins', () => {
     expect(entryFor([cert, pod], 'pod')).toBe(pod);
     expect(entryFor([cert], 'pod')?.shortNames).toEqual(['po']);
     expect(entryFor([cert], 'widget')).toBeUndefined();
+    expect(entryFor([cert], 'node')).toBe(entryFor([], 'node'));
     expect(isBuiltInType('pod')).toBe(true);
     expect(isBuiltInType('configmap')).toBe(false);
+  });
+});
+
+describe('kinds named otherwise', () => {
+  const cert = toEntry(served('certificate', 'Certificate', 'certificates', 'cert-manager.io'));
+  const ing = toEntry(served('ingress.networking.k8s.io', 'Ingress', 'ingresses', 'networking.k8s.io'));
+  const ingExt = toEntry(served('ingress.extensions', 'Ingress', 'ingresses', 'extensions'));
+
+  it('finds the resourceType of an apiVersion and Kind', () => {
+    expect(resourceTypeOf([cert, ing, ingExt], 'cert-manager.io/v1', 'Certificate')).toBe('certificate');
+    expect(resourceTypeOf([cert, ing, ingExt], 'networking.k8s.io/v1', 'Ingress')).toBe(
+      'ingress.networking.k8s.io',
+    );
+    expect(resourceTypeOf([cert, ing, ingExt], 'extensions/v1beta1', 'Ingress')).toBe('ingress.extensions');
+    expect(resourceTypeOf([cert], 'cert-manager.io/v1', 'Issuer')).toBeUndefined();
+    expect(resourceTypeOf([cert], 'v1', 'Certificate')).toBeUndefined();
+    // The nine are known before /kinds answers, and beside served kinds that lack them.
+    expect(resourceTypeOf([], 'apps/v1', 'Deployment')).toBe('deployment');
+    expect(resourceTypeOf([cert], 'v1', 'Pod')).toBe('pod');
+    expect(resourceTypeOf([], 'v1', 'ConfigMap')).toBeUndefined();
+  });
+
+  it('makes an entry for a kind not served, from its resourceType alone', () => {
+    expect(unknownEntry('widget.example.com', true)).toEqual({
+      resourceType: 'widget.example.com',
+      plural: 'widgets',
+      kind: 'widget',
+      group: 'example.com',
+      version: '',
+      namespaced: true,
+      shortNames: [],
+      categories: [],
+      verbs: [],
+      label: { singular: 'widget', plural: 'widgets' },
+    });
+    expect(unknownEntry('thing', false)).toMatchObject({ group: '', namespaced: false });
   });
 });

@@ -8,6 +8,9 @@ import { RESOURCE_KINDS, RESOURCE_TYPES, type ResourceType } from '../../src-sha
  * Until `/kinds` answers (or where it cannot), the nine stand in, so the tree never goes blank.
  */
 
+/** A CRD's additionalPrinterColumns row, as `/kinds` answers it. */
+export type PrinterColumn = NonNullable<ServedKind['columns']>[number];
+
 export interface KindEntry extends ServedKind {
   label: { singular: string; plural: string };
 }
@@ -62,5 +65,40 @@ export const BUILT_IN_ENTRIES: readonly KindEntry[] = RESOURCE_TYPES.map(builtIn
 
 /** The entry for a resourceType: from the served kinds, else the nine's, else undefined (not served). */
 export function entryFor(kinds: readonly KindEntry[], t: string): KindEntry | undefined {
-  return kinds.find((k) => k.resourceType === t) ?? (isBuiltInType(t) ? builtInEntry(t) : undefined);
+  // The same object on every call, so a store selector answering it does not re-render forever.
+  return kinds.find((k) => k.resourceType === t) ?? BUILT_IN_ENTRIES.find((k) => k.resourceType === t);
+}
+
+/**
+ * An entry for a resourceType the served kinds do not name (a link to an object of a kind not
+ * served, a hash from another cluster): enough to ask the service, whose answer then says why not.
+ */
+export function unknownEntry(resourceType: string, namespaced: boolean): KindEntry {
+  const singular = resourceType.split('.')[0] ?? resourceType;
+  return {
+    resourceType,
+    plural: `${singular}s`,
+    kind: singular,
+    group: resourceType.slice(singular.length + 1),
+    version: '',
+    namespaced,
+    shortNames: [],
+    categories: [],
+    verbs: [],
+    label: { singular, plural: `${singular}s` },
+  };
+}
+
+/**
+ * The resourceType of an object named by apiVersion and Kind (an ownerReference, an event's
+ * involvedObject), among the served kinds; undefined when none matches.
+ */
+export function resourceTypeOf(
+  kinds: readonly KindEntry[],
+  apiVersion: string,
+  kind: string,
+): string | undefined {
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.lastIndexOf('/')) : '';
+  const named = (k: KindEntry) => k.kind === kind && k.group === group;
+  return (kinds.find(named) ?? BUILT_IN_ENTRIES.find(named))?.resourceType;
 }

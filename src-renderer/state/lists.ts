@@ -1,5 +1,4 @@
 import { create } from 'zustand';
-import type { ResourceType } from '../../src-shared/kube/kinds';
 
 export interface SortState {
   column: string;
@@ -19,8 +18,8 @@ const DEFAULT: ListSettings = {
 };
 
 interface ListsState {
-  byKind: Partial<Record<ResourceType, ListSettings>>;
-  update(kind: ResourceType, patch: Partial<ListSettings>): void;
+  byKind: Partial<Record<string, ListSettings>>;
+  update(kind: string, patch: Partial<ListSettings>): void;
 }
 
 /** Filters and sort order per kind, so switching from pods to nodes and back keeps what the person set. */
@@ -32,6 +31,6 @@ export const useLists = create<ListsState>()((set, get) => ({
   },
 }));
 
-export function useListSettings(kind: ResourceType): ListSettings {
+export function useListSettings(kind: string): ListSettings {
   return useLists((s) => s.byKind[kind] ?? DEFAULT);
 }

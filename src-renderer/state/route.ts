@@ -1,14 +1,19 @@
 import { create } from 'zustand';
 import type { GuidanceAction } from '../../src-shared/guidance';
-import { RESOURCE_TYPES, type ResourceType } from '../../src-shared/kube/kinds';
 import { useLists } from './lists';
 
-/** The parts of the window a person navigates to; mirrored in location.hash so reloads and Back work. */
+/**
+ * The parts of the window a person navigates to; mirrored in location.hash so reloads and Back work.
+ * `kind` is any resourceType the cluster may serve (`pod`, `configmap`, `certificate.cert-manager.io`);
+ * the hash checks only its spelling, the list then says when the cluster does not serve it.
+ * `namespace` is the one namespace every list is scoped to (null: all), kept across kinds.
+ */
 export type Area = 'resources' | 'events' | 'security' | 'settings';
-export type DetailTab = 'overview' | 'events' | 'yaml' | 'logs';
+export type DetailTab = 'overview' | 'related' | 'events' | 'yaml' | 'logs';
 
 export interface ResourceRef {
-  kind: ResourceType;
+  /** A resourceType, as in the route. */
+  kind: string;
   name: string;
   /** Absent for nodes and namespaces. */
   namespace?: string;
@@ -31,8 +36,8 @@ export interface Route {
   workspaceId: string | null;
   clusterId: string | null;
   area: Area;
-  kind: ResourceType;
-  /** null: all namespaces (or a cluster-scoped kind). */
+  kind: string;
+  /** The namespace every list is scoped to; null: all namespaces. Cluster-scoped kinds ignore it. */
   namespace: string | null;
   selected: ResourceRef | null;
   tab: DetailTab;
@@ -50,7 +55,10 @@ interface RouteState extends Route {
   pending: PendingAction | null;
   logs: LogsRequest;
   go(patch: Partial<Route>): void;
-  openList(kind: ResourceType, namespace: string | null, selector?: string): void;
+  /** Opens a kind's list; a namespace given (null: all) becomes the scope, undefined keeps it. */
+  openList(kind: string, namespace?: string | null, selector?: string): void;
+  /** Scopes every list to one namespace (null: all namespaces). */
+  setNamespace(namespace: string | null): void;
   select(ref: ResourceRef | null, tab?: DetailTab): void;
   setTab(tab: DetailTab): void;
   focusSection(section: string, tab?: DetailTab): void;
@@ -60,11 +68,14 @@ interface RouteState extends Route {
   clearPending(): void;
 }
 
-const TABS: readonly DetailTab[] = ['overview', 'events', 'yaml', 'logs'];
+const TABS: readonly DetailTab[] = ['overview', 'related', 'events', 'yaml', 'logs'];
 const AREAS: readonly Area[] = ['resources', 'events', 'security', 'settings'];
 
-const isKind = (s: string | null): s is ResourceType =>
-  s !== null && (RESOURCE_TYPES as readonly string[]).includes(s);
+/** A resourceType's spelling: a lower-case DNS subdomain (`pod`, `certificate.cert-manager.io`). */
+const KIND = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const isKind = (s: string | null | undefined): s is string => !!s && s.length <= 253 && KIND.test(s);
+/** Node and namespace lists never take a namespace: opening them keeps the scope for the next list. */
+const CLUSTER_SCOPED_BUILT_IN = new Set(['node', 'namespace']);
 
 export function parseHash(hash: string): Route {
   const q = new URLSearchParams(hash.replace(/^#/, ''));
@@ -76,10 +87,9 @@ export function parseHash(hash: string): Route {
   if (sel) {
     // sel = kind/name or kind/namespace/name
     const parts = sel.split('/');
-    if (isKind(parts[0] ?? null) && parts.length === 2)
-      selected = { kind: parts[0] as ResourceType, name: parts[1]! };
-    if (isKind(parts[0] ?? null) && parts.length === 3)
-      selected = { kind: parts[0] as ResourceType, namespace: parts[1]!, name: parts[2]! };
+    const [kind, a, b] = parts;
+    if (isKind(kind) && parts.length === 2 && a) selected = { kind, name: a };
+    if (isKind(kind) && parts.length === 3 && a && b) selected = { kind, namespace: a, name: b };
   }
   return {
     workspaceId: q.get('ws'),
@@ -128,13 +138,10 @@ export const useRoute = create<RouteState>()((set) => ({
   openList: (kind, namespace, selector) => {
     // "Pods of this deployment" arrives as a selector: it replaces the list's filters so the result is exactly that.
     if (selector !== undefined) useLists.getState().update(kind, { selectorText: selector, nameFilter: '' });
-    set({
-      area: 'resources',
-      kind,
-      namespace: kind === 'node' || kind === 'namespace' ? null : namespace,
-      selected: null,
-    });
+    const keep = namespace === undefined || CLUSTER_SCOPED_BUILT_IN.has(kind);
+    set({ area: 'resources', kind, ...(keep ? {} : { namespace }), selected: null });
   },
+  setNamespace: (namespace) => set({ namespace }),
   select: (ref, tab) => set({ area: 'resources', selected: ref, tab: tab ?? 'overview', focus: null }),
   setTab: (tab) => set({ tab }),
   focusSection: (section, tab = 'overview') => set({ tab, focus: { section, nonce: Date.now() } }),

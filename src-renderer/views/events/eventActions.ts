@@ -1,19 +1,28 @@
 import type { EventRecord } from '../../../src-shared/contract/models';
-import { RESOURCE_TYPES, type ResourceType } from '../../../src-shared/kube/kinds';
+import { BUILT_IN_ENTRIES, type KindEntry } from '../../kube/kind-catalog';
+import { useKinds } from '../../state/kinds';
 import type { ResourceRef } from '../../state/route';
 import { useRoute } from '../../state/route';
 import type { ActionTarget } from '../guidance/actions';
+import { isKubernetesGroup } from '../navigation/kind-groups';
 
-/** The browsable object an event is about, or null for kinds Skiff does not list (ReplicaSet, PVC…). */
-export function eventObject(e: Pick<EventRecord, 'involvedObject'>): ResourceRef | null {
-  const kind = e.involvedObject.kind.toLowerCase();
-  if (!(RESOURCE_TYPES as readonly string[]).includes(kind)) return null;
-  const k = kind as ResourceType;
-  const namespaced = k !== 'node' && k !== 'namespace';
+/**
+ * The object an event is about, among the kinds the cluster serves, or null when none has its
+ * Kind. An event names a Kind without its group; where several groups serve one Kind, Kubernetes'
+ * own wins (events.k8s.io's Event over a CRD's), then the first served.
+ */
+export function eventObject(
+  e: Pick<EventRecord, 'involvedObject'>,
+  kinds: readonly KindEntry[] = useKinds.getState().entries,
+): ResourceRef | null {
+  const all = kinds.length > 0 ? kinds : BUILT_IN_ENTRIES;
+  const named = all.filter((k) => k.kind === e.involvedObject.kind);
+  const entry = named.find((k) => isKubernetesGroup(k.group)) ?? named[0];
+  if (!entry) return null;
   return {
-    kind: k,
+    kind: entry.resourceType,
     name: e.involvedObject.name,
-    ...(namespaced && e.involvedObject.namespace ? { namespace: e.involvedObject.namespace } : {}),
+    ...(entry.namespaced && e.involvedObject.namespace ? { namespace: e.involvedObject.namespace } : {}),
   };
 }
 
@@ -21,7 +30,7 @@ export function eventObject(e: Pick<EventRecord, 'involvedObject'>): ResourceRef
 export function eventActionTarget(e: EventRecord): ActionTarget {
   const ref = eventObject(e);
   return {
-    unavailable: () => (ref ? null : `Skiff does not browse ${e.involvedObject.kind} objects yet.`),
+    unavailable: () => (ref ? null : `This cluster serves no kind called ${e.involvedObject.kind}.`),
     run: (action, container) => {
       if (ref) useRoute.getState().openWithAction(ref, action, container);
     },

@@ -19,16 +19,19 @@ export function conditionGuidance(subject: GuidanceSubject, c: Condition) {
 }
 
 /**
- * A conditions table; unhealthy rows carry their explanation beneath them.
+ * A conditions table; unhealthy rows carry their explanation beneath them, unless the pane
+ * explains the object elsewhere (`guidance` false).
  */
 export function ConditionsTable({
   conditions,
   subject,
   values,
+  guidance = true,
 }: {
   conditions: Condition[] | undefined;
   subject: GuidanceSubject;
   values: PlaceholderValues;
+  guidance?: boolean;
 }) {
   if (!conditions?.length) return <p className="muted">No conditions reported.</p>;
   return (
@@ -60,7 +63,7 @@ export function ConditionsTable({
         </tbody>
       </table>
       {conditions.map((c) => {
-        const entry = conditionGuidance(subject, c);
+        const entry = guidance ? conditionGuidance(subject, c) : undefined;
         return entry ? <GuidanceCard key={c.type} entry={entry} values={values} /> : null;
       })}
     </div>

@@ -2,9 +2,11 @@ import {
   describeAction,
   fillPlaceholders,
   type GuidanceAction,
+  type GuidanceCheck,
   type GuidanceEntry,
   type PlaceholderValues,
 } from '../../../src-shared/guidance';
+import { RefLink } from '../resources/related/RefLink';
 import { useGuidanceActions } from './actions';
 import './guidance.css';
 
@@ -28,7 +30,9 @@ export function ActionButton({ action, container }: { action: GuidanceAction; co
 
 /**
  * One knowledge-base entry: what it means, the usual causes, and what to check first, each check
- * with a button that opens the data answering it.
+ * with a button that opens the data answering it. `steps` are checks about this very object (the
+ * ConfigMap its message names), listed first; a step that names an object links to it, marked
+ * missing when it does not exist.
  */
 export function GuidanceCard({
   entry,
@@ -36,8 +40,10 @@ export function GuidanceCard({
   container,
   headingLevel = 4,
   open = true,
+  steps = [],
 }: {
   entry: GuidanceEntry;
+  steps?: readonly GuidanceCheck[];
   values: PlaceholderValues;
   container?: string;
   headingLevel?: 3 | 4 | 5;
@@ -60,13 +66,14 @@ export function GuidanceCard({
           </ul>
         </>
       )}
-      {entry.checks.length > 0 && (
+      {steps.length + entry.checks.length > 0 && (
         <>
           <p className="guidance-label">Check first</p>
           <ol className="guidance-checks">
-            {entry.checks.map((c) => (
-              <li key={c.text}>
+            {[...steps, ...entry.checks].map((c) => (
+              <li key={c.text} data-ref={c.ref ? 'true' : undefined}>
                 <span>{renderCheck(fillPlaceholders(c.text, values))}</span>
+                {c.ref && <RefLink refTo={c.ref} />}
                 {c.action && <ActionButton action={c.action} {...(container ? { container } : {})} />}
               </li>
             ))}
@@ -74,6 +81,19 @@ export function GuidanceCard({
         </>
       )}
     </details>
+  );
+}
+
+/** Steps that name objects, without an entry around them: each object as a link, marked when missing. */
+export function StepLinks({ steps }: { steps: readonly GuidanceCheck[] }) {
+  return (
+    <ul className="guidance-checks step-links">
+      {steps.map((c) => (
+        <li key={c.text}>
+          <span>{c.text}</span> {c.ref && <RefLink refTo={c.ref} />}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import { explainPod, type PodFinding, type PodLike } from '../../../src-shared/guidance';
+import type { Scope } from '../../api/queries';
 import type { Pod } from '../resources/pod/types';
 import { ExitCodeNote } from './ExitCodeNote';
-import { GuidanceCard } from './GuidanceCard';
+import { GuidanceCard, StepLinks } from './GuidanceCard';
 import { SchedulingBreakdown } from './SchedulingBreakdown';
+import { useCheckedSteps } from './useCheckedSteps';
 
 function findingTitle(f: PodFinding): string {
   const where = f.container ? `${f.initContainer ? 'Init container' : 'Container'} ${f.container}` : 'Pod';
@@ -34,7 +36,9 @@ const SOURCE_RANK = {
   phase: 5,
 } as const;
 
-function Finding({ f, pod, first }: { f: PodFinding; pod: Pod; first: boolean }) {
+/** One finding; its steps that name objects (a claim, a ConfigMap) are looked up, so a missing one is marked. */
+function Finding({ f, pod, first, scope }: { f: PodFinding; pod: Pod; first: boolean; scope: Scope }) {
+  const steps = useCheckedSteps(scope, f.checks ?? []);
   const values = {
     namespace: pod.metadata.namespace,
     pod: pod.metadata.name,
@@ -55,9 +59,11 @@ function Finding({ f, pod, first }: { f: PodFinding; pod: Pod; first: boolean })
           entry={f.guidance}
           values={values}
           open={first}
+          steps={steps}
           {...(f.container ? { container: f.container } : {})}
         />
       )}
+      {!f.guidance && steps.length > 0 && <StepLinks steps={steps} />}
     </li>
   );
 }
@@ -78,7 +84,15 @@ function saysOnlyNotYet(f: PodFinding): boolean {
  * the cluster reported about the pod; `lead` says whether it comes first, with its first
  * explanation open.
  */
-export function PodExplanation({ pod, warnings }: { pod: Pod; warnings?: (lead: boolean) => ReactNode }) {
+export function PodExplanation({
+  pod,
+  scope,
+  warnings,
+}: {
+  pod: Pod;
+  scope: Scope;
+  warnings?: (lead: boolean) => ReactNode;
+}) {
   const findings = explainPod(pod as PodLike);
   const problems = findings
     .filter((f) => f.severity !== 'info')
@@ -108,6 +122,7 @@ export function PodExplanation({ pod, warnings }: { pod: Pod; warnings?: (lead: 
             key={`${f.source}-${f.container ?? ''}-${f.reason}`}
             f={f}
             pod={pod}
+            scope={scope}
             first={i === 0 && !eventsLead}
           />
         ))}

@@ -16,8 +16,12 @@ const SECTION: Partial<Record<GuidanceAction['kind'], string>> = {
   'show-resources': 'resources',
 };
 
-/** Pod sections are per topic; a workload shows probes, volumes and resources in its pod template. */
-function sectionFor(kind: ResourceType, action: GuidanceAction): string | undefined {
+/**
+ * Pod sections are per topic; a workload shows probes, volumes and resources in its pod template;
+ * any other kind (null) has only its conditions, the rest is in its YAML.
+ */
+function sectionFor(kind: ResourceType | null, action: GuidanceAction): string | undefined {
+  if (kind === null) return action.kind === 'show-conditions' ? 'conditions' : undefined;
   if (action.kind === 'show-field') return sectionForField(action.path, kind);
   const s = SECTION[action.kind];
   if (!s) return undefined;
@@ -26,13 +30,15 @@ function sectionFor(kind: ResourceType, action: GuidanceAction): string | undefi
   return s;
 }
 
-/** The guidance buttons of one object's pane, resolved against that object. */
-export function useObjectActions(kind: ResourceType, obj: KubeObject | undefined): ActionTarget {
+/** The guidance buttons of one object's pane, resolved against that object; kind null: not one of the nine. */
+export function useObjectActions(kind: ResourceType | null, obj: KubeObject | undefined): ActionTarget {
   return useMemo<ActionTarget>(() => {
     const nodeName = kind === 'pod' && obj ? view<Pod>(obj).spec?.nodeName : undefined;
     const namespace = obj?.metadata.namespace ?? null;
     const workloadSelector =
-      obj && kind !== 'pod' && kind !== 'node' ? selectorText(view<Workload>(obj).spec?.selector) : '';
+      obj && kind !== null && kind !== 'pod' && kind !== 'node'
+        ? selectorText(view<Workload>(obj).spec?.selector)
+        : '';
     const route = () => useRoute.getState();
 
     const unavailable = (action: GuidanceAction): string | null => {
@@ -40,6 +46,7 @@ export function useObjectActions(kind: ResourceType, obj: KubeObject | undefined
       switch (action.kind) {
         case 'open-logs':
           if (kind === 'node') return 'Node logs are not available in Skiff.';
+          if (kind === null) return 'Only pods and workloads have logs.';
           return null;
         case 'open-owner': {
           const owner = ownerOf(obj);
@@ -50,6 +57,8 @@ export function useObjectActions(kind: ResourceType, obj: KubeObject | undefined
           if (kind === 'pod' && !nodeName) return 'The pod is not on a node yet (it has not been scheduled).';
           if (kind !== 'pod' && kind !== 'node') return 'Open one of its pods to see the node it runs on.';
           return null;
+        case 'open-pods':
+          return kind === null ? 'Pods are listed under Workloads.' : null;
         case 'show-field':
           return null;
         default:

@@ -1,10 +1,11 @@
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import type { Cluster } from '../../../src-shared/contract/models';
-import type { ResourceType } from '../../../src-shared/kube/kinds';
+import type { KindEntry } from '../../kube/kind-catalog';
+import { useKinds } from '../../state/kinds';
 import { useRoute } from '../../state/route';
 import { useTree } from '../../state/tree';
-import { KIND_LABELS, NAMESPACED_KINDS } from './kinds';
-import { useTreeData } from './useTreeData';
+import { groupKinds, type KindGroup } from './kind-groups';
+import { useTreeCounts } from './useTreeData';
 import './tree.css';
 
 interface Item {
@@ -18,89 +19,65 @@ interface Item {
   activate(): void;
 }
 
-function countLabel(n: number | undefined): string {
-  return n === undefined ? '' : String(n);
-}
-
 /**
- * cluster → Nodes, Namespaces → each namespace → its kinds, with counts at every level.
- * A WAI-ARIA tree: one tab stop; arrows move, Right/Left open and close, Enter opens the list.
+ * Every kind the cluster serves, grouped as people look for them (Workloads, Networking, Config &
+ * storage, Access control, Cluster, then Custom resources by API group), each with its count in the
+ * chosen namespace. Kinds with no objects hide unless "Show empty kinds" is on. A WAI-ARIA tree: one
+ * tab stop; arrows move, Right/Left open and close, Enter opens the list.
  */
 export function ResourceTree({ cluster }: { cluster: Cluster }) {
-  const { expanded, toggle, focusId, setFocus } = useTree();
+  const { collapsed, toggle, focusId, setFocus, showEmpty, setShowEmpty } = useTree();
   const route = useRoute();
+  const kinds = useKinds((s) => s.entries);
   const scope = { workspaceId: cluster.workspaceId, clusterId: cluster.clusterId };
-  const openNs = [...expanded].filter((id) => id.startsWith('ns:')).map((id) => id.slice(3));
-  const data = useTreeData(scope, expanded.has('namespaces') ? openNs : []);
+  const { counts } = useTreeCounts(scope, route.namespace, kinds);
+  const current = route.area === 'resources' ? route.kind : null;
+  const grouped = groupKinds(kinds, { counts, showEmpty, current });
+  const hidden = [...grouped.builtIn, ...grouped.custom].reduce((n, g) => n + g.hidden, 0);
   const refs = useRef(new Map<string, HTMLDivElement>());
-
-  const isList = (kind: ResourceType, ns: string | null) =>
-    route.area === 'resources' && route.kind === kind && (route.namespace ?? null) === ns;
+  const toggleId = useId();
 
   const items: Item[] = [];
-  const push = (i: Item) => items.push(i);
-  push({
-    id: 'cluster',
-    level: 1,
-    label: cluster.name,
-    expandable: true,
-    parent: null,
-    current: false,
-    activate: () => toggle('cluster'),
-  });
-  if (expanded.has('cluster')) {
-    push({
-      id: 'nodes',
-      level: 2,
-      label: 'Nodes',
-      count: data.nodes,
-      expandable: false,
-      parent: 'cluster',
-      current: isList('node', null),
-      activate: () => route.openList('node', null),
-    });
-    push({
-      id: 'namespaces',
-      level: 2,
-      label: 'Namespaces',
-      count: data.namespaces?.length,
-      expandable: true,
-      parent: 'cluster',
-      current: isList('namespace', null),
-      activate: () => route.openList('namespace', null),
-    });
-    if (expanded.has('namespaces')) {
-      for (const ns of ['*', ...(data.namespaces ?? [])]) {
-        const id = `ns:${ns}`;
-        push({
-          id,
-          level: 3,
-          label: ns === '*' ? 'All namespaces' : ns,
-          expandable: true,
-          parent: 'namespaces',
-          current: ns !== '*' && route.selected?.kind === 'namespace' && route.selected.name === ns,
-          activate: () => {
-            toggle(id, true);
-            if (ns !== '*') route.select({ kind: 'namespace', name: ns });
-          },
-        });
-        if (expanded.has(id)) {
-          for (const k of NAMESPACED_KINDS) {
-            const nsValue = ns === '*' ? null : ns;
-            push({
-              id: `${id}:${k}`,
-              level: 4,
-              label: KIND_LABELS[k],
-              count: data.counts.get(ns)?.get(k),
-              expandable: false,
-              parent: id,
-              current: isList(k, nsValue),
-              activate: () => route.openList(k, nsValue),
-            });
-          }
-        }
-      }
+  const open = (id: string) => !collapsed.has(id);
+  const pushKinds = (ks: KindEntry[], level: number, parent: string) => {
+    for (const k of ks) {
+      items.push({
+        id: `kind:${k.resourceType}`,
+        level,
+        label: k.label.plural,
+        count: counts.get(k.resourceType),
+        expandable: false,
+        parent,
+        current: k.resourceType === current,
+        activate: () => route.openList(k.resourceType),
+      });
     }
+  };
+  const pushGroup = (g: KindGroup, id: string, level: number, parent: string | null) => {
+    items.push({
+      id,
+      level,
+      label: g.label,
+      expandable: true,
+      parent,
+      current: false,
+      activate: () => toggle(id),
+    });
+    if (open(id)) pushKinds(g.kinds, level + 1, id);
+  };
+  for (const g of grouped.builtIn) if (g.kinds.length > 0) pushGroup(g, `group:${g.id}`, 1, null);
+  const customShown = grouped.custom.filter((g) => g.kinds.length > 0);
+  if (customShown.length > 0) {
+    items.push({
+      id: 'group:custom',
+      level: 1,
+      label: 'Custom resources',
+      expandable: true,
+      parent: null,
+      current: false,
+      activate: () => toggle('group:custom'),
+    });
+    if (open('group:custom')) for (const g of customShown) pushGroup(g, g.id, 2, 'group:custom');
   }
 
   const tabStop = items.some((i) => i.id === focusId)
@@ -136,11 +113,11 @@ export function ResourceTree({ cluster }: { cluster: Cluster }) {
           go(items.length - 1);
           return true;
         case 'ArrowRight':
-          if (item.expandable && !expanded.has(item.id)) toggle(item.id, true);
+          if (item.expandable && !open(item.id)) toggle(item.id, true);
           else if (item.expandable) go(i + 1);
           return true;
         case 'ArrowLeft':
-          if (item.expandable && expanded.has(item.id)) toggle(item.id, false);
+          if (item.expandable && open(item.id)) toggle(item.id, false);
           else if (item.parent) setFocus(item.parent);
           return true;
         case 'Enter':
@@ -180,9 +157,9 @@ export function ResourceTree({ cluster }: { cluster: Cluster }) {
               aria-setsize={sib.length}
               aria-posinset={sib.indexOf(it) + 1}
               aria-selected={it.current}
-              {...(it.expandable ? { 'aria-expanded': expanded.has(it.id) } : {})}
+              {...(it.expandable ? { 'aria-expanded': open(it.id) } : {})}
               tabIndex={it.id === tabStop ? 0 : -1}
-              className={`tree-item ${it.current ? 'current' : ''}`}
+              className={`tree-item ${it.current ? 'current' : ''} ${it.expandable ? 'tree-group' : ''}`}
               style={{ paddingLeft: `${(it.level - 1) * 0.9 + 0.4}rem` }}
               onClick={(e) => {
                 e.stopPropagation();
@@ -193,15 +170,8 @@ export function ResourceTree({ cluster }: { cluster: Cluster }) {
               data-tree-id={it.id}
             >
               {it.expandable ? (
-                <span
-                  className="twisty"
-                  aria-hidden="true"
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    toggle(it.id);
-                  }}
-                >
-                  {expanded.has(it.id) ? '▾' : '▸'}
+                <span className="twisty" aria-hidden="true">
+                  {open(it.id) ? '▾' : '▸'}
                 </span>
               ) : (
                 <span className="twisty" aria-hidden="true" />
@@ -209,7 +179,7 @@ export function ResourceTree({ cluster }: { cluster: Cluster }) {
               <span className="tree-label">{it.label}</span>
               {it.count !== undefined && (
                 <span className="count">
-                  {countLabel(it.count)}
+                  {it.count}
                   <span className="sr-only"> items</span>
                 </span>
               )}
@@ -217,6 +187,15 @@ export function ResourceTree({ cluster }: { cluster: Cluster }) {
           );
         })}
       </div>
+      <p className="tree-empty-toggle">
+        <input
+          id={toggleId}
+          type="checkbox"
+          checked={showEmpty}
+          onChange={(e) => setShowEmpty(e.target.checked)}
+        />
+        <label htmlFor={toggleId}>Show empty kinds{!showEmpty && hidden > 0 ? ` (${hidden})` : ''}</label>
+      </p>
     </nav>
   );
 }

@@ -1,61 +1,44 @@
 import { useMemo } from 'react';
-import type { ResourceType } from '../../../src-shared/kube/kinds';
-import { countOf, listAll, type Scope } from '../../api/queries';
+import type { Scope } from '../../api/queries';
+import { kindCounts } from '../../api/relations';
 import { usePolling } from '../../hooks/usePolling';
+import type { KindEntry } from '../../kube/kind-catalog';
 import { api } from '../../state/connection';
-import { NAMESPACED_KINDS } from './kinds';
 
-export interface TreeData {
-  nodes?: number;
-  namespaces?: string[];
-  /** Per expanded namespace ('*' = all), the count of each kind. */
-  counts: Map<string, Map<ResourceType, number>>;
+export interface TreeCounts {
+  /** Per resourceType: namespaced kinds in the chosen namespace (or all), cluster-scoped kinds overall. */
+  counts: ReadonlyMap<string, number>;
   error: unknown;
 }
 
+const EMPTY = new Map<string, number>();
+
 /**
- * The numbers the tree shows. Counts cost one row each (the service reports totals with any page),
- * and only expanded namespaces are counted, so a cluster with hundreds of namespaces stays cheap.
+ * The numbers the tree shows, from the service's counts (its caches, or one-row lists for kinds
+ * nobody opened). In a namespace the service counts only namespaced kinds, so the cluster-scoped
+ * ones are asked for separately, by name. A kind the service could not count has no number, and
+ * so is never hidden as empty.
  */
-export function useTreeData(scope: Scope | null, expandedNamespaces: string[]): TreeData {
+export function useTreeCounts(
+  scope: Scope | null,
+  namespace: string | null,
+  kinds: readonly KindEntry[],
+): TreeCounts {
   const base = scope ? `${scope.workspaceId}/${scope.clusterId}` : null;
-  const top = usePolling(
-    base,
+  const clusterScoped = kinds.filter((k) => !k.namespaced).map((k) => k.resourceType);
+  const key = base && `${base}/counts/${namespace ?? '*'}/${namespace ? clusterScoped.join(',') : ''}`;
+  const polled = usePolling(
+    key,
     async (signal) => {
       const s = scope!;
-      const [nodes, ns] = await Promise.all([
-        countOf(api(), s, 'node', null, signal),
-        listAll(api(), s, 'namespace', null, '', signal),
+      if (!namespace) return kindCounts(api(), s, null, signal);
+      const [inNs, overall] = await Promise.all([
+        kindCounts(api(), s, namespace, signal),
+        kindCounts(api(), s, null, signal, clusterScoped),
       ]);
-      return { nodes, namespaces: ns.items.map((w) => w.resource.metadata.name).sort() };
-    },
-    { intervalMs: 10_000 },
-  );
-  const wanted = [...expandedNamespaces].sort();
-  const countsKey = base && wanted.length ? `${base}/${wanted.join(',')}` : null;
-  const counts = usePolling(
-    countsKey,
-    async (signal) => {
-      const s = scope!;
-      const out = new Map<string, Map<ResourceType, number>>();
-      await Promise.all(
-        wanted.map(async (ns) => {
-          const n = await Promise.all(
-            NAMESPACED_KINDS.map((k) => countOf(api(), s, k, ns === '*' ? null : ns, signal)),
-          );
-          out.set(ns, new Map(NAMESPACED_KINDS.map((k, i) => [k, n[i]!])));
-        }),
-      );
-      return out;
+      return new Map([...overall, ...inNs]);
     },
     { intervalMs: 10_000, keepPrevious: true },
   );
-  return useMemo(
-    () => ({
-      ...(top.data ? { nodes: top.data.nodes, namespaces: top.data.namespaces } : {}),
-      counts: counts.data ?? new Map(),
-      error: top.error ?? counts.error,
-    }),
-    [top.data, top.error, counts.data, counts.error],
-  );
+  return useMemo(() => ({ counts: polled.data ?? EMPTY, error: polled.error }), [polled.data, polled.error]);
 }

@@ -1,15 +1,15 @@
 import { type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { RESOURCE_KINDS, type ResourceType } from '../../../src-shared/kube/kinds';
 import { listAll, type Scope } from '../../api/queries';
 import { useDebounced } from '../../hooks/useDebounced';
 import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
+import type { KindEntry } from '../../kube/kind-catalog';
 import { api } from '../../state/connection';
+import { useKindEntry, useKinds } from '../../state/kinds';
 import { useListSettings, useLists } from '../../state/lists';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
 import { StaleBanner } from '../common/StaleBanner';
-import { KIND_LABELS } from '../navigation/kinds';
 import { ageColumn, type KindColumn, nameColumn, namespaceColumn, type Row } from './columns';
 import { fitColumns, NARROW_NAME_WIDTH } from './fitColumns';
 import { kindView } from './registry';
@@ -37,17 +37,47 @@ function useRoomRem(ref: RefObject<HTMLElement | null>): number {
   return room;
 }
 
-/** One kind's list: filters, a live virtualized table, and what is shown vs. what exists. */
+/** "pod"/"pods", "certificate"/"certificates": how the counter and messages name a kind's objects. */
+export function objectWords(entry: KindEntry): { singular: string; plural: string } {
+  return { singular: entry.resourceType.split('.')[0] ?? entry.resourceType, plural: entry.plural };
+}
+
+/**
+ * One kind's list, for any kind the cluster serves: until the served kinds are known it waits, and
+ * a kind the cluster does not serve says so instead of asking for a list that cannot exist.
+ */
 export function ResourceList({
   scope,
   kind,
   namespace,
 }: {
   scope: Scope;
-  kind: ResourceType;
+  kind: string;
   namespace: string | null;
 }) {
-  const info = RESOURCE_KINDS[kind];
+  const entry = useKindEntry(kind);
+  const loaded = useKinds((s) => s.loaded);
+  if (!entry) {
+    return (
+      <section className="list" aria-label={kind} data-testid="resource-list" data-kind={kind}>
+        {loaded ? (
+          <Empty>
+            This cluster does not serve a kind named “{kind}”. Choose one from the tree or the palette
+            (Ctrl+K).
+          </Empty>
+        ) : (
+          <Loading label="Loading the kinds this cluster serves…" />
+        )}
+      </section>
+    );
+  }
+  return <KindList scope={scope} entry={entry} namespace={namespace} />;
+}
+
+/** One kind's list: filters, a live virtualized table, and what is shown vs. what exists. */
+function KindList({ scope, entry, namespace }: { scope: Scope; entry: KindEntry; namespace: string | null }) {
+  const kind = entry.resourceType;
+  const info = { namespaced: entry.namespaced, ...objectWords(entry) };
   const settings = useListSettings(kind);
   const update = useLists((s) => s.update);
   const selected = useRoute((s) => s.selected);
@@ -67,14 +97,10 @@ export function ResourceList({
     keepPrevious: true,
   });
 
+  const own = kindView(entry, list.data?.items).columns;
   const allColumns: KindColumn[] = useMemo(
-    () => [
-      nameColumn,
-      ...(info.namespaced && !ns ? [namespaceColumn] : []),
-      ...kindView(kind).columns,
-      ageColumn,
-    ],
-    [kind, info.namespaced, ns],
+    () => [nameColumn, ...(info.namespaced && !ns ? [namespaceColumn] : []), ...own, ageColumn],
+    [own, info.namespaced, ns],
   );
   // Beside the detail pane, the columns that do not fit go (name and status stay), rather than
   // the table scrolling sideways with the status out of sight.
@@ -106,7 +132,7 @@ export function ResourceList({
 
   const selectedKey =
     selected && selected.kind === kind ? `${selected.namespace ?? ''}/${selected.name}` : null;
-  const label = `${KIND_LABELS[kind]}${ns ? ` in ${ns}` : info.namespaced ? ' in all namespaces' : ''}`;
+  const label = `${entry.label.plural}${ns ? ` in ${ns}` : info.namespaced ? ' in all namespaces' : ''}`;
 
   return (
     <section ref={listRef} className="list" aria-label={label} data-testid="resource-list" data-kind={kind}>
@@ -165,7 +191,7 @@ export function ResourceList({
           sort={settings.sort}
           onSort={(sort) => update(kind, { sort })}
           selectedKey={selectedKey}
-          rowClass={kindView(kind).rowClass}
+          rowClass={kindView(entry).rowClass}
           onOpen={(r) =>
             select({
               kind,

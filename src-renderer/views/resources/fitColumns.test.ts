@@ -19,10 +19,28 @@ describe('fitColumns', () => {
     expect(ids(fitColumns(pods, 80))).toEqual(ids(pods));
   });
 
-  it('drops age first, then the kind columns from the end, keeping display order', () => {
-    // name 15.2 + status 10.2 + namespace 9.2 + ready 7.2 + restarts 8.7 = 50.5rem
-    expect(ids(fitColumns(pods, 51))).toEqual(['name', 'namespace', 'status', 'ready', 'restarts']);
-    expect(ids(fitColumns(pods, 35))).toEqual(['name', 'namespace', 'status']);
+  it('drops the kind columns from the end, then the namespace, and keeps age, in display order', () => {
+    // name 15.2 + status 10.2 + age 6.7 + namespace 9.2 + ready 7.2 + restarts 8.7 = 57.2rem
+    expect(ids(fitColumns(pods, 57.2))).toEqual(['name', 'namespace', 'status', 'ready', 'restarts', 'age']);
+    expect(ids(fitColumns(pods, 57.1))).toEqual(['name', 'namespace', 'status', 'ready', 'age']);
+    expect(ids(fitColumns(pods, 41.3))).toEqual(['name', 'namespace', 'status', 'age']);
+    // Beside the detail pane: name, status and age (the pane's header names the namespace).
+    expect(ids(fitColumns(pods, 41.2))).toEqual(['name', 'status', 'age']);
+    expect(ids(fitColumns(pods, 32.1))).toEqual(['name', 'status', 'age']);
+    expect(ids(fitColumns(pods, 32))).toEqual(['name', 'status']);
+  });
+
+  it('shows age on every list of the nine at a common width (the list beside a 17rem sidebar in 1280px)', () => {
+    const deployments = [
+      { id: 'name', width: 'minmax(14rem, 3fr)' },
+      { id: 'namespace', width: 'minmax(8rem, 1fr)' },
+      { id: 'ready', width: '6rem' },
+      { id: 'updated', width: '6rem' },
+      { id: 'available', width: '6rem' },
+      { id: 'strategy', width: '8rem' },
+      { id: 'age', width: '5.5rem' },
+    ];
+    for (const cols of [pods, deployments]) expect(ids(fitColumns(cols, 60))).toContain('age');
   });
 
   it('never drops name or status, and narrows the name only when both would not fit', () => {

@@ -1,6 +1,8 @@
 /**
  * Which of a list's columns fit beside the detail pane. The name and the status always stay; the
- * others go, least useful first, when the list is too narrow for their minimum widths. The fit
+ * others go, least useful first, when the list is too narrow for their minimum widths. Age goes
+ * last of them: every list shows it, as kubectl does, since how new an object is says at a glance
+ * whether it is the one just rolled out or restarted (the namespace is in the pane's header). The fit
  * uses VirtualTable's own measure (each track's rem minimum plus 1.2rem per column), so a list
  * that fits never scrolls sideways and the status never slides off the right edge.
  */
@@ -24,14 +26,14 @@ function statusId(columns: readonly FitColumn[]): string | undefined {
 }
 
 /**
- * Columns by how much they matter when space is short: name, status, namespace, the kind's other
- * columns in their own order, age last. Answers the columns that fit, in their original order;
+ * Columns by how much they matter when space is short: name, status, age, namespace, the kind's
+ * other columns in their own order. Answers the columns that fit, in their original order;
  * the name column narrows (to NARROW_NAME_WIDTH) only when name and status would not fit otherwise.
  */
 export function fitColumns<C extends FitColumn>(columns: readonly C[], widthRem: number): C[] {
   const status = statusId(columns);
   const rank = (c: C) =>
-    c.id === 'name' ? 0 : c.id === status ? 1 : c.id === 'namespace' ? 2 : c.id === 'age' ? 4 : 3;
+    c.id === 'name' ? 0 : c.id === status ? 1 : c.id === 'age' ? 2 : c.id === 'namespace' ? 3 : 4;
   const byPriority = columns.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i);
   const essential = byPriority.filter(({ c }) => rank(c) < 2).map(({ c }) => c);
   let narrowName = false;

@@ -2,6 +2,8 @@ import { useAuth } from '../../state/auth';
 import { type Area, useRoute } from '../../state/route';
 import { useTheme } from '../../state/theme';
 import { Logo } from '../common/Logo';
+import { PaletteButton } from '../palette/CommandPalette';
+import { NamespaceSelect } from './NamespaceSelect';
 
 const AREAS: Array<{ id: Area; label: string }> = [
   { id: 'resources', label: 'Resources' },
@@ -37,6 +39,8 @@ export function Header() {
           ))}
         </ul>
       </nav>
+      {area === 'resources' && <NamespaceSelect />}
+      <PaletteButton />
       <div className="header-end">
         <button type="button" onClick={theme.cycle} title="Switch between system, light and dark">
           {THEME_LABEL[theme.preference]}

@@ -2,11 +2,13 @@
 import './layout.css';
 import { useEffect } from 'react';
 import { useClusters, useCurrentCluster } from '../../state/clusters';
+import { useKindsPolling } from '../../state/kinds';
 import { useRoute } from '../../state/route';
 import { Empty, Loading } from '../common/Problem';
 import { EventsView } from '../events/EventsView';
 import { ResourceTree } from '../navigation/ResourceTree';
 import { ClusterStatusBadge, Switchers } from '../navigation/Switchers';
+import { CommandPalette, usePaletteShortcuts } from '../palette/CommandPalette';
 import { ResourcesArea } from '../resources/ResourcesArea';
 import { SecurityView } from '../security/SecurityView';
 import { SettingsView } from '../settings/SettingsView';
@@ -68,8 +70,10 @@ function ClusterBound({
 
 export function Shell() {
   useClusterPolling();
+  usePaletteShortcuts();
   const area = useRoute((s) => s.area);
   const cluster = useCurrentCluster();
+  useKindsPolling(cluster ? { workspaceId: cluster.workspaceId, clusterId: cluster.clusterId } : null);
   return (
     <div className="app">
       <a href="#main" className="skip-link">
@@ -103,6 +107,7 @@ export function Shell() {
         </main>
       </div>
       <SnapshotDropTarget />
+      <CommandPalette />
     </div>
   );
 }

@@ -1,35 +1,47 @@
 import { useEffect } from 'react';
-import { RESOURCE_KINDS } from '../../../../src-shared/kube/kinds';
+import { ApiError } from '../../../api';
 import type { Scope } from '../../../api/queries';
 import { getOne } from '../../../api/queries';
 import { usePolling } from '../../../hooks/usePolling';
+import { isBuiltInType, unknownEntry } from '../../../kube/kind-catalog';
 import { api } from '../../../state/connection';
+import { useKindEntry } from '../../../state/kinds';
 import { type DetailTab, type ResourceRef, useRoute } from '../../../state/route';
+import { Badge } from '../../common/Badge';
 import { Loading, ProblemNotice } from '../../common/Problem';
 import { type TabDef, Tabs } from '../../common/Tabs';
 import { GuidanceActions } from '../../guidance/actions';
 import { useObjectActions } from '../../guidance/useObjectActions';
 import { detailsFor } from '../registry';
+import { OwnersBreadcrumb } from '../related/OwnersBreadcrumb';
+import { RelatedTab } from '../related/RelatedTab';
+import { useRelations } from '../related/useRelations';
 import { hasLogs, LogsTab } from './LogsTab';
 import { ObjectEvents } from './ObjectEvents';
 import { YamlView } from './YamlView';
 import './detail.css';
 
-/** The right-hand pane: one object, refreshed every few seconds, as overview, events, YAML and (pods, workloads) logs. */
+/**
+ * The right-hand pane: one object of any kind, refreshed every few seconds, as overview, related
+ * objects, events, YAML and (pods, workloads) logs. Its owners stand under its name on every tab.
+ */
 export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRef }) {
   const tab = useRoute((s) => s.tab);
   const setTab = useRoute((s) => s.setTab);
   const select = useRoute((s) => s.select);
   const pending = useRoute((s) => s.pending);
-  const info = RESOURCE_KINDS[target.kind];
+  const served = useKindEntry(target.kind);
+  const entry = served ?? unknownEntry(target.kind, target.namespace !== undefined);
   const key = `${scope.clusterId}/${target.kind}/${target.namespace ?? ''}/${target.name}`;
   const obj = usePolling(
     key,
     (signal) => getOne(api(), scope, target.kind, target.name, target.namespace, signal),
     { intervalMs: 5000 },
   );
+  const relations = useRelations(scope, target);
   const resource = obj.data?.resource;
-  const actions = useObjectActions(target.kind, resource);
+  const builtIn = isBuiltInType(target.kind) ? target.kind : null;
+  const actions = useObjectActions(builtIn, resource);
 
   // An action asked for from elsewhere (an event's guidance) runs once this object is here.
   useEffect(() => {
@@ -40,22 +52,25 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
 
   const tabs: TabDef<DetailTab>[] = [
     { id: 'overview', label: 'Overview' },
+    { id: 'related', label: 'Related' },
     { id: 'events', label: 'Events' },
     { id: 'yaml', label: 'YAML' },
-    ...(hasLogs(target.kind) ? [{ id: 'logs' as const, label: 'Logs' }] : []),
+    ...(builtIn && hasLogs(builtIn) ? [{ id: 'logs' as const, label: 'Logs' }] : []),
   ];
   const shown: DetailTab = tabs.some((t) => t.id === tab) ? tab : 'overview';
-  const Details = detailsFor(target.kind);
+  const Details = detailsFor(entry);
+  const what = `${entry.kind} ${target.name}`;
 
   return (
-    <aside className="detail" aria-label={`${info.kind} ${target.name}`} data-testid="detail-pane">
+    <aside className="detail" aria-label={what} data-testid="detail-pane">
       <header className="detail-head">
         <div>
           <p className="detail-kind">
-            {info.kind}
+            {entry.kind}
             {target.namespace ? ` · ${target.namespace}` : ''}
           </p>
           <h2 className="detail-name">{target.name}</h2>
+          <OwnersBreadcrumb relations={relations.data} self={target} />
         </div>
         <button type="button" className="icon" aria-label="Close details" onClick={() => select(null)}>
           ✕
@@ -69,24 +84,37 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
         aria-labelledby={`detail-tab-${shown}`}
         data-tab={shown}
       >
-        {obj.error && <ProblemNotice error={obj.error} what={`${info.kind} ${target.name}`} />}
-        {!resource && obj.loading && <Loading label={`Loading ${info.kind} ${target.name}…`} />}
+        {obj.error && isNotFound(obj.error) ? (
+          <div className="notice notice-warn" role="status" data-testid="object-missing">
+            <p>
+              <Badge tone="bad">missing</Badge> {what} does not exist
+              {target.namespace ? ` in namespace ${target.namespace}` : ''}. Whatever names it (see Related)
+              cannot use it until it is created.
+            </p>
+          </div>
+        ) : (
+          obj.error && <ProblemNotice error={obj.error} what={what} />
+        )}
+        {!resource && obj.loading && <Loading label={`Loading ${what}…`} />}
+        {shown === 'related' && <RelatedTab relations={relations} />}
         {resource && (
           <GuidanceActions.Provider value={actions}>
-            {shown === 'overview' && <Details wrapper={obj.data!} scope={scope} />}
+            {shown === 'overview' && <Details wrapper={obj.data!} scope={scope} entry={entry} />}
             {shown === 'events' && (
               <ObjectEvents
                 scope={scope}
-                kind={target.kind}
+                kind={resource.kind ?? entry.kind}
                 name={target.name}
                 namespace={target.namespace}
               />
             )}
             {shown === 'yaml' && <YamlView obj={resource} />}
-            {shown === 'logs' && <LogsTab kind={target.kind} obj={resource} scope={scope} />}
+            {shown === 'logs' && builtIn && <LogsTab kind={builtIn} obj={resource} scope={scope} />}
           </GuidanceActions.Provider>
         )}
       </div>
     </aside>
   );
 }
+
+const isNotFound = (err: unknown) => err instanceof ApiError && err.problem.status === 404;

@@ -1,17 +1,40 @@
 import type { KubeObject } from '../../../../src-shared/contract/models';
 import { RESOURCE_KINDS } from '../../../../src-shared/kube/kinds';
 import { age, timestamp } from '../../../kube/format';
+import { entryFor, resourceTypeOf } from '../../../kube/kind-catalog';
 import { ownerOf } from '../../../kube/owner';
+import { useKinds } from '../../../state/kinds';
 import { useRoute } from '../../../state/route';
 import { KeyValue, Labels } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
 
+/**
+ * The controlling owner as a link. A pod's ReplicaSet reads as its Deployment (the nine's rule in
+ * ownerOf); any other owner opens as itself when the cluster serves its kind.
+ */
 export function OwnerLink({ obj }: { obj: KubeObject }) {
   const owner = ownerOf(obj);
   const select = useRoute((s) => s.select);
+  const kinds = useKinds((s) => s.entries);
   const refs = obj.metadata.ownerReferences ?? [];
   if (refs.length === 0) return null;
-  if (!owner.ok) return <span>{refs.map((r) => `${r.kind}/${r.name}`).join(', ')}</span>;
+  if (!owner.ok) {
+    const ref = refs.find((r) => r.controller) ?? refs[0]!;
+    const type =
+      typeof ref.apiVersion === 'string' ? resourceTypeOf(kinds, ref.apiVersion, ref.kind) : undefined;
+    if (!type) return <span>{refs.map((r) => `${r.kind}/${r.name}`).join(', ')}</span>;
+    // An owner lives in its dependent's namespace, unless its kind has none (a Node owning a mirror pod).
+    const namespace = entryFor(kinds, type)?.namespaced ? obj.metadata.namespace : undefined;
+    return (
+      <button
+        type="button"
+        className="link"
+        onClick={() => select({ kind: type, name: ref.name, ...(namespace ? { namespace } : {}) })}
+      >
+        {ref.kind}/{ref.name}
+      </button>
+    );
+  }
   return (
     <button
       type="button"

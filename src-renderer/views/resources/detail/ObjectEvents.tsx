@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import type { ResourceType } from '../../../../src-shared/kube/kinds';
 import { objectEvents, type Scope } from '../../../api/queries';
 import { usePolling } from '../../../hooks/usePolling';
 import { api } from '../../../state/connection';
 import { Empty, Loading, ProblemNotice } from '../../common/Problem';
 import { EventsTable } from '../../events/EventsTable';
 
-/** The object's own events, from the events endpoint (a fetched resource never carries them). */
+/** The object's own events, from the events endpoint (a fetched resource never carries them); `kind` is its Kind. */
 export function ObjectEvents({
   scope,
   kind,
@@ -14,7 +13,7 @@ export function ObjectEvents({
   namespace,
 }: {
   scope: Scope;
-  kind: ResourceType;
+  kind: string;
   name: string;
   namespace: string | undefined;
 }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PrinterColumn } from '../../../../src-shared/contract/kinds-operations';
+import type { PrinterColumn } from '../../../kube/kind-catalog';
 import { cellOf, compileColumns, repeatsShared } from './printer-cells';
 
 /** CRD printer columns as cells: which columns show, and each type's formatting. */

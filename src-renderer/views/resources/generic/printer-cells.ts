@@ -1,6 +1,6 @@
-import type { PrinterColumn } from '../../../../src-shared/contract/kinds-operations';
 import { age, time } from '../../../kube/format';
 import { compileJsonPath, evaluateSteps, type Step } from '../../../kube/jsonpath';
+import type { PrinterColumn } from '../../../kube/kind-catalog';
 
 /**
  * A CRD's printer columns as list cells, the way kubectl prints them: the first value the

@@ -70,7 +70,9 @@ async function reported(reason: string) {
   const card = item.querySelector<HTMLElement>('.guidance');
   return {
     title: card?.querySelector('.guidance-title')?.textContent ?? '',
-    check: card?.querySelector('.guidance-checks > li') as HTMLElement,
+    check: card?.querySelector('.guidance-checks > li:not([data-ref])') as HTMLElement,
+    /** The steps that name an object, before the entry's own. */
+    named: [...(card?.querySelectorAll<HTMLElement>('.guidance-checks > li[data-ref]') ?? [])],
   };
 }
 
@@ -202,6 +204,17 @@ describe('pod pane, per failure', () => {
     ).toBe(false);
     expect(mount.title).toBe('Volume could not be mounted');
     expect(screen.getByTestId('recent-warnings').textContent).toContain('configmap "app-config" not found');
+    // The object the message names comes first, linked, and marked missing once looked up.
+    expect(mount.named).toHaveLength(1);
+    const [configMap] = mount.named;
+    expect(configMap!.textContent).toContain('ConfigMap app-config is named in the message.');
+    expect(await within(configMap!).findByText('missing')).toBeTruthy();
+    click(within(configMap!).getByRole('button', { name: /app-config/ }));
+    expect(useRoute.getState().selected).toEqual({
+      kind: 'configmap',
+      namespace: PODS.mountFailure.metadata.namespace,
+      name: 'app-config',
+    });
     expect(mount.check.textContent).toContain('Read all FailedMount messages, oldest first.');
     click(mount.check.querySelector('button'));
     expect(screen.getByRole('tabpanel').dataset.tab).toBe('events');

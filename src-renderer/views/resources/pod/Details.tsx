@@ -108,6 +108,7 @@ export function PodDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope
       <Section id="diagnosis" title="Explanation">
         <PodExplanation
           pod={pod}
+          scope={scope}
           warnings={(lead) => (
             <RecentWarnings
               scope={scope}
