@@ -4,6 +4,7 @@ import { defineOperation } from './define';
 import { eventHistoryOperations } from './event-history-operations';
 import { eventWatchOperations } from './event-watch-operations';
 import { eventsQuery } from './events-query';
+import { explainOperations } from './explain-operations';
 import { guidanceOperations } from './guidance-operations';
 import { kindsOperations } from './kinds-operations';
 import { logOperations } from './log-operations';
@@ -181,6 +182,7 @@ export const operations = {
   ...logOperations,
   ...settingsOperations,
   ...guidanceOperations,
+  ...explainOperations,
   ...snapshotOperations,
   ...kindsOperations,
   ...relationsOperations,

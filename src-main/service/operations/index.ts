@@ -11,6 +11,7 @@ import { authAdminHandlers } from './auth-admin';
 import { eventHistoryHandlers } from './event-history';
 import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
+import { explainHandlers } from './explain';
 import { guidanceHandlers } from './guidance';
 import { kindsHandlers } from './kinds';
 import { logHandlers } from './logs';
@@ -47,6 +48,7 @@ export function createHandlers(
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),
+    ...explainHandlers(registry),
     ...kindsHandlers(registry),
     ...relationsHandlers(registry),
     ...snapshotHandlers({
