@@ -82,9 +82,13 @@ export interface Service {
    * the desktop's "Open snapshot…"). `open` throws a ProblemError (`invalid_snapshot`,
    * `snapshot_version_unsupported`, `conflict`) for a file it cannot open (`checked`: what
    * snapshots/inspect.ts said of it just before, so it is not checked twice); `kubeconfigYaml`
-   * names every open snapshot for kubectl while the service runs.
+   * names every open snapshot for kubectl while the service runs (starting, on its first call, the
+   * simulators kubectl reads them through; Skiff itself reads the files directly).
    */
-  snapshots: { open(path: string, checked?: CheckedSnapshot): Promise<Cluster>; kubeconfigYaml(): string };
+  snapshots: {
+    open(path: string, checked?: CheckedSnapshot): Promise<Cluster>;
+    kubeconfigYaml(): Promise<string>;
+  };
   listen(port: number, host: string): Promise<{ url: string; server: Server }>;
   close(): Promise<void>;
 }
@@ -124,6 +128,11 @@ export function createService(config: ServiceConfig): Service {
     db: database,
     ...(config.eventHistory ? { options: config.eventHistory } : {}),
     flags: (clusterId): MonitoringFlags => registry.monitoring(clusterId),
+    // A snapshot brings its own history, read from its file.
+    ownHistory: (clusterId) => {
+      const frozen = registry.byId(clusterId)?.frozen;
+      return frozen && (() => frozen.history());
+    },
     logger,
     ...(config.now ? { now: config.now } : {}),
   });

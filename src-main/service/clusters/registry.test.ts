@@ -4,8 +4,6 @@
  * monitoring flags, snapshot clusters that live one run, and the idle sweep's timer. No cluster is
  * asked anything: a connection only talks when a request reads it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { kubeconfigYaml } from '../../simulator/kubeconfig';
@@ -16,6 +14,7 @@ import { type KeyValueStore, memoryStore } from '../storage/store';
 import { problemOf } from '../test/rejections';
 import { saveWorkspaceConfig, type WorkspaceConfig } from '../workspaces/config';
 import { ClusterConnection } from './cluster';
+import { memoryFrozen, NINE_ROWS } from './frozen.test-support';
 import { type ContextSource, contextsFromYaml } from './kubeconfig';
 import { ClusterRegistry, type RegistryOptions } from './registry';
 
@@ -312,48 +311,77 @@ describe('what each connection is given', () => {
 });
 
 describe('snapshot clusters', () => {
-  it('join the default workspace for this run only, with their facts, and are not saved', () => {
+  const facts = { context: 'prod', server: 'https://prod.invalid:6443', takenAt: '2026-11-01T00:00:00.000Z' };
+
+  it('join the default workspace for this run only, knowing themselves to be snapshots, and are not saved', () => {
     const store = memoryStore();
     const r = registry(['alpha'], { store });
-    const facts = { context: 'prod', server: 'https://prod:6443', takenAt: '2026-11-01T00:00:00.000Z' };
-    const added = r.addSnapshot('snap-1', source('snap'), facts);
+    const added = r.addSnapshot('snap-1', memoryFrozen(facts));
     expect(r.cluster('default', 'snap-1', ADMIN)).toBe(added);
-    expect(r.snapshotOf('snap-1')).toEqual(facts);
-    expect(r.snapshotOf('alpha')).toBeUndefined();
+    expect(r.byId('snap-1')).toBe(added);
+    expect(r.byId('nope')).toBeUndefined();
+    expect(added.snapshot).toEqual(facts);
+    expect(added.readOnly).toBe(true);
+    expect([added.context, added.source.server]).toEqual(['prod', 'https://prod.invalid:6443']);
+    const alpha = r.cluster('default', 'alpha', ADMIN);
+    expect([alpha.snapshot, alpha.frozen, alpha.readOnly]).toEqual([undefined, undefined, false]);
     expect(r.idTaken('snap-1')).toBe(true);
 
     const next = registry(['alpha'], { store });
     expect(ids(next.allClusters())).toEqual(['alpha']);
     expect(next.idTaken('snap-1')).toBe(false);
   });
-});
 
-describe('a snapshot cluster’s lists', () => {
-  let server: Server | undefined;
-  afterEach(async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server = undefined;
+  it('serve the kinds their file holds, and answer their status without a probe', async () => {
+    const r = registry([]);
+    const frozen = memoryFrozen({ ...facts, kubernetesVersion: 'v1.31.2' });
+    const snap = r.addSnapshot('snap-1', frozen);
+    expect((await snap.kinds()).map((k) => k.resourceType)).toEqual(NINE_ROWS.map((k) => k.resourceType));
+    expect(await snap.kind('deployment')).toBe(RESOURCE_KINDS.deployment);
+    expect(await snap.status()).toEqual({ status: 'snapshot', version: 'v1.31.2' });
+    expect(await r.addSnapshot('snap-2', memoryFrozen(facts)).status()).toEqual({ status: 'snapshot' });
   });
 
-  it('come in chunks of 1,000: it is served from memory on loopback', async () => {
-    const limits: (string | null)[] = [];
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      if (url.searchParams.get('watch') === '1') return; // a watch that stays open
-      limits.push(url.searchParams.get('limit'));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"kind":"PodList","metadata":{"resourceVersion":"1"},"items":[]}');
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const snap = contextsFromYaml(
-      kubeconfigYaml({ server: url, contextName: 'snap', user: { token: 't' } }),
-    )[0]!;
-    const r = registry(['alpha']);
-    const facts = { context: 'snap', server: url, takenAt: '2026-11-01T00:00:00.000Z' };
-    await r.addSnapshot('snap-1', snap, facts).resources(RESOURCE_KINDS.pod).acquire();
-    expect(limits).toEqual(['1000']);
+  it('read their lists a thousand objects a page, from the snapshot, with nothing asked of a network', async () => {
+    const pods = Array.from({ length: 2_500 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { namespace: 'ns', name: `p-${String(i).padStart(4, '0')}` },
+    }));
+    const r = registry([]);
+    const frozen = memoryFrozen(facts, { pods });
+    const snap = r.addSnapshot('snap-1', frozen);
+    const cache = snap.resources(RESOURCE_KINDS.pod);
+    await cache.acquire();
+    expect(frozen.pages.get('pods')).toEqual([1_000, 1_000, 1_000]);
+    expect(cache.read().snapshot.all).toHaveLength(2_500);
+    // One object is the snapshot's, never the apiserver's (its client is closed from the start).
+    const signal = new AbortController().signal;
+    const one = await snap.getObject(RESOURCE_KINDS.pod, 'p-0007', 'ns', signal);
+    expect(one.metadata.name).toBe('p-0007');
+    const missing = await problemOf(snap.getObject(RESOURCE_KINDS.pod, 'p-9999', 'ns', signal));
+    expect([missing.code, missing.message]).toEqual([
+      'resource_not_found',
+      'pod "p-9999" in namespace ns not found',
+    ]);
+    const node = await problemOf(snap.getObject(RESOURCE_KINDS.node, 'n1', undefined, signal));
+    expect(node.code).toBe('resource_not_found');
+    const direct = await problemOf(snap.client.getJson('/version', { timeoutMs: 1_000 }));
+    expect(direct.message).toBe('the cluster connection was closed');
+  });
+
+  it('take pod usage from the snapshot’s metrics', async () => {
+    const metrics = [
+      {
+        apiVersion: 'metrics.k8s.io/v1beta1',
+        kind: 'PodMetrics',
+        metadata: { namespace: 'ns', name: 'web' },
+        containers: [{ name: 'a', usage: { cpu: '250m', memory: '64Mi' } }],
+      },
+    ];
+    const snap = registry([]).addSnapshot('snap-1', memoryFrozen(facts, { podmetrics: metrics }));
+    expect(await snap.podUsage('ns', 'web')).toEqual({ cpu: '250m', memory: '64Mi' });
+    expect(await snap.podUsage('other', 'web')).toBeUndefined();
   });
 });
 

@@ -1,5 +1,4 @@
 import type { MonitoringFlags, Workspace } from '../../../src-shared/contract/models';
-import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
@@ -12,21 +11,12 @@ import {
   type WorkspaceConfig,
 } from '../workspaces/config';
 import { ClusterConnection, type ClusterOptions, type EventRecording, type WatchOptions } from './cluster';
-import { TAILORED_KINDS } from './kind-info';
+import { kindOfDiscovered } from './kind-info';
 import type { ContextSource } from './kubeconfig';
 import { assignClusterIds } from './slug';
+import type { FrozenCluster } from './source-frozen';
 
 export const DEMO_CLUSTER_ID = 'demo';
-
-/** What the cluster record says of a snapshot cluster (snapshots/open.ts). */
-export interface SnapshotFacts {
-  context: string;
-  server: string;
-  kubernetesVersion?: string;
-  takenAt: string;
-  /** What the file lacks: its gaps, and rows that cannot be read (snapshots/inspect.ts). */
-  missing?: SnapshotGap[];
-}
 
 export interface RegistryOptions {
   contexts: readonly ContextSource[];
@@ -46,7 +36,6 @@ export interface RegistryOptions {
 export class ClusterRegistry {
   private config: WorkspaceConfig;
   private readonly clusters = new Map<string, ClusterConnection>();
-  private readonly snapshots = new Map<string, SnapshotFacts>();
   private readonly connOpts: ClusterOptions;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -201,25 +190,37 @@ export class ClusterRegistry {
   }
 
   /**
-   * Adds a snapshot's frozen cluster, served by its own simulator through `source`. It lives as
+   * Adds a snapshot as a cluster that reads its file (`frozen`, snapshots/snapshot-cluster.ts):
+   * the connection itself knows it is a snapshot, read-only and frozen at its takenAt. It lives as
    * long as this run and is not saved: the default workspace shows it, as it shows every cluster.
    */
-  addSnapshot(clusterId: string, source: ContextSource, facts: SnapshotFacts): ClusterConnection {
-    // A snapshot is served on loopback from memory: bigger list chunks, ten times fewer requests.
-    // Its file holds the nine tailored kinds: those are what it serves, whatever its simulator lists.
+  addSnapshot(clusterId: string, frozen: FrozenCluster): ClusterConnection {
+    const { context, server } = frozen.facts;
+    // Never used to reach anything (a frozen cluster's client is closed from the start): it names
+    // the capture's context and server, as the cluster record shows them.
+    const source: ContextSource = {
+      context,
+      server,
+      config: {
+        context: { name: context, cluster: context },
+        cluster: { name: context, server, skipTLSVerify: false },
+        user: null,
+      },
+    };
     const cluster = new ClusterConnection(clusterId, source, {
       ...this.connOpts,
+      // A page of a snapshot is read from a local file: bigger pages, ten times fewer of them.
       listChunk: 1_000,
-      kinds: TAILORED_KINDS,
+      kinds: frozen.kindRows.map((k) => kindOfDiscovered({ ...k, resource: k.plural })),
+      frozen,
     });
     this.clusters.set(clusterId, cluster);
-    this.snapshots.set(clusterId, facts);
     return cluster;
   }
 
-  /** A snapshot cluster's facts; undefined for a cluster that is not a snapshot. */
-  snapshotOf(clusterId: string): SnapshotFacts | undefined {
-    return this.snapshots.get(clusterId);
+  /** The cluster with this id, whichever workspaces hold it (for service-wide work such as the history). */
+  byId(clusterId: string): ClusterConnection | undefined {
+    return this.clusters.get(clusterId);
   }
 
   /** Every cluster, whichever workspaces hold it (for service-wide work such as recording). */

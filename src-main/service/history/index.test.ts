@@ -4,6 +4,7 @@ import type { EventFilter } from '../clusters/list-queries';
 import { silentLogger } from '../logger';
 import { ALL, entry, ids, MIN, type OpenStore, openStore, SEC, T0 } from './history.test-support';
 import { EventHistory, type EventHistoryOptions } from './index';
+import type { HistoryStore } from './store';
 
 /**
  * The event history as the service reads it, on a real database: reads write what is pending
@@ -24,13 +25,17 @@ afterEach(async () => {
   s.close();
 });
 
-const open = (options: EventHistoryOptions = {}) => {
+const open = (
+  options: EventHistoryOptions = {},
+  ownHistory?: (clusterId: string) => (() => Promise<HistoryStore>) | undefined,
+) => {
   history = new EventHistory({
     db: Promise.resolve(s.db),
     options: { flushMs: 3_600_000, pruneEveryMs: 3_600_000, ...options },
     flags: () => ({ ...flags }),
     logger: silentLogger(),
     now: () => T0,
+    ...(ownHistory ? { ownHistory } : {}),
   });
   return history;
 };
@@ -185,13 +190,12 @@ describe('the timeline', () => {
 });
 
 describe('snapshots', () => {
-  it("a snapshot's cluster is read from its own store and never recorded", async () => {
-    const h = open();
+  it("a snapshot's cluster is read from its own store, and answers includeExpired as recorded clusters do", async () => {
     const frozen = openStore();
+    const h = open({}, (id) => (id === 'snap' ? () => Promise.resolve(frozen.store) : undefined));
     try {
       frozen.put('snap', [entry('frozen', T0)]);
-      h.attachFrozen('snap', () => Promise.resolve(frozen.store));
-      expect(h.observer('snap', () => [])).toBeUndefined();
+      expect([h.answers('snap'), h.answers('c1'), h.recording]).toEqual([true, true, true]);
       watched(h, 'c1');
       expect(ids((await h.page('snap', ALL, 10, 0))!.rows)).toEqual(['frozen']);
       expect(ids((await h.page('c1', ALL, 10, 0))!.rows)).toEqual(['b', 'a']);
@@ -201,12 +205,13 @@ describe('snapshots', () => {
   });
 
   it("with recording off, a snapshot's history still answers and other clusters find none", async () => {
-    const h = open({ record: 'off' });
     const frozen = openStore();
+    const h = open({ record: 'off' }, (id) =>
+      id === 'snap' ? () => Promise.resolve(frozen.store) : undefined,
+    );
     try {
       frozen.put('snap', [entry('frozen', T0)]);
-      h.attachFrozen('snap', () => Promise.resolve(frozen.store));
-      expect(h.recording).toBe(true);
+      expect([h.recording, h.answers('snap'), h.answers('c1')]).toEqual([false, true, false]);
       expect(ids((await h.page('snap', ALL, 10, 0))!.rows)).toEqual(['frozen']);
       expect(await h.page('c1', ALL, 10, 0)).toBeUndefined();
     } finally {

@@ -25,8 +25,8 @@ export class EventHistory implements EventRecording {
   private readonly recorder: EventRecorder | undefined;
   /** Totals by cluster, table version and filter: the pages of a walk count once. */
   private readonly memo = new Map<string, number>();
-  /** Snapshots' histories: read from their files' copies, never recorded into (snapshots/open-history.ts). */
-  private readonly frozen = new Map<string, () => Promise<HistoryStore>>();
+  /** A cluster's own history when it has one (a snapshot's: its file's copy), never recorded into. */
+  private readonly ownHistory: (clusterId: string) => (() => Promise<HistoryStore>) | undefined;
 
   constructor(deps: {
     db: Promise<AppDatabase>;
@@ -34,7 +34,14 @@ export class EventHistory implements EventRecording {
     flags(clusterId: string): MonitoringFlags;
     logger: Logger;
     now?: () => number;
+    /**
+     * The history a cluster brings with it, if any: a snapshot's, read from its file
+     * (ClusterConnection.frozen, snapshots/open-history.ts). Its events are never recorded here:
+     * the cluster's event cache has no recorder (cluster.ts).
+     */
+    ownHistory?(clusterId: string): (() => Promise<HistoryStore>) | undefined;
   }) {
+    this.ownHistory = deps.ownHistory ?? (() => undefined);
     this.options = resolveHistoryOptions(deps.options);
     this.recorder =
       this.options.record === 'off'
@@ -48,14 +55,20 @@ export class EventHistory implements EventRecording {
           });
   }
 
-  /** False with `--record-events off`: includeExpired then answers the live events only. */
+  /** False with `--record-events off`: nothing is recorded into the app's database. */
   get recording(): boolean {
-    // A snapshot's history answers whatever --record-events says; other clusters then find none.
-    return this.recorder !== undefined || this.frozen.size > 0;
+    return this.recorder !== undefined;
+  }
+
+  /**
+   * Whether includeExpired has a history to answer for this cluster: the recorded one, or the
+   * cluster's own (a snapshot's answers whatever --record-events says).
+   */
+  answers(clusterId: string): boolean {
+    return this.recorder !== undefined || this.ownHistory(clusterId) !== undefined;
   }
 
   observer(clusterId: string, current: () => readonly EventEntry[]): CacheObserver<EventEntry> | undefined {
-    if (this.frozen.has(clusterId)) return undefined;
     return this.recorder?.observer(clusterId, current);
   }
 
@@ -145,14 +158,9 @@ export class EventHistory implements EventRecording {
     await this.recorder?.close();
   }
 
-  /** A snapshot cluster's history, built on first read; its events are never recorded. */
-  attachFrozen(clusterId: string, store: () => Promise<HistoryStore>): void {
-    this.frozen.set(clusterId, store);
-  }
-
   private async ready(clusterId: string) {
-    const frozen = this.frozen.get(clusterId);
-    if (frozen) return frozen();
+    const own = this.ownHistory(clusterId);
+    if (own) return own();
     if (!this.recorder) return undefined;
     await this.recorder.flush();
     return this.recorder.table();

@@ -43,7 +43,7 @@ export function eventHistoryHandlers(
     async eventTimeline({ params, query }, ctx) {
       const source = await eventsSource(registry, history, params, query.includeExpired, ctx);
       const { cluster, flags, staleSince } = source;
-      const at = durationsEnd(registry, cluster.clusterId, now());
+      const at = durationsEnd(cluster, now());
       const f = resolveEventFilter(query, at, flags);
       const found = source.recorded
         ? await history.timeline(cluster.clusterId, f, at, query.buckets)
@@ -65,7 +65,7 @@ export function eventHistoryHandlers(
     async eventGroups({ params, query }, ctx) {
       const source = await eventsSource(registry, history, params, query.includeExpired, ctx);
       const { cluster, flags, staleSince } = source;
-      const f = resolveEventFilter(query, durationsEnd(registry, cluster.clusterId, now()), flags);
+      const f = resolveEventFilter(query, durationsEnd(cluster, now()), flags);
       const { limit, offset } = query;
       let groups: readonly GroupRow[];
       let total: number;

@@ -37,7 +37,7 @@ export function eventWatchHandlers(
       const release = slots.take(ctx.principal);
       try {
         const { cluster, cache } = await syncedEvents(registry, params, ctx);
-        const asOf = durationsEnd(registry, cluster.clusterId, now());
+        const asOf = durationsEnd(cluster, now());
         const stop = new AbortController();
         const framing = framingFor(ctx.mediaType ?? 'text/event-stream', opts.retryMs);
         // A client that leaves before the first chunk was pulled never runs the stream's own cleanup.

@@ -133,7 +133,7 @@ export async function eventsSource(
   includeExpired: boolean | undefined,
   ctx: CallContext,
 ): Promise<EventsSource> {
-  const recorded = includeExpired === true && history.recording;
+  const recorded = includeExpired === true && history.answers(params.clusterId);
   if (!recorded) {
     const { cluster, flags, cache } = await syncedEvents(registry, params, ctx);
     return { cluster, flags, recorded, cache, staleSince: cache.staleSince };
@@ -172,13 +172,13 @@ export function eventHandlers(
       const source = await eventsSource(registry, history, params, query.includeExpired, ctx);
       const { cluster, flags } = source;
       if (source.recorded) {
-        const f = resolveEventFilter(query, durationsEnd(registry, cluster.clusterId, now()), flags);
+        const f = resolveEventFilter(query, durationsEnd(cluster, now()), flags);
         const found = await history.page(cluster.clusterId, f, query.limit, query.offset);
         if (found) return historyPage(found.rows, found.total, query, params.workspaceId, source.staleSince);
       }
       const read = liveCache(source).read(query.snapshot);
       // A duration counts back from the walk's first page, so every page agrees on the cut.
-      const asOf = durationsEnd(registry, cluster.clusterId, read.asOf);
+      const asOf = durationsEnd(cluster, read.asOf);
       const rows = eventRows(read.snapshot, resolveEventFilter(query, asOf, flags));
       return serialisedPage<(typeof rows)[number], EventRecord>(
         rows,

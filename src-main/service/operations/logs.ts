@@ -1,9 +1,11 @@
 import { NDJSON } from '../../../src-shared/contract/log-models';
 import type { LogQuery, LogTime } from '../../../src-shared/contract/log-operations';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
+import { parseSelector } from '../../../src-shared/kube/selector';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
 import type { ClusterConnection } from '../clusters/cluster';
 import { toProblem } from '../clusters/kube-client';
+import { resourceRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
@@ -23,9 +25,12 @@ export interface LogHandlerOptions {
 
 function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSessionDeps {
   const timeoutMs = cluster.timeoutMs;
+  // A snapshot's logs are read from its file, as a request to its cluster would read them.
+  const { frozen } = cluster;
   return {
     client: cluster.client,
     timeoutMs,
+    ...(frozen ? { read: (req) => frozen.openLog(req) } : {}),
     pollMs: opts.pollMs ?? 1_000,
     discoverMs: opts.discoverMs ?? 5_000,
     logger: opts.logger ?? silentLogger(),
@@ -39,6 +44,7 @@ function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSe
     },
     getWorkload: (kind, namespace, name, signal) => cluster.getObject(kind, name, namespace, signal),
     async listPods(namespace, labelSelector, signal) {
+      if (frozen) return snapshotPods(cluster, namespace, labelSelector, signal);
       try {
         const list = await cluster.client.getJson<{ items?: PodLike[] }>(
           `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
@@ -51,6 +57,22 @@ function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSe
       }
     },
   };
+}
+
+/** A snapshot's pods of a namespace that a selector picks, from its pod cache (its file). */
+async function snapshotPods(
+  cluster: ClusterConnection,
+  namespace: string,
+  labelSelector: string,
+  signal: AbortSignal,
+): Promise<PodLike[]> {
+  const parsed = parseSelector(labelSelector);
+  if (!parsed.ok) return [];
+  const cache = cluster.resources(RESOURCE_KINDS.pod);
+  await cache.acquire(signal);
+  return resourceRows(cache.read().snapshot, namespace, parsed.selector).map(
+    (e) => JSON.parse(e.json) as PodLike,
+  );
 }
 
 /** A time of the query as an instant: a duration counts back from `asOf`. */
@@ -89,7 +111,7 @@ export function logHandlers(
     async getLogs({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       // On a snapshot a duration counts back from when it was taken (event-clock.ts).
-      const asOf = durationsEnd(registry, cluster.clusterId, Date.now());
+      const asOf = durationsEnd(cluster, Date.now());
       const since = instantOf(query.since, asOf);
       const until = instantOf(query.until, asOf);
       const filter = filterOf({ ...query, since, until });
@@ -97,7 +119,7 @@ export function logHandlers(
       const follow =
         query.follow === true &&
         (until === undefined || until > Date.now()) &&
-        registry.snapshotOf(cluster.clusterId) === undefined;
+        cluster.snapshot === undefined;
       const session = await openLogSession(
         sessionDeps(cluster, opts),
         {

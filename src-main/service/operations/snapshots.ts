@@ -57,6 +57,12 @@ export function snapshotHandlers(
       // writes it to this service's disk and takes one of its few capture slots.
       requireAdmin(ctx.principal, 'take snapshots');
       const cluster = deps.registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+      // A capture reads a cluster's apiserver; a snapshot has none, and is a file already.
+      if (cluster.snapshot)
+        throw new ProblemError(
+          'conflict',
+          `cluster "${cluster.clusterId}" is a snapshot (of ${cluster.snapshot.context}, taken ${cluster.snapshot.takenAt}): it is a file already, so it cannot be captured again`,
+        );
       const history = deps.history.recording ? deps.history : undefined;
       // Names are resolved before the job starts, so one the cluster does not serve is this 400.
       const kinds = body?.kinds

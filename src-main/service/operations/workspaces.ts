@@ -11,7 +11,7 @@ export async function describeCluster(
   c: ClusterConnection,
   workspaceId: string,
 ): Promise<Cluster> {
-  const snapshot = registry.snapshotOf(c.clusterId);
+  const { snapshot } = c;
   if (snapshot) {
     // Frozen: never probed, never stale; it says what was captured and when.
     return {
@@ -70,7 +70,7 @@ export function workspaceHandlers(
       // The flags belong to the cluster, shared by every workspace that holds it.
       requireAdmin(ctx.principal, 'change monitoring flags');
       const c = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      if (registry.snapshotOf(c.clusterId))
+      if (c.readOnly)
         throw new ProblemError('conflict', 'a snapshot is read-only: its monitoring flags cannot change');
       registry.setMonitoring(c.clusterId, body.clusterAgent.monitoring);
       return { data: await describeCluster(registry, c, params.workspaceId) };

@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import { DEFAULT_TOKEN, type KubeObject, type Simulator } from '../../simulator/index';
 import type { Pod } from '../../simulator/types';
+import { snapshotKindRows } from '../clusters/discovery/kinds-answer';
 import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
 import { SnapshotWriter } from './writer';
 
@@ -55,6 +56,8 @@ export async function writeSnapshotFixture(
   const summary: FixtureSummary = { objects: 0, liveEvents: 0, expiredEvents: 0, logs: 0 };
   try {
     writer.begin();
+    // The kinds table of a version-2 file: the nine, as a capture of the demo's nine writes them.
+    for (const k of snapshotKindRows()) writer.kind({ ...k, singular: k.resourceType });
     for (const type of RESOURCE_TYPES) {
       const kind = RESOURCE_KINDS[type];
       const objects = sim.store.list(kind.plural);

@@ -4,7 +4,6 @@ import { parse, stringify } from 'yaml';
 import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import { type KubeObject, type Simulator, type SnapshotObject, startSimulator } from '../../simulator/index';
 import type { ClusterConnection } from '../clusters/cluster';
-import { contextsFromYaml } from '../clusters/kubeconfig';
 import type { ClusterRegistry } from '../clusters/registry';
 import { slugify } from '../clusters/slug';
 import { ProblemError } from '../errors';
@@ -15,14 +14,16 @@ import type { AppDatabase } from '../storage/database';
 import { type CheckedSnapshot, checkSnapshot } from './inspect';
 import { buildSnapshotHistory } from './open-history';
 import { openSnapshotFile, type SnapshotFile } from './reader';
+import { snapshotCluster } from './snapshot-cluster';
 
 /**
- * Opening `.skiff` files as read-only clusters (issue 10 §2). Each snapshot is served by an
- * embedded simulator of its own, frozen (no ticker), whose store holds the captured objects and
- * whose logs and metrics are the captured ones; the service reaches it through a kubeconfig like
- * any cluster, so every read endpoint works unchanged and nothing goes over the network (it
- * listens on loopback, with a token of its own). The event history comes from the file too
- * (open-history.ts), never from the app's database.
+ * Opening `.skiff` files as read-only clusters (issue 10 §2, issue 23 §4). An opened snapshot is a
+ * cluster connection that reads its file (snapshot-cluster.ts): each kind's watch cache pages
+ * through the file's objects when it is first read, single objects, logs and metrics are read
+ * from the file, and the event history too (open-history.ts), never from the app's database.
+ * Nothing serves HTTP and nothing is serialised in between. Only `--snapshot-kubeconfig` asks for
+ * more: kubectl needs an apiserver, so kubeconfigYaml starts an embedded simulator per snapshot
+ * (frozen, on loopback, with a token of its own) the first time it is called.
  *
  * Rules: a snapshot lives for this run only (it is not remembered across restarts). Every file is
  * checked first, in a process of its own (inspect.ts), so a hostile one costs the event loop
@@ -42,7 +43,8 @@ interface Open {
   key: string;
   sha256: string;
   file: SnapshotFile;
-  sim: Simulator;
+  /** Started for kubectl only, by kubeconfigYaml. */
+  sim?: Promise<Simulator>;
   history?: Promise<{ store: HistoryStore; db: AppDatabase }>;
   /** An uploaded file this service owns and removes when done. */
   owned?: string;
@@ -180,50 +182,27 @@ export class SnapshotOpener {
   ): Promise<ClusterConnection> {
     const file = openSnapshotFile(path, checked, shownAs);
     const { facts } = checked;
-    let sim: Simulator;
+    const { registry, logger } = this.deps;
+    const clusterId = snapshotClusterId(facts.context, facts.takenAt, (id) => registry.idTaken(id));
+    const entry: Open = { key, sha256: checked.sha256, file, ...(owned ? { owned: path } : {}) };
+    let frozen: ReturnType<typeof snapshotCluster>;
     try {
-      sim = await startSimulator({
-        host: '127.0.0.1',
-        tickMs: false,
-        token: randomBytes(24).toString('base64url'),
-        // The reader sets kind and apiVersion on everything it gives, as the simulator needs.
-        // Each kind, the events and the metrics are read when first asked for (the first page of
-        // pods waits for none of the others), and objects are parsed only when read one by one.
-        content: {
-          objects: Object.fromEntries(
-            RESOURCE_TYPES.map((t) => [RESOURCE_KINDS[t].kind, () => file.objects(t) as SnapshotObject[]]),
-          ),
-          events: () => file.liveEvents() as SnapshotObject[],
-          log: (namespace, pod, container, previous) => file.log(namespace, pod, container, previous),
-          podMetrics: () => file.podMetrics() as KubeObject[],
-          nodeMetrics: () => file.nodeMetrics() as KubeObject[],
+      if (this.closed) throw new Error('the service is closing');
+      frozen = snapshotCluster({
+        file,
+        missing: checked.missing,
+        logger,
+        history: async () => {
+          entry.history ??= buildSnapshotHistory(file, clusterId, logger);
+          return (await entry.history).store;
         },
       });
     } catch (err) {
       file.close();
       throw err;
     }
-    if (this.closed) {
-      await sim.close();
-      file.close();
-      throw new Error('the service is closing');
-    }
-    const { registry, history, logger } = this.deps;
-    const clusterId = snapshotClusterId(facts.context, facts.takenAt, (id) => registry.idTaken(id));
-    const entry: Open = { key, sha256: checked.sha256, file, sim, ...(owned ? { owned: path } : {}) };
     this.opened.set(clusterId, entry);
-    history.attachFrozen(clusterId, async () => {
-      entry.history ??= buildSnapshotHistory(file, clusterId, logger);
-      return (await entry.history).store;
-    });
-    const source = contextsFromYaml(sim.kubeconfigYaml(clusterId))[0]!;
-    const cluster = registry.addSnapshot(clusterId, source, {
-      context: facts.context,
-      server: facts.server,
-      takenAt: facts.takenAt,
-      ...(facts.kubernetesVersion ? { kubernetesVersion: facts.kubernetesVersion } : {}),
-      ...(checked.missing.length > 0 ? { missing: checked.missing } : {}),
-    });
+    const cluster = registry.addSnapshot(clusterId, frozen);
     // The pods list is what is shown first: it starts now rather than when the first page is asked for.
     cluster
       .resources(RESOURCE_KINDS.pod)
@@ -236,13 +215,39 @@ export class SnapshotOpener {
     return cluster;
   }
 
+  /** A frozen simulator serving the file's nine kinds, events, logs and metrics, for kubectl. */
+  private simulatorOf(clusterId: string, file: SnapshotFile): Promise<Simulator> {
+    return startSimulator({
+      host: '127.0.0.1',
+      tickMs: false,
+      token: randomBytes(24).toString('base64url'),
+      // The reader sets kind and apiVersion on everything it gives, as the simulator needs.
+      content: {
+        objects: Object.fromEntries(
+          RESOURCE_TYPES.map((t) => [RESOURCE_KINDS[t].kind, () => file.objects(t) as SnapshotObject[]]),
+        ),
+        events: () => file.liveEvents() as SnapshotObject[],
+        log: (namespace, pod, container, previous) => file.log(namespace, pod, container, previous),
+        podMetrics: () => file.podMetrics() as KubeObject[],
+        nodeMetrics: () => file.nodeMetrics() as KubeObject[],
+      },
+    }).then((sim) => {
+      this.deps.logger.info({ clusterId, url: sim.url }, 'snapshot served to kubectl');
+      return sim;
+    });
+  }
+
   /**
    * A kubeconfig naming every open snapshot (context = its clusterId), so kubectl reads a snapshot
-   * as it reads a cluster. Valid while this service runs.
+   * as it reads a cluster: the first call starts each snapshot's simulator (`--snapshot-kubeconfig`
+   * asks for it; nothing else does). Valid while this service runs.
    */
-  kubeconfigYaml(): string {
-    const docs = [...this.opened.entries()].map(
-      ([id, o]) => parse(o.sim.kubeconfigYaml(id)) as Record<string, unknown[]>,
+  async kubeconfigYaml(): Promise<string> {
+    const docs = await Promise.all(
+      [...this.opened.entries()].map(async ([id, o]) => {
+        o.sim ??= this.simulatorOf(id, o.file);
+        return parse((await o.sim).kubeconfigYaml(id)) as Record<string, unknown[]>;
+      }),
     );
     const pick = (k: string) => docs.flatMap((d) => d[k] ?? []);
     return stringify(
@@ -267,7 +272,8 @@ export class SnapshotOpener {
     this.opened.clear();
     await Promise.all(
       all.map(async (o) => {
-        await o.sim.close();
+        const sim = await o.sim?.catch(() => undefined);
+        await sim?.close();
         o.file.close();
         const h = await o.history?.catch(() => undefined);
         h?.db.close();

@@ -5,6 +5,7 @@ import { ProblemError } from '../errors';
 import { openSnapshotConnection } from './connection';
 import { invalidSnapshot, type SnapshotFacts } from './facts';
 import type { CheckedSnapshot } from './inspect';
+import { readSnapshotKinds, type SnapshotKind } from './kinds-table';
 import { SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProblem } from './schema';
 
 export type { SnapshotFacts } from './facts';
@@ -13,8 +14,10 @@ export type { SnapshotFacts } from './facts';
  * Reading a `.skiff` file (layout in format.ts) that passed its check (inspect.ts, in a process of
  * its own): opened read-only and hardened as connection.ts says (a file named on the command line
  * is never changed), its schema compared again (cheap) in case the file changed since. Objects are
- * read per kind, events and metrics when first asked for, and an object is parsed only when
- * something reads it (a list can send its text); logs stay in the file and are read per container.
+ * read per kind, a page at a time in namespace/name order (the objects table's own key, so a page
+ * costs its rows and no sort), or one by one by name; events and metrics when first asked for, and
+ * an object is parsed only when something reads it; logs stay in the file and are read per
+ * container. The kinds are read once, through kinds-table.ts (a version-1 file holds the nine).
  * The event rows the check found unreadable are never returned. A read that fails (a file changed
  * or damaged under the service) is `invalid_snapshot`, never a raw error.
  */
@@ -40,11 +43,38 @@ export interface SnapshotEventRow {
   expired: boolean;
 }
 
+/** A kind as the file holds it: the name its objects are filed under, and the type they get. */
+export interface FileKind {
+  /** `objects.kind`: a resource_type of the kinds table (version 1: one of the nine). */
+  resourceType: string;
+  kind: string;
+  group: string;
+  version: string;
+}
+
+/** A page of live events: the readable ones, the rows read, and the rowid of the last row read. */
+export interface SnapshotEventPage {
+  events: SnapshotObject[];
+  read: number;
+  last?: number;
+}
+
 export interface SnapshotFile {
   readonly path: string;
   readonly facts: SnapshotFacts;
+  /** The kinds the capture took, ordered by resourceType (read once). */
+  kinds(): readonly SnapshotKind[];
   /** The objects of one of the nine kinds. */
   objects(type: ResourceType): SnapshotObject[];
+  /** Up to `limit` objects of a kind after namespace/name `after` (none: from the first), in that order. */
+  objectPage(kind: FileKind, after: readonly [string, string] | undefined, limit: number): SnapshotObject[];
+  objectCount(kind: FileKind): number;
+  /** One object of a kind; namespace '' for a cluster-scoped kind. */
+  object(kind: FileKind, namespace: string, name: string): SnapshotObject | undefined;
+  /** Up to `limit` of the events the cluster still had, after rowid `after` (0: from the first), in rowid order. */
+  liveEventPage(after: number, limit: number): SnapshotEventPage;
+  /** How many rows liveEventPage pages through, the unreadable ones included. */
+  liveEventCount(): number;
   /** The events the cluster still had at capture (expired = 0), as core/v1 Events. */
   liveEvents(): SnapshotObject[];
   /** Every event row, history included, in batches so a caller can yield between them. */
@@ -93,7 +123,10 @@ export function openSnapshotFile(path: string, checked: CheckedSnapshot, shownAs
     throw invalidSnapshot(shownAs, (err as Error).message);
   }
   try {
-    const changed = schemaProblem(db.prepare(SCHEMA_SQL).all(SCHEMA_ROWS) as unknown as SchemaRow[]);
+    const changed = schemaProblem(
+      db.prepare(SCHEMA_SQL).all(SCHEMA_ROWS) as unknown as SchemaRow[],
+      checked.facts.schemaVersion,
+    );
     if (changed) throw invalidSnapshot(shownAs, changed);
   } catch (err) {
     db.close();
@@ -102,6 +135,28 @@ export function openSnapshotFile(path: string, checked: CheckedSnapshot, shownAs
   const { facts } = checked;
   const unreadable = new Set(checked.unreadableEvents);
   let logStatement: StatementSync | undefined;
+  const statements = new Map<string, StatementSync>();
+  const statement = (sql: string): StatementSync => {
+    let st = statements.get(sql);
+    if (!st) {
+      st = db.prepare(sql);
+      statements.set(sql, st);
+    }
+    return st;
+  };
+  let kinds: readonly SnapshotKind[] | undefined;
+  type ObjectRow = { namespace: string; name: string; json: string };
+  // Every object's text was checked at open (inspect.ts).
+  const objectOf = (kind: FileKind, r: ObjectRow): SnapshotObject => {
+    const apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+    return {
+      json: r.json,
+      valid: true,
+      namespace: r.namespace,
+      name: r.name,
+      decode: () => typedObject(r.json, kind.kind, apiVersion),
+    };
+  };
   const guarded = <T>(read: () => T): T => {
     try {
       return read();
@@ -123,6 +178,58 @@ export function openSnapshotFile(path: string, checked: CheckedSnapshot, shownAs
   return {
     path,
     facts,
+    kinds: () => {
+      kinds ??= guarded(() => readSnapshotKinds(db, facts.schemaVersion));
+      return kinds;
+    },
+    objectPage: (kind, after, limit) =>
+      guarded(() => {
+        const rows = (
+          after === undefined
+            ? statement(
+                'SELECT namespace, name, json FROM objects WHERE kind = ? ORDER BY namespace, name LIMIT ?',
+              ).all(kind.resourceType, limit)
+            : statement(
+                'SELECT namespace, name, json FROM objects WHERE kind = ? AND (namespace, name) > (?, ?) ORDER BY namespace, name LIMIT ?',
+              ).all(kind.resourceType, after[0], after[1], limit)
+        ) as ObjectRow[];
+        return rows.map((r) => objectOf(kind, r));
+      }),
+    objectCount: (kind) =>
+      guarded(
+        () =>
+          (
+            statement('SELECT count(*) AS n FROM objects WHERE kind = ?').get(kind.resourceType) as {
+              n: number;
+            }
+          ).n,
+      ),
+    object: (kind, namespace, name) =>
+      guarded(() => {
+        const row = statement(
+          'SELECT namespace, name, json FROM objects WHERE kind = ? AND namespace = ? AND name = ?',
+        ).get(kind.resourceType, namespace, name) as ObjectRow | undefined;
+        return row && objectOf(kind, row);
+      }),
+    liveEventPage: (after, limit) =>
+      guarded(() => {
+        const rows = statement(
+          'SELECT rowid AS id, json, json_valid(json) AS valid FROM events WHERE expired = 0 AND rowid > ? ORDER BY rowid LIMIT ?',
+        ).all(after, limit) as Array<{ id: number; json: string; valid: number }>;
+        const events = rows
+          .filter((r) => !unreadable.has(r.id))
+          .map((r) => ({
+            json: r.json,
+            valid: r.valid === 1,
+            decode: () => typedObject(r.json, 'Event', 'v1'),
+          }));
+        const last = rows.at(-1)?.id;
+        return { events, read: rows.length, ...(last !== undefined ? { last } : {}) };
+      }),
+    liveEventCount: () =>
+      guarded(
+        () => (statement('SELECT count(*) AS n FROM events WHERE expired = 0').get() as { n: number }).n,
+      ),
     objects: (type) =>
       guarded(() => {
         if (!(RESOURCE_TYPES as readonly string[]).includes(type)) return [];

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src-shared/contract/models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
 import { ProblemError } from '../errors';
+import { SNAPSHOT_SCHEMA_VERSION } from '../snapshots/format';
 import { alterMeta } from '../snapshots/open-fixture.test-support';
 import { login } from './login';
 import { captureFixture, type OpenStack, startOpenStack } from './snapshot-open.test-support';
@@ -98,8 +99,8 @@ describe('POST /v1/snapshots', () => {
     [
       'a file from a newer Skiff',
       'snapshot_version_unsupported',
-      (p) => alterMeta(p, 'schemaVersion', '2'),
-      /newer Skiff \(snapshot format version 2\)/,
+      (p) => alterMeta(p, 'schemaVersion', String(SNAPSHOT_SCHEMA_VERSION + 1)),
+      new RegExp(`newer Skiff \\(snapshot format version ${SNAPSHOT_SCHEMA_VERSION + 1}\\)`),
     ],
     [
       'a file whose object text is damaged',
