@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { benchApiDocs } from './api-docs';
 import { benchAuthStore } from './auth-store';
 import { type BenchService, startBenchService } from './bench-service';
 import { benchListPods } from './list-pods';
@@ -118,6 +119,8 @@ async function main() {
       if (browserReason) skipped.push(`renderer table: ${browserReason}`);
       // A simulator of its own that ticks, so live updates arrive while the table scrolls.
       else await timed('renderer table', () => benchRendererTable(dir, SCALE.pods, SCALE.events, verdicts));
+      if (browserReason) skipped.push(`/v1/docs page: ${browserReason}`);
+      else await timed('api docs', () => benchApiDocs(dir, verdicts, judge));
     }
     const load = runs('load') ? await timed('load', () => runOptionalLoadBench(quick)) : undefined;
     if (load && 'verdicts' in load) verdicts.push(...load.verdicts);
