@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
-import { RESOURCE_KINDS, RESOURCE_TYPES, type ResourceKindInfo } from '../../../src-shared/kube/kinds';
+import { RESOURCE_KINDS, type ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import { snapshotKindRows } from '../clusters/discovery/kinds-answer';
 import type { DiscoveryGap } from '../clusters/discovery/model';
 import { cleanObject, type ResourceEntry } from '../clusters/entries';
@@ -76,12 +76,8 @@ export const NINE: readonly SnapshotKind[] = snapshotKindRows().map((k) => ({
 }));
 
 /** The nine's row of RESOURCE_KINDS, for a kind of discovery that is one of them. */
-function nineOf(k: SnapshotKind): ResourceKindInfo | undefined {
-  const t = RESOURCE_TYPES.find(
-    (r) => RESOURCE_KINDS[r].group === k.group && RESOURCE_KINDS[r].plural === k.plural,
-  );
-  return t === undefined ? undefined : RESOURCE_KINDS[t];
-}
+const nineOf = (k: SnapshotKind): ResourceKindInfo | undefined =>
+  Object.values(RESOURCE_KINDS).find((r) => r.group === k.group && r.plural === k.plural);
 
 /** A kind's gap part: its plural, with its group outside the core group and the nine. */
 export const partOf = (k: SnapshotKind): string =>

@@ -327,7 +327,7 @@ describe('readSnapshotKinds', () => {
       'Status',
     ]);
     insert([...kindRow(WIDGET).slice(0, 10), columns]);
-    expect(readSnapshotKinds(db, 2)[0]!.columns).toEqual([
+    expect(readSnapshotKinds(db, 2)[0]!.columns).toStrictEqual([
       { name: 'Ready', type: 'string', jsonPath: '.r', priority: 0 },
       { name: 'Wide', type: 'string', jsonPath: '.w', priority: 1, description: 'd' },
     ]);

@@ -134,22 +134,23 @@ interface KindsRow {
 }
 
 function columnsOf(json: string): NonNullable<ServedKind['columns']> {
-  const raw: unknown = JSON.parse(json);
-  if (!Array.isArray(raw)) throw new Error('a kind’s columns are not a JSON array');
-  return raw.flatMap((c) => {
-    const parsed = column.safeParse(c);
-    if (!parsed.success) return [];
-    const { name, type, jsonPath, priority, description } = parsed.data;
-    return [
-      {
-        name,
-        type,
-        jsonPath,
-        priority: priority ?? 0,
-        ...(description !== undefined ? { description } : {}),
-      },
-    ];
-  });
+  return z
+    .array(z.unknown())
+    .parse(JSON.parse(json))
+    .flatMap((c) => {
+      const parsed = column.safeParse(c);
+      if (!parsed.success) return [];
+      const { name, type, jsonPath, priority, description } = parsed.data;
+      return [
+        {
+          name,
+          type,
+          jsonPath,
+          priority: priority ?? 0,
+          ...(description !== undefined ? { description } : {}),
+        },
+      ];
+    });
 }
 
 function kindOf(r: KindsRow): SnapshotKind {
