@@ -33,7 +33,6 @@ import { resolveKind, tailoredKind } from './resolve-kind';
 import { type CacheObserver, ResourceCache } from './resource-cache';
 import { stripSecret } from './secrets-strip';
 import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
-import type { FrozenCluster, FrozenFacts } from './source-frozen';
 import { liveCollection } from './source-live';
 
 /** How watches retry and how long list snapshots are kept; tests shorten them. */
@@ -66,37 +65,15 @@ export interface ClusterOptions {
   /** The clock `since` durations count back from. */
   now?: () => number;
   eventRecording?: EventRecording;
-  /** Objects per list request (default 100); a snapshot, read from a local file, takes bigger ones. */
+  /** Objects per list request (default 100); a snapshot, served on loopback, takes bigger ones. */
   listChunk?: number;
   /** The kinds served, fixed, instead of the discovery's: a snapshot's file holds these. */
   kinds?: readonly KindInfo[];
-  /**
-   * A snapshot: everything is read from it (its caches page through its file), nothing from the
-   * network; the cluster is read-only and its durations count back from when it was taken.
-   */
-  frozen?: FrozenCluster;
 }
 
 const STATUS_PROBE_MAX_MS = 5_000;
 
-/** One object of a snapshot, or the 404 the apiserver would answer for it. */
-function frozenObject(
-  frozen: FrozenCluster,
-  kind: KindInfo,
-  name: string,
-  namespace: string | undefined,
-  path: string,
-): KubeObject {
-  const found = frozen.object(kind, kind.namespaced ? (namespace ?? '') : '', name);
-  if (!found) throw new KubeRequestError(404, { code: 404, reason: 'NotFound' }, `${path} not found`);
-  return found;
-}
-
-/**
- * One monitored cluster: its client, its watch-backed caches and its health. Its data comes from a
- * source (source.ts): the live cluster through its client, or a snapshot's file (`frozen`), in
- * which case the client is closed from the start, so nothing can reach a network by mistake.
- */
+/** One monitored cluster: its client, its watch-backed caches and its health. */
 export class ClusterConnection {
   readonly client: KubeClient;
   private readonly caches = new Map<string, ResourceCache<ResourceEntry>>();
@@ -131,7 +108,6 @@ export class ClusterConnection {
       backoff: this.backoff,
       pluginTimeoutMs: opts.timeoutMs,
     });
-    if (opts.frozen) void this.client.close();
     this.eventFeed = new EventFeed({ capacity: w.feedCapacity ?? DEFAULT_FEED_CAPACITY });
     this.fillWait = w.fillWaitMs === undefined ? {} : { fillWaitMs: w.fillWaitMs };
     this.pins = {
@@ -155,21 +131,6 @@ export class ClusterConnection {
 
   get context(): string {
     return this.source.context;
-  }
-
-  /** A snapshot's facts (frozen at `takenAt`, read-only); undefined for a live cluster. */
-  get snapshot(): FrozenFacts | undefined {
-    return this.opts.frozen?.facts;
-  }
-
-  /** A snapshot, itself: its file serves its history, logs and metrics (source-frozen.ts). */
-  get frozen(): FrozenCluster | undefined {
-    return this.opts.frozen;
-  }
-
-  /** Nothing of it can be changed (a snapshot), its monitoring flags included. */
-  get readOnly(): boolean {
-    return this.opts.frozen !== undefined;
   }
 
   /** The cluster request timeout; long-lived log requests time only their first answer with it. */
@@ -221,9 +182,7 @@ export class ClusterConnection {
       const apiVersion = apiVersionOf(kind);
       const secret = isSecretKind(kind);
       cache = new ResourceCache<ResourceEntry>({
-        source: this.opts.frozen
-          ? this.opts.frozen.collection(kind)
-          : liveCollection(this.client, `${kind.apiPath}/${kind.plural}`),
+        source: liveCollection(this.client, `${kind.apiPath}/${kind.plural}`),
         // A Secret's values are dropped before the entry is made: nothing past here sees them.
         toEntry: (object: KubeObject) =>
           resourceEntry(secret ? stripSecret(object) : object, apiVersion, kind.kind),
@@ -245,13 +204,10 @@ export class ClusterConnection {
   events(): ResourceCache<EventEntry> {
     if (this.eventCache) return this.eventCache;
     const collection = new Collection(compareEventEntries, EVENT_INDEXES);
-    // A snapshot's events are its file's: never recorded into the app's history.
-    const recording = this.opts.frozen
-      ? undefined
-      : this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
+    const recording = this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
     const observer = bothObservers(recording, this.eventFeed.observer());
     this.eventCache = new ResourceCache<EventEntry>({
-      source: this.opts.frozen ? this.opts.frozen.events() : liveCollection(this.client, '/api/v1/events'),
+      source: liveCollection(this.client, '/api/v1/events'),
       toEntry: (obj) => eventEntry(obj, this.clusterId),
       keyOf: eventKeyOf,
       fingerprint: eventFingerprint,
@@ -267,7 +223,6 @@ export class ClusterConnection {
     });
     return this.eventCache;
   }
-
 
   /**
    * While some cache of this cluster is stale: the earliest time its data was last known good, and
@@ -293,10 +248,7 @@ export class ClusterConnection {
     return this.caches.get(kindKey(kind))?.liveEntry(key)?.json;
   }
 
-  /**
-   * A single object of any kind, read from the apiserver (a snapshot's: from its file, never a
-   * network); a Secret's values dropped as it is read.
-   */
+  /** A single object of any kind, read from the apiserver; a Secret's values dropped as it is read. */
   async getObject(
     kind: KindInfo,
     name: string,
@@ -305,11 +257,8 @@ export class ClusterConnection {
   ): Promise<KubeObject> {
     const ns = kind.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
     const path = `${kind.apiPath}${ns}/${kind.plural}/${encodeURIComponent(name)}`;
-    const { frozen } = this.opts;
     try {
-      const object = frozen
-        ? frozenObject(frozen, kind, name, namespace, path)
-        : await this.client.getJson<KubeObject>(path, { signal, timeoutMs: this.opts.timeoutMs });
+      const object = await this.client.getJson<KubeObject>(path, { signal, timeoutMs: this.opts.timeoutMs });
       return isSecretKind(kind) ? stripSecret(object) : object;
     } catch (err) {
       const where = namespace ? ` in namespace ${namespace}` : '';
@@ -326,16 +275,13 @@ export class ClusterConnection {
   }
 
   private async namespaceUsage(namespace: string): Promise<ReadonlyMap<string, ResourceUsage>> {
-    type PodMetrics = {
-      metadata?: { name?: string };
-      containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
-    };
     const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`;
-    const list = this.opts.frozen
-      ? { items: this.opts.frozen.podMetrics(namespace) as PodMetrics[] }
-      : await this.client.getJson<{ items?: PodMetrics[] }>(path, {
-          timeoutMs: Math.min(this.opts.timeoutMs, 3_000),
-        });
+    const list = await this.client.getJson<{
+      items?: Array<{
+        metadata?: { name?: string };
+        containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
+      }>;
+    }>(path, { timeoutMs: Math.min(this.opts.timeoutMs, 3_000) });
     const byName = new Map<string, ResourceUsage>();
     for (const item of list.items ?? []) {
       if (item.metadata?.name) byName.set(item.metadata.name, sumUsage(item.containers ?? []));
@@ -352,12 +298,6 @@ export class ClusterConnection {
   }
 
   private async probe(): Promise<{ status: ClusterStatus; version?: string }> {
-    const snapshot = this.opts.frozen?.facts;
-    if (snapshot)
-      return {
-        status: 'snapshot',
-        ...(snapshot.kubernetesVersion ? { version: snapshot.kubernetesVersion } : {}),
-      };
     try {
       const v = await this.client.getJson<{ gitVersion?: string }>('/version', {
         timeoutMs: Math.min(this.opts.timeoutMs, STATUS_PROBE_MAX_MS),
@@ -387,7 +327,7 @@ export class ClusterConnection {
       }
     }
     // A recorded cluster keeps its event watch: the history must see what the cluster drops.
-    const recorded = !this.opts.frozen && (this.opts.eventRecording?.keepsWatching(this.clusterId) ?? false);
+    const recorded = this.opts.eventRecording?.keepsWatching(this.clusterId) ?? false;
     if (this.eventCache && !recorded && now - this.eventCache.lastUsed > idleMs) {
       const c = this.eventCache;
       this.eventCache = null;

@@ -4,7 +4,7 @@ import { isEventKind, type KindInfo, TAILORED_KINDS } from '../clusters/kind-inf
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { paginate } from '../pagination';
-import { clusterSource, countKeeperOf, runningKinds } from '../relations/cluster-source';
+import { clusterSource, countKeeperOf } from '../relations/cluster-source';
 import { relationsOf } from '../relations/relations';
 import { type SearchCache, searchCaches, searchHit } from '../relations/search';
 
@@ -53,7 +53,7 @@ async function searchKinds(
   const kinds = new Map<string, KindInfo>();
   for (const k of served)
     if (SEARCHED_KINDS.some((s) => s.group === k.group && s.kind === k.kind)) kinds.set(k.resourceType, k);
-  for (const k of runningKinds(cluster)) if (!isEventKind(k)) kinds.set(k.resourceType, k);
+  for (const k of cluster.runningKinds()) if (!isEventKind(k)) kinds.set(k.resourceType, k);
   return [...kinds.values()];
 }
 

@@ -12,9 +12,7 @@
  */
 
 import type { ClusterConnection } from '../clusters/cluster';
-import type { ResourceEntry } from '../clusters/entries';
 import type { KindInfo } from '../clusters/kind-info';
-import type { ResourceCache } from '../clusters/resource-cache';
 import { CountKeeper, type CountSource, type OnePage } from './counts';
 import type { KindRead, KindRef, RelationSource } from './model';
 
@@ -44,19 +42,6 @@ interface ListBody {
   items?: unknown[];
 }
 
-/** The kind's cache when one runs. */
-function runningCache(
-  _cluster: ClusterConnection,
-  _kind: KindInfo,
-): ResourceCache<ResourceEntry> | undefined {
-  return undefined;
-}
-
-/** The kinds whose caches run. */
-export function runningKinds(_cluster: ClusterConnection): readonly KindInfo[] {
-  return [];
-}
-
 function countSource(cluster: ClusterConnection): CountSource {
   const frozen = cluster.frozen;
   return {
@@ -64,7 +49,7 @@ function countSource(cluster: ClusterConnection): CountSource {
     now: Date.now,
     async running(kind, namespace) {
       const info = kind as KindInfo;
-      const started = runningCache(cluster, info);
+      const started = cluster.runningCache(info);
       // A snapshot's cache reads its file, never a network: in a namespace, it is the count.
       const cache = started ?? (frozen && namespace !== undefined ? cluster.resources(info) : undefined);
       if (!cache) return undefined;
