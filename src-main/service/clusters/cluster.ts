@@ -33,6 +33,7 @@ import { resolveKind, tailoredKind } from './resolve-kind';
 import { type CacheObserver, ResourceCache } from './resource-cache';
 import { stripSecret } from './secrets-strip';
 import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
+import type { FrozenCluster, FrozenFacts } from './source-frozen';
 import { liveCollection } from './source-live';
 
 /** How watches retry and how long list snapshots are kept; tests shorten them. */
@@ -65,18 +66,42 @@ export interface ClusterOptions {
   /** The clock `since` durations count back from. */
   now?: () => number;
   eventRecording?: EventRecording;
-  /** Objects per list request (default 100); a snapshot, served on loopback, takes bigger ones. */
+  /** Objects per list request (default 100); a snapshot, read from a local file, takes bigger ones. */
   listChunk?: number;
   /** The kinds served, fixed, instead of the discovery's: a snapshot's file holds these. */
   kinds?: readonly KindInfo[];
+  /**
+   * A snapshot: everything is read from it (its caches page through its file), nothing from the
+   * network; the cluster is read-only and its durations count back from when it was taken.
+   */
+  frozen?: FrozenCluster;
 }
 
 const STATUS_PROBE_MAX_MS = 5_000;
 
-/** One monitored cluster: its client, its watch-backed caches and its health. */
+/** One object of a snapshot, or the 404 the apiserver would answer for it. */
+function frozenObject(
+  frozen: FrozenCluster,
+  kind: KindInfo,
+  name: string,
+  namespace: string | undefined,
+  path: string,
+): KubeObject {
+  const found = frozen.object(kind, kind.namespaced ? (namespace ?? '') : '', name);
+  if (!found) throw new KubeRequestError(404, { code: 404, reason: 'NotFound' }, `${path} not found`);
+  return found;
+}
+
+/**
+ * One monitored cluster: its client, its watch-backed caches and its health. Its data comes from a
+ * source (source.ts): the live cluster through its client, or a snapshot's file (`frozen`), in
+ * which case the client is closed from the start, so nothing can reach a network by mistake.
+ */
 export class ClusterConnection {
   readonly client: KubeClient;
   private readonly caches = new Map<string, ResourceCache<ResourceEntry>>();
+  /** The kind of each cache in `caches`, by the same key. */
+  private readonly cacheKinds = new Map<string, KindInfo>();
   private eventCache: ResourceCache<EventEntry> | null = null;
   /** Changes of the event cache, numbered, for the event watch; outlives a stopped cache. */
   readonly eventFeed: EventFeed;
@@ -108,6 +133,7 @@ export class ClusterConnection {
       backoff: this.backoff,
       pluginTimeoutMs: opts.timeoutMs,
     });
+    if (opts.frozen) void this.client.close();
     this.eventFeed = new EventFeed({ capacity: w.feedCapacity ?? DEFAULT_FEED_CAPACITY });
     this.fillWait = w.fillWaitMs === undefined ? {} : { fillWaitMs: w.fillWaitMs };
     this.pins = {
@@ -131,6 +157,21 @@ export class ClusterConnection {
 
   get context(): string {
     return this.source.context;
+  }
+
+  /** A snapshot's facts (frozen at `takenAt`, read-only); undefined for a live cluster. */
+  get snapshot(): FrozenFacts | undefined {
+    return this.opts.frozen?.facts;
+  }
+
+  /** A snapshot, itself: its file serves its history, logs and metrics (source-frozen.ts). */
+  get frozen(): FrozenCluster | undefined {
+    return this.opts.frozen;
+  }
+
+  /** Nothing of it can be changed (a snapshot), its monitoring flags included. */
+  get readOnly(): boolean {
+    return this.opts.frozen !== undefined;
   }
 
   /** The cluster request timeout; long-lived log requests time only their first answer with it. */
@@ -182,7 +223,9 @@ export class ClusterConnection {
       const apiVersion = apiVersionOf(kind);
       const secret = isSecretKind(kind);
       cache = new ResourceCache<ResourceEntry>({
-        source: liveCollection(this.client, `${kind.apiPath}/${kind.plural}`),
+        source: this.opts.frozen
+          ? this.opts.frozen.collection(kind)
+          : liveCollection(this.client, `${kind.apiPath}/${kind.plural}`),
         // A Secret's values are dropped before the entry is made: nothing past here sees them.
         toEntry: (object: KubeObject) =>
           resourceEntry(secret ? stripSecret(object) : object, apiVersion, kind.kind),
@@ -197,6 +240,7 @@ export class ClusterConnection {
         ...(this.opts.now ? { now: this.opts.now } : {}),
       });
       this.caches.set(key, cache);
+      this.cacheKinds.set(key, kind);
     }
     return cache;
   }
@@ -204,10 +248,13 @@ export class ClusterConnection {
   events(): ResourceCache<EventEntry> {
     if (this.eventCache) return this.eventCache;
     const collection = new Collection(compareEventEntries, EVENT_INDEXES);
-    const recording = this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
+    // A snapshot's events are its file's: never recorded into the app's history.
+    const recording = this.opts.frozen
+      ? undefined
+      : this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
     const observer = bothObservers(recording, this.eventFeed.observer());
     this.eventCache = new ResourceCache<EventEntry>({
-      source: liveCollection(this.client, '/api/v1/events'),
+      source: this.opts.frozen ? this.opts.frozen.events() : liveCollection(this.client, '/api/v1/events'),
       toEntry: (obj) => eventEntry(obj, this.clusterId),
       keyOf: eventKeyOf,
       fingerprint: eventFingerprint,
@@ -222,6 +269,19 @@ export class ClusterConnection {
       observer,
     });
     return this.eventCache;
+  }
+
+  /**
+   * The kinds whose watch caches run now (started by a read and not stopped since): what can be
+   * read at no cost to the cluster (counts, search). Starts nothing.
+   */
+  runningKinds(): KindInfo[] {
+    return [...this.cacheKinds].filter(([key]) => this.caches.has(key)).map(([, kind]) => kind);
+  }
+
+  /** A kind's watch cache while one runs; never starts one. */
+  runningCache(kind: KindInfo): ResourceCache<ResourceEntry> | undefined {
+    return this.caches.get(kindKey(kind));
   }
 
   /**
@@ -248,7 +308,10 @@ export class ClusterConnection {
     return this.caches.get(kindKey(kind))?.liveEntry(key)?.json;
   }
 
-  /** A single object of any kind, read from the apiserver; a Secret's values dropped as it is read. */
+  /**
+   * A single object of any kind, read from the apiserver (a snapshot's: from its file, never a
+   * network); a Secret's values dropped as it is read.
+   */
   async getObject(
     kind: KindInfo,
     name: string,
@@ -257,8 +320,11 @@ export class ClusterConnection {
   ): Promise<KubeObject> {
     const ns = kind.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
     const path = `${kind.apiPath}${ns}/${kind.plural}/${encodeURIComponent(name)}`;
+    const { frozen } = this.opts;
     try {
-      const object = await this.client.getJson<KubeObject>(path, { signal, timeoutMs: this.opts.timeoutMs });
+      const object = frozen
+        ? frozenObject(frozen, kind, name, namespace, path)
+        : await this.client.getJson<KubeObject>(path, { signal, timeoutMs: this.opts.timeoutMs });
       return isSecretKind(kind) ? stripSecret(object) : object;
     } catch (err) {
       const where = namespace ? ` in namespace ${namespace}` : '';
@@ -275,13 +341,16 @@ export class ClusterConnection {
   }
 
   private async namespaceUsage(namespace: string): Promise<ReadonlyMap<string, ResourceUsage>> {
+    type PodMetrics = {
+      metadata?: { name?: string };
+      containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
+    };
     const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`;
-    const list = await this.client.getJson<{
-      items?: Array<{
-        metadata?: { name?: string };
-        containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
-      }>;
-    }>(path, { timeoutMs: Math.min(this.opts.timeoutMs, 3_000) });
+    const list = this.opts.frozen
+      ? { items: this.opts.frozen.podMetrics(namespace) as PodMetrics[] }
+      : await this.client.getJson<{ items?: PodMetrics[] }>(path, {
+          timeoutMs: Math.min(this.opts.timeoutMs, 3_000),
+        });
     const byName = new Map<string, ResourceUsage>();
     for (const item of list.items ?? []) {
       if (item.metadata?.name) byName.set(item.metadata.name, sumUsage(item.containers ?? []));
@@ -298,6 +367,12 @@ export class ClusterConnection {
   }
 
   private async probe(): Promise<{ status: ClusterStatus; version?: string }> {
+    const snapshot = this.opts.frozen?.facts;
+    if (snapshot)
+      return {
+        status: 'snapshot',
+        ...(snapshot.kubernetesVersion ? { version: snapshot.kubernetesVersion } : {}),
+      };
     try {
       const v = await this.client.getJson<{ gitVersion?: string }>('/version', {
         timeoutMs: Math.min(this.opts.timeoutMs, STATUS_PROBE_MAX_MS),
@@ -327,7 +402,7 @@ export class ClusterConnection {
       }
     }
     // A recorded cluster keeps its event watch: the history must see what the cluster drops.
-    const recorded = this.opts.eventRecording?.keepsWatching(this.clusterId) ?? false;
+    const recorded = !this.opts.frozen && (this.opts.eventRecording?.keepsWatching(this.clusterId) ?? false);
     if (this.eventCache && !recorded && now - this.eventCache.lastUsed > idleMs) {
       const c = this.eventCache;
       this.eventCache = null;
