@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventRow, humanDuration, podRow, printerFor, since } from './printers';
-import type { ContainerStatus, CoreEvent, Pod } from './types';
+import type { ContainerStatus, CoreEvent, Pod, PodCondition } from './types';
 
 const S = 1000;
 const M = 60 * S;
@@ -35,6 +35,7 @@ describe('humanDuration (apimachinery duration.HumanDuration)', () => {
     [731 * D + H, '2y1d'],
     [8 * 365 * D - D, '7y364d'],
     [8 * 365 * D + 2 * H, '8y'],
+    [8 * 365 * D + 10 * D, '8y'],
   ])('%d ms is %s', (ms, text) => {
     expect(humanDuration(ms)).toBe(text);
   });
@@ -90,6 +91,14 @@ function pod(over: {
 const cells = (p: Pod) => podRow(p, NOW).cells;
 const statusOf = (p: Pod) => cells(p)[2];
 
+const condition = (type: string, status: PodCondition['status'], reason?: string): PodCondition => ({
+  type,
+  status,
+  ...(reason ? { reason } : {}),
+  lastProbeTime: null,
+  lastTransitionTime: ago(M),
+});
+
 describe('podRow (printPod)', () => {
   it('prints name, ready, status, restarts, age and the wide columns', () => {
     const p = pod({
@@ -98,48 +107,70 @@ describe('podRow (printPod)', () => {
         podIPs: [{ ip: '10.0.0.7' }, { ip: 'fd00::7' }],
         nominatedNodeName: 'worker-9',
         conditions: [
-          { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: ago(M) },
-          { type: 'example.com/gate', status: 'True', lastProbeTime: null, lastTransitionTime: ago(M) },
+          condition('Ready', 'True'),
+          condition('example.com/gate', 'True'),
+          condition('example.com/off', 'False'),
         ],
       },
       spec: {
         nodeName: 'worker-1',
-        readinessGates: [{ conditionType: 'example.com/gate' }, { conditionType: 'example.com/other' }],
+        readinessGates: [
+          { conditionType: 'example.com/gate' },
+          { conditionType: 'example.com/off' },
+          { conditionType: 'example.com/missing' },
+        ],
       },
     });
     expect(podRow(p, NOW)).toEqual({
-      cells: ['web-1', '1/1', 'Running', '0', '3d', '10.0.0.7', 'worker-1', 'worker-9', '1/2'],
+      cells: ['web-1', '1/1', 'Running', '0', '3d', '10.0.0.7', 'worker-1', 'worker-9', '1/3'],
     });
-    expect(cells(pod({}))).toEqual([
-      'web-1',
+    const none = ['<none>', '<none>', '<none>', '<none>'];
+    expect(cells(pod({}))).toEqual(['web-1', '0/1', 'Running', '0', '3d', ...none]);
+    const gatedNoConditions = pod({
+      spec: { readinessGates: [{ conditionType: 'example.com/gate' }] },
+      status: { podIPs: [] },
+    });
+    expect(cells(gatedNoConditions).slice(5)).toEqual(['<none>', '<none>', '<none>', '0/1']);
+  });
+
+  it('prints a captured pod that lacks its spec, its status or a container state', () => {
+    const bare = { ...pod({}), spec: undefined, status: undefined } as unknown as Pod;
+    expect(cells(bare).slice(1, 4)).toEqual(['0/0', '', '0']);
+    const stateless = { name: 'app', image: 'i', ready: true, restartCount: 1 } as unknown as ContainerStatus;
+    expect(cells(pod({ status: { containerStatuses: [stateless] } })).slice(1, 4)).toEqual([
       '0/1',
       'Running',
-      '0',
-      '3d',
-      '<none>',
-      '<none>',
-      '<none>',
-      '<none>',
+      '1',
     ]);
+    const initStateless = { name: 'migrate', restartCount: 0 } as unknown as ContainerStatus;
+    const init = pod({
+      spec: { initContainers: [{ name: 'migrate', image: 'i' }] },
+      status: { phase: 'Pending', initContainerStatuses: [initStateless] },
+    });
+    expect(statusOf(init)).toBe('Init:0/1');
+  });
+
+  it('counts a container as ready only when it is ready and running', () => {
+    const unready = pod({ status: { containerStatuses: [container('app', running)] } });
+    expect(cells(unready).slice(1, 3)).toEqual(['0/1', 'Running']);
+    const stopped = pod({ status: { containerStatuses: [container('app', {}, { ready: true })] } });
+    expect(cells(stopped).slice(1, 3)).toEqual(['0/1', 'Running']);
   });
 
   it('takes the pod reason over the phase, and SchedulingGated from the PodScheduled condition', () => {
     expect(statusOf(pod({ status: { phase: 'Failed', reason: 'Evicted' } }))).toBe('Evicted');
-    const gated = pod({
-      status: {
-        phase: 'Pending',
-        conditions: [
-          {
-            type: 'PodScheduled',
-            status: 'False',
-            reason: 'SchedulingGated',
-            lastProbeTime: null,
-            lastTransitionTime: ago(M),
-          },
-        ],
-      },
-    });
-    expect(statusOf(gated)).toBe('SchedulingGated');
+    const pending = (...conditions: PodCondition[]) =>
+      statusOf(pod({ status: { phase: 'Pending', conditions } }));
+    expect(pending(condition('Ready', 'False'), condition('PodScheduled', 'False', 'SchedulingGated'))).toBe(
+      'SchedulingGated',
+    );
+    expect(pending(condition('PodScheduled', 'False', 'Unschedulable'))).toBe('Pending');
+    expect(
+      pending(
+        condition('Ready', 'False', 'SchedulingGated'),
+        condition('PodScheduled', 'False', 'Unschedulable'),
+      ),
+    ).toBe('Pending');
   });
 
   it('says which init container holds the pod up, and how', () => {
@@ -149,19 +180,77 @@ describe('podRow (printPod)', () => {
         { name: 'seed', image: 'i' },
       ],
     };
-    const init = (...statuses: ContainerStatus[]) =>
-      statusOf(pod({ spec, status: { phase: 'Pending', initContainerStatuses: statuses } }));
+    // As the kubelet reports a pod still initialising: its containers wait in PodInitializing.
+    const conditions = [condition('PodScheduled', 'True'), condition('Initialized', 'False')];
+    const containerStatuses = [container('app', { waiting: { reason: 'PodInitializing' } })];
+    const initPod = (...statuses: ContainerStatus[]) =>
+      pod({
+        spec,
+        status: { phase: 'Pending', initContainerStatuses: statuses, containerStatuses, conditions },
+      });
+    const init = (...statuses: ContainerStatus[]) => statusOf(initPod(...statuses));
     const done = container('migrate', { terminated: { exitCode: 0, reason: 'Completed' } });
-    expect(init(done, container('seed', running))).toBe('Init:1/2');
+    const seed = container('seed', running, { started: true });
+    expect(cells(initPod(done, seed)).slice(1, 4)).toEqual(['0/1', 'Init:1/2', '0']);
     expect(init(container('migrate', { waiting: { reason: 'PodInitializing' } }))).toBe('Init:0/2');
-    expect(init(done, container('seed', { waiting: { reason: 'CrashLoopBackOff' } }))).toBe(
-      'Init:CrashLoopBackOff',
+    const failing = container(
+      'seed',
+      { waiting: { reason: 'CrashLoopBackOff' } },
+      { restartCount: 3, lastState: { terminated: { exitCode: 1, finishedAt: ago(20 * S) } } },
     );
+    expect(cells(initPod(done, failing)).slice(1, 4)).toEqual([
+      '0/1',
+      'Init:CrashLoopBackOff',
+      '3 (20s ago)',
+    ]);
     expect(init(container('migrate', { terminated: { exitCode: 137, reason: 'OOMKilled' } }))).toBe(
       'Init:OOMKilled',
     );
     expect(init(container('migrate', { terminated: { exitCode: 3 } }))).toBe('Init:ExitCode:3');
     expect(init(container('migrate', { terminated: { exitCode: 137, signal: 9 } }))).toBe('Init:Signal:9');
+  });
+
+  it('counts a sidecar that has not started as holding the pod up, unless the pod says it is initialised', () => {
+    const spec = { initContainers: [{ name: 'proxy', image: 'i', restartPolicy: 'Always' }] };
+    const proxy = container('proxy', running, { started: false, restartCount: 1 });
+    const app = container('app', running, { ready: true, restartCount: 2 });
+    const initialized = (state: 'True' | 'False') =>
+      pod({
+        spec,
+        status: {
+          initContainerStatuses: [proxy],
+          containerStatuses: [app],
+          conditions: [condition('PodScheduled', 'True'), condition('Initialized', state)],
+        },
+      });
+    expect(cells(initialized('False')).slice(1, 4)).toEqual(['0/2', 'Init:0/1', '1']);
+    expect(cells(initialized('True')).slice(1, 4)).toEqual(['1/2', 'Init:0/1', '3']);
+    const startedNotReady = pod({
+      spec,
+      status: {
+        initContainerStatuses: [container('proxy', running, { started: true })],
+        containerStatuses: [app],
+      },
+    });
+    expect(cells(startedNotReady).slice(1, 3)).toEqual(['1/2', 'Running']);
+  });
+
+  it('drops the restarts of init containers that ran to completion once the pod is initialised', () => {
+    const p = pod({
+      spec: { initContainers: [{ name: 'migrate', image: 'i' }] },
+      status: {
+        initContainerStatuses: [
+          container(
+            'migrate',
+            { terminated: { exitCode: 0, reason: 'Completed' } },
+            { restartCount: 2, lastState: { terminated: { exitCode: 1, finishedAt: ago(H) } } },
+          ),
+        ],
+        containerStatuses: [container('app', running, { ready: true })],
+        conditions: [condition('Initialized', 'True')],
+      },
+    });
+    expect(cells(p).slice(1, 4)).toEqual(['1/1', 'Running', '0']);
   });
 
   it('counts a started sidecar (restartPolicy Always) as a container, and its restarts once initialised', () => {
@@ -177,15 +266,13 @@ describe('podRow (printPod)', () => {
           }),
         ],
         containerStatuses: [container('app', running, { ready: true, restartCount: 1 })],
-        conditions: [
-          { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: ago(M) },
-        ],
+        conditions: [condition('Initialized', 'True')],
       },
     });
     expect(cells(p).slice(1, 4)).toEqual(['2/2', 'Running', '3 (10m ago)']);
   });
 
-  it('shows the last container reason, and the latest restart with the count', () => {
+  it('shows the reason of the first container that has one, and the latest restart with the count', () => {
     const p = pod({
       spec: {
         containers: [
@@ -198,17 +285,26 @@ describe('podRow (printPod)', () => {
           container(
             'app',
             { waiting: { reason: 'CrashLoopBackOff' } },
-            { restartCount: 7, lastState: { terminated: { exitCode: 1, finishedAt: ago(40 * S) } } },
+            { restartCount: 7, lastState: { terminated: { exitCode: 1, finishedAt: ago(2 * H) } } },
           ),
           container('envoy', running, {
             ready: true,
             restartCount: 1,
-            lastState: { terminated: { exitCode: 1, finishedAt: ago(2 * H) } },
+            lastState: { terminated: { exitCode: 1, finishedAt: ago(40 * S) } },
           }),
         ],
       },
     });
     expect(cells(p).slice(1, 4)).toEqual(['1/2', 'CrashLoopBackOff', '8 (40s ago)']);
+    const twoReasons = pod({
+      status: {
+        containerStatuses: [
+          container('app', { waiting: { reason: 'CrashLoopBackOff' } }),
+          container('envoy', { terminated: { exitCode: 1, reason: 'Error' } }),
+        ],
+      },
+    });
+    expect(statusOf(twoReasons)).toBe('CrashLoopBackOff');
     const exited = pod({
       status: { containerStatuses: [container('app', { terminated: { exitCode: 2 } })] },
     });
@@ -221,6 +317,29 @@ describe('podRow (printPod)', () => {
       status: { containerStatuses: [container('app', running, { restartCount: 2 })] },
     });
     expect(cells(restartedNoTime)[3]).toBe('2');
+    const neverRestarted = pod({
+      status: {
+        containerStatuses: [
+          container('app', running, { lastState: { terminated: { exitCode: 0, finishedAt: ago(M) } } }),
+        ],
+      },
+    });
+    expect(cells(neverRestarted)[3]).toBe('0');
+    const laterFirst = pod({
+      status: {
+        containerStatuses: [
+          container('app', running, {
+            restartCount: 1,
+            lastState: { terminated: { exitCode: 1, finishedAt: ago(40 * S) } },
+          }),
+          container('envoy', running, {
+            restartCount: 1,
+            lastState: { terminated: { exitCode: 1, finishedAt: ago(2 * H) } },
+          }),
+        ],
+      },
+    });
+    expect(cells(laterFirst)[3]).toBe('2 (40s ago)');
   });
 
   it('says Running or NotReady for a Completed container beside one still running', () => {
@@ -228,11 +347,14 @@ describe('podRow (printPod)', () => {
       container('job', { terminated: { exitCode: 0, reason: 'Completed' } }),
       container('app', running, { ready: true }),
     ];
-    const ready = { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: ago(M) } as const;
-    expect(statusOf(pod({ status: { containerStatuses: statuses, conditions: [ready] } }))).toBe('Running');
+    const scheduled = condition('PodScheduled', 'True');
+    const withConditions = (...conditions: PodCondition[]) =>
+      statusOf(pod({ status: { containerStatuses: statuses, conditions } }));
+    expect(withConditions(scheduled, condition('Ready', 'True'))).toBe('Running');
+    expect(withConditions(scheduled, condition('Ready', 'False'))).toBe('NotReady');
     expect(statusOf(pod({ status: { containerStatuses: statuses } }))).toBe('NotReady');
     const alone = pod({ status: { phase: 'Succeeded', containerStatuses: [statuses[0]!] } });
-    expect(podRow(alone, NOW)).toMatchObject({
+    expect(podRow(alone, NOW)).toEqual({
       cells: ['web-1', '0/1', 'Completed', '0', '3d', '<none>', '<none>', '<none>', '<none>'],
       conditions: [
         {
@@ -326,6 +448,30 @@ describe('eventRow (printEvent)', () => {
     expect([single[0], single[7], single[8]]).toEqual(['3m', '3m', 1]);
     const lastMissing = eventRow(event({ lastTimestamp: null }), NOW).cells;
     expect(lastMissing[0]).toBe('60m');
+  });
+
+  it('prints a captured event that lacks its fields', () => {
+    const sparse = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'x.1', namespace: 'shop', uid: 'e', resourceVersion: '2', creationTimestamp: ago(H) },
+      reportingComponent: 'kubelet',
+      reportingInstance: 'worker-2',
+    } as unknown as CoreEvent;
+    expect(eventRow(sparse, NOW).cells).toEqual([
+      '<unknown>',
+      '',
+      '',
+      '',
+      '',
+      'kubelet, worker-2',
+      '',
+      '<unknown>',
+      1,
+      'x.1',
+    ]);
+    const kindless = event({ involvedObject: { name: 'web-1' } as CoreEvent['involvedObject'] });
+    expect(eventRow(kindless, NOW).cells[3]).toBe('/web-1');
   });
 
   it('names the object by kind alone when it has no name, and the source by component alone without a host', () => {

@@ -55,8 +55,7 @@ const AGE_DOC = 'CreationTimestamp is a timestamp representing the server time w
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);
   if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 120) return `${Math.max(seconds, 0)}s`;
   const minutes = Math.trunc(seconds / 60);
   if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
   if (minutes < 180) return `${minutes}m`;
@@ -92,15 +91,16 @@ function laterRestart(latest: string | undefined, c: ContainerStatus): string | 
 }
 
 export function podRow(pod: Pod, nowMs: number): PrintedRow {
-  const status = pod.status ?? { phase: 'Unknown' };
-  const spec = pod.spec ?? { containers: [] };
+  // A captured object may lack either; it still prints, as kubectl prints an empty phase.
+  const status: Partial<Pod['status']> = pod.status ?? {};
+  const spec: Partial<Pod['spec']> = pod.spec ?? {};
   let reason: string = (status.reason as string | undefined) || status.phase || '';
   if (status.conditions?.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
     reason = 'SchedulingGated';
   const inits = new Map(
     ((spec.initContainers ?? []) as InitContainer[]).map((c) => [c.name, c.restartPolicy === 'Always']),
   );
-  const total = spec.containers.length + [...inits.values()].filter(Boolean).length;
+  const total = (spec.containers?.length ?? 0) + [...inits.values()].filter(Boolean).length;
   let ready = 0;
   let restarts = 0;
   let sidecarRestarts = 0;
@@ -126,7 +126,7 @@ export function podRow(pod: Pod, nowMs: number): PrintedRow {
     initializing = true;
     if (t) reason = `Init:${t.reason || (t.signal ? `Signal:${t.signal}` : `ExitCode:${t.exitCode}`)}`;
     else if (w?.reason && w.reason !== 'PodInitializing') reason = `Init:${w.reason}`;
-    else reason = `Init:${i}/${spec.initContainers?.length ?? 0}`;
+    else reason = `Init:${i}/${inits.size}`;
     break;
   }
   if (!initializing || trueCondition(status.conditions, 'Initialized')) {
@@ -174,16 +174,10 @@ export function podRow(pod: Pod, nowMs: number): PrintedRow {
       gatesText,
     ],
   };
-  if (terminal) {
-    const succeeded = status.phase === 'Succeeded';
-    row.conditions = [
-      {
-        type: 'Completed',
-        status: 'True',
-        reason: status.phase,
-        message: succeeded ? 'The pod has completed successfully.' : 'The pod failed.',
-      },
-    ];
+  const { phase } = status;
+  if (phase === 'Succeeded' || phase === 'Failed') {
+    const message = phase === 'Succeeded' ? 'The pod has completed successfully.' : 'The pod failed.';
+    row.conditions = [{ type: 'Completed', status: 'True', reason: phase, message }];
   }
   return row;
 }
@@ -196,7 +190,7 @@ export function eventRow(ev: CoreEvent, nowMs: number): PrintedRow {
     last = since(ev.series.lastObservedTime, nowMs);
     count = ev.series.count;
   } else if (count === 0) count = 1;
-  const io = ev.involvedObject ?? { kind: '', name: '' };
+  const io: Partial<CoreEvent['involvedObject']> = ev.involvedObject ?? {};
   const kind = (io.kind ?? '').toLowerCase();
   const component = ev.source?.component || ev.reportingComponent || '';
   const instance = ev.source?.host || ev.reportingInstance || '';

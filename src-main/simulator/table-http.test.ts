@@ -18,7 +18,11 @@ interface Table {
   apiVersion: string;
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
   columnDefinitions: { name: string }[];
-  rows: { cells: unknown[]; object?: { kind: string; apiVersion?: string; metadata: { name: string } } }[];
+  rows: {
+    cells: unknown[];
+    conditions?: { type: string; reason: string }[];
+    object?: { kind: string; apiVersion?: string; metadata: { name: string; resourceVersion?: string } };
+  }[];
 }
 
 async function get(path: string, accept = KUBECTL_ACCEPT) {
@@ -70,12 +74,23 @@ describe('Tables over HTTP, as kubectl get asks for them', () => {
 
     const rest = await get(`/api/v1/pods?limit=500&continue=${first.body.metadata.continue}`);
     expect(rest.body.rows.length).toBe(first.body.metadata.remainingItemCount);
+    // A finished pod's row says so, as the apiserver marks it (kubectl's --show-all once read it).
+    const batch = await get('/api/v1/namespaces/batch/pods');
+    const completed = batch.body.rows.filter((r) => r.cells[2] === 'Completed');
+    expect(completed.length).toBeGreaterThan(0);
+    for (const row of completed)
+      expect(row.conditions).toEqual([expect.objectContaining({ type: 'Completed', reason: 'Succeeded' })]);
+    expect(batch.body.rows.filter((r) => r.cells[2] === 'Running').map((r) => r.conditions)).toContain(
+      undefined,
+    );
   });
 
   it('prints one pod as a Table of one row, with the status kubectl shows', async () => {
     const { namespace, name, status } = DEMO_PODS.crashLoop;
     const one = await get(`/api/v1/namespaces/${namespace}/pods/${name}`);
     expect(one.body.rows).toHaveLength(1);
+    expect(one.body.metadata.resourceVersion).toBe(one.body.rows[0]?.object?.metadata.resourceVersion);
+    expect(one.body.metadata.resourceVersion).toMatch(/^\d+$/);
     expect(one.body.rows[0]?.cells.slice(0, 3)).toEqual([name, '0/1', status]);
     const v1beta1 = await get(
       `/api/v1/namespaces/${namespace}/pods/${name}`,

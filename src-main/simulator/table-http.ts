@@ -28,7 +28,7 @@ export interface TableRequest {
 
 /** The meta.k8s.io Table version the Accept header asks for first, if any. */
 export function tableVersion(accept: string | undefined): 'v1' | 'v1beta1' | undefined {
-  for (const range of (accept ?? '').split(',')) {
+  for (const range of accept?.split(',') ?? []) {
     const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
     if (type !== 'application/json') continue;
     if (!params.includes('as=table') || !params.includes('g=meta.k8s.io')) continue;
@@ -49,7 +49,8 @@ export function tableRequest(
   now: () => number,
 ): TableRequest | Status | undefined {
   const version = tableVersion(accept);
-  const printer = version && def.storage === undefined ? printerFor(def.group, def.resource) : undefined;
+  // Only core pods and events have one (events.k8s.io's view of events is served plain).
+  const printer = version && printerFor(def.group, def.resource);
   if (!version || !printer) return undefined;
   const include = includeObject || 'Metadata';
   if (include !== 'None' && include !== 'Metadata' && include !== 'Object') {
