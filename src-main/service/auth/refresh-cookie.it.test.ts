@@ -133,6 +133,7 @@ describe('a refresh from the cookie (a reload, a new tab)', () => {
     const reuse = await refreshWith(cookie.value);
     expect(reuse.status).toBe(401);
     expect(reuse.body).toMatchObject({ code: 'refresh_token_reused' });
+    expect(reuse.headers['www-authenticate']).toMatch(/^Bearer realm="skiff", error="invalid_token"/);
     const cleared = setCookie(reuse);
     expect(cleared).toMatchObject({ name: REFRESH_COOKIE, value: '' });
     expect(cleared.attributes).toMatchObject({ 'max-age': '0', path: '/v1/auth/refresh', httponly: true });

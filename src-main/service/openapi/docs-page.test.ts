@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type ApiDocument,
   escapeHtml,
@@ -99,7 +99,11 @@ describe('text', () => {
     expect(shortPath('/v1/workspaces/{w}/observability/{c}/kubernetes-events')).toBe(
       '…/observability/{c}/kubernetes-events',
     );
+    expect(shortPath('/v1/workspaces/{w}/observability/{c}/relations/{type}/{name}')).toBe(
+      '…/relations/{type}/{name}',
+    );
     expect(shortPath('/v1/auth/sessions/{id}')).toBe('/v1/auth/sessions/{id}');
+    expect(shortPath('/v1/a/b/c/d')).toBe('…/b/c/d');
   });
 });
 
@@ -119,6 +123,7 @@ describe('a schema’s type', () => {
     expect(typeText({ type: 'array' })).toBe('any[]');
     expect(typeText({ type: 'object', additionalProperties: { type: 'number' } })).toBe('map of number');
     expect(typeText({ type: 'object', additionalProperties: true })).toBe('object');
+    expect(typeText({ type: 'string', additionalProperties: { type: 'number' } })).toBe('string');
     expect(typeText({ type: ['string', 'null'] })).toBe('string | null');
   });
 
@@ -134,6 +139,23 @@ describe('a schema’s type', () => {
 });
 
 describe('a schema’s properties', () => {
+  it('are a definition list, exactly: optional ones marked, nested objects within, descriptions once', () => {
+    expect(
+      schemaHtml({
+        type: 'object',
+        required: ['a'],
+        properties: {
+          a: { type: 'string', description: 'An `a`.' },
+          b: { type: 'object', properties: { c: { type: 'integer' } } },
+        },
+      }),
+    ).toBe(
+      '<dl class="props"><dt><code>a</code></dt><dd><span class="type">string</span> — An <code>a</code>.</dd>' +
+        '<dt><code>b</code> <span class="optional">optional</span></dt><dd><dl class="props">' +
+        '<dt><code>c</code> <span class="optional">optional</span></dt><dd><span class="type">integer</span></dd></dl></dd></dl>',
+    );
+  });
+
   it('are listed with their types, which are optional, and their descriptions', () => {
     const html = schemaHtml(doc.components!.schemas!.Login);
     expect(html.startsWith('<p>Who logs in.</p><dl class="props">')).toBe(true);
@@ -166,7 +188,11 @@ describe('a schema’s properties', () => {
 });
 
 describe('the page', () => {
-  const html = renderDocsPage(doc, '/v1/openapi.json');
+  // Rendered inside each test: the mutation run counts only what a test itself executes.
+  let html = '';
+  beforeEach(() => {
+    html = renderDocsPage(doc, '/v1/openapi.json');
+  });
 
   it('has the title, version, description and a link to the document', () => {
     expect(html).toContain('<title>Skiff API reference</title>');

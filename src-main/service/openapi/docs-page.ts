@@ -62,7 +62,7 @@ export function shortPath(path: string): string {
 }
 
 /** One line naming a schema's type: `string`, `Pod[]`, `"a" | "b"`, `integer 1–1000`… */
-export function typeText(schema: Json | undefined, depth = 0): string {
+export function typeText(schema: Json | undefined): string {
   if (!schema) return 'any';
   if (typeof schema.$ref === 'string') {
     const name = refName(schema.$ref);
@@ -74,13 +74,13 @@ export function typeText(schema: Json | undefined, depth = 0): string {
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const parts = schema[key];
     if (Array.isArray(parts))
-      return parts.map((p) => typeText(p as Json, depth)).join(key === 'allOf' ? ' and ' : ' | ');
+      return parts.map((p) => typeText(p as Json)).join(key === 'allOf' ? ' and ' : ' | ');
   }
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type ?? 'any'];
   const shown = types.map((t) => {
-    if (t === 'array') return `${typeText(schema.items as Json | undefined, depth)}[]`;
+    if (t === 'array') return `${typeText(schema.items as Json | undefined)}[]`;
     if (t === 'object' && schema.additionalProperties && typeof schema.additionalProperties === 'object')
-      return `map of ${typeText(schema.additionalProperties as Json, depth)}`;
+      return `map of ${typeText(schema.additionalProperties as Json)}`;
     return escapeHtml(String(t));
   });
   const facts: string[] = [];
@@ -96,17 +96,18 @@ export function typeText(schema: Json | undefined, depth = 0): string {
 /** An object's properties as a definition list, nested ones within, to MAX_DEPTH. */
 export function schemaHtml(schema: Json | undefined, depth = 0): string {
   const properties = schema?.properties as Record<string, Json> | undefined;
-  const type = `<p class="type">${typeText(schema, depth)}</p>`;
+  const type = `<p class="type">${typeText(schema)}</p>`;
   if (!properties || typeof schema?.$ref === 'string') {
     const description = typeof schema?.description === 'string' ? `<p>${prose(schema.description)}</p>` : '';
     return `${type}${description}`;
   }
   if (depth >= MAX_DEPTH) return '<p class="type">object</p>';
-  const required = new Set(Array.isArray(schema!.required) ? (schema!.required as string[]) : []);
+  // Set(undefined) is empty: no `required` list, every property optional.
+  const required = new Set(schema!.required as string[] | undefined);
   const rows = Object.entries(properties).map(([name, prop]) => {
     const nested = prop.properties
       ? schemaHtml(prop, depth + 1)
-      : `<span class="type">${typeText(prop, depth + 1)}</span>`;
+      : `<span class="type">${typeText(prop)}</span>`;
     const description = typeof prop.description === 'string' ? ` — ${prose(prop.description)}` : '';
     const mark = required.has(name) ? '' : ' <span class="optional">optional</span>';
     return `<dt><code>${escapeHtml(name)}</code>${mark}</dt><dd>${nested}${prop.properties ? '' : description}</dd>`;
