@@ -86,8 +86,12 @@ export const batches = [
       'src-main/service/event-watch/**/*.ts',
       'src-main/service/operations/event*.ts',
       'src-main/service/operations/guidance.ts',
+      // Explanations of any object (issue 23): the knowledge base's service side.
+      'src-main/service/explain/**/*.ts',
+      'src-main/service/operations/explain.ts',
     ],
     tests: [
+      'src-main/service/explain/*.test.ts',
       'src-main/service/events/*.test.ts',
       'src-main/service/history/*.test.ts',
       'src-main/service/storage/*.test.ts',
@@ -106,6 +110,7 @@ export const batches = [
         'event-watch-release',
         'event-history-live',
         'event-guidance',
+        'explain',
         // Durations on a snapshot count back from when it was taken (operations/event-clock.ts).
         'snapshot-durations',
       ]),

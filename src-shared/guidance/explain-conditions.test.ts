@@ -256,4 +256,39 @@ describe('explainConditions: a HorizontalPodAutoscaler', () => {
     });
     expect(explainConditions(noKind)[0]?.checks).toBeUndefined();
   });
+
+  it('only ScalingActive names the metrics API, and only ScalingLimited at TooManyReplicas is a limit', () => {
+    expect(explainConditions(hpa([c('AbleToScale', 'False', 'FailedGetResourceScale')]))[0]?.checks).toEqual([
+      target,
+    ]);
+    expect(explainConditions(hpa([c('Other', 'True', 'TooManyReplicas')]))).toEqual([]);
+    expect(explainConditions(hpa([c('ScalingLimited', 'False', 'TooManyReplicas')]))).toEqual([]);
+  });
+
+  it('an autoscaler or ReplicaSet without metadata or spec names no target and no owner', () => {
+    const bare = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      status: { conditions: [c('AbleToScale', 'False')] },
+    };
+    expect(explainConditions(bare)[0]?.checks).toBeUndefined();
+    const rs = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      status: { conditions: [c('ReplicaFailure', 'True')] },
+    };
+    expect(explainConditions(rs)[0]?.checks).toBeUndefined();
+    const target = explainConditions({
+      ...bare,
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
+    })[0]?.checks?.[0]?.ref;
+    expect(target).toStrictEqual({ resourceType: 'deployment', name: 'web' });
+    const owned = explainConditions({
+      ...rs,
+      metadata: {
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', controller: true }],
+      },
+    } as never)[0]?.checks?.[0]?.ref;
+    expect(owned).toStrictEqual({ resourceType: 'deployment', name: 'd' });
+  });
 });

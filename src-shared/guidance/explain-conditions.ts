@@ -7,7 +7,7 @@
  */
 
 import { type ConditionLike, conditionsOf, type Finding, finding, type ObjectLike } from './findings';
-import { messageChecks, refOf } from './refs';
+import { groupOf, messageChecks, refOf } from './refs';
 import { findGuidance } from './registry';
 import type { GuidanceCheck, GuidanceSubject } from './types';
 
@@ -44,7 +44,7 @@ function hpaChecks(obj: ObjectLike, c: ConditionLike): GuidanceCheck[] {
     checks.push({ text: `${target.kind} ${target.name} is the scale target.`, ref });
   }
   // Resource metrics (cpu, memory) come from metrics-server through this APIService.
-  if (c.type === 'ScalingActive' && /Resource/.test(c.reason ?? '')) {
+  if (c.type === 'ScalingActive' && c.reason?.includes('Resource')) {
     checks.push({ text: 'APIService v1beta1.metrics.k8s.io serves resource metrics.', ref: METRICS_API });
   }
   return checks;
@@ -71,15 +71,8 @@ const RULES: Readonly<Record<string, Rule>> = {
 
 const CONVENTION: Rule = { subject: 'object-condition', problem: isFalse('Ready', 'Available') };
 
-/** `group/Kind` of an object, the key of RULES. */
-function kindKey(obj: ObjectLike): string {
-  const apiVersion = obj.apiVersion ?? '';
-  const slash = apiVersion.lastIndexOf('/');
-  return `${slash < 0 ? '' : apiVersion.slice(0, slash)}/${obj.kind ?? ''}`;
-}
-
 export function explainConditions(obj: ObjectLike): Finding[] {
-  const rule = RULES[kindKey(obj)] ?? CONVENTION;
+  const rule = RULES[`${groupOf(obj.apiVersion)}/${obj.kind}`] ?? CONVENTION;
   const namespace = obj.metadata?.namespace;
   return conditionsOf(obj)
     .filter(rule.problem)

@@ -111,4 +111,17 @@ describe('explainIngress', () => {
     const f = await explainIngress({ metadata: { name: 'x' } }, tableContext({}));
     expect(f.map((x) => x.reason)).toEqual(['NoAddress']);
   });
+
+  it('an Ingress with nothing but a kind, or a status without a load balancer, has no address and no class', async () => {
+    const f = await explainIngress({ kind: 'Ingress' }, tableContext({}));
+    expect(f.map((x) => [x.reason, x.checks?.length])).toEqual([['NoAddress', 1]]);
+    expect(f[0]?.checks?.[0]?.ref).toBeUndefined();
+    const noLb = await explainIngress({ ...ingress({ className: 'nginx' }), status: {} }, tableContext({}));
+    expect(noLb.map((x) => x.reason)).toEqual(['NoAddress']);
+  });
+
+  it('severities come from the entries: no address is a warning, a missing backend an error', async () => {
+    const f = await explainIngress(ingress({ backends: ['gone'], address: false }), tableContext({}));
+    expect(f.map((x) => x.severity)).toEqual(['warning', 'error']);
+  });
 });

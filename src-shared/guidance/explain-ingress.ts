@@ -4,8 +4,8 @@
  * missing: only a look-up that answers "no such object" makes that finding.
  */
 
-import { type ExplainContext, type Finding, finding, type ObjectLike } from './findings';
-import { findGuidance } from './registry';
+import { type ExplainContext, explained, type Finding, type ObjectLike } from './findings';
+import { requireGuidance } from './registry';
 import type { GuidanceCheck, GuidanceRef } from './types';
 
 type BackendLike = { service?: { name?: string } | null } | null | undefined;
@@ -45,7 +45,7 @@ function noAddress(ingress: IngressLike): Finding {
           text: 'The Ingress names no class: an IngressClass must be marked default for a controller to take it.',
         },
       ];
-  return finding('status', 'NoAddress', findGuidance('ingress-status', 'NoAddress'), 'warning', { checks });
+  return explained('status', 'NoAddress', requireGuidance('ingress-status', 'NoAddress'), { checks });
 }
 
 export async function explainIngress(obj: ObjectLike, ctx: ExplainContext): Promise<Finding[]> {
@@ -63,7 +63,7 @@ export async function explainIngress(obj: ObjectLike, ctx: ExplainContext): Prom
   if (missing.length > 0) {
     const names = missing.map((r) => r.name).join(', ');
     findings.push(
-      finding('status', 'ServiceNotFound', findGuidance('ingress-status', 'ServiceNotFound'), 'error', {
+      explained('status', 'ServiceNotFound', requireGuidance('ingress-status', 'ServiceNotFound'), {
         message: `Backend Service${missing.length > 1 ? 's' : ''} not found in ${namespace}: ${names}`,
         checks: missing.map((ref) => ({ text: `Service ${ref.name} does not exist.`, ref })),
       }),

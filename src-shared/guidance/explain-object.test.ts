@@ -187,4 +187,41 @@ describe('explainEvents', () => {
       },
     ]);
   });
+
+  it('an event reason that is also a container state gets the event’s entry', () => {
+    const f = explainEvents([warning('OOMKilled', 'x'), warning('Evicted', 'y')], pod);
+    expect(f.map((x) => x.guidance?.id)).toEqual(['event-evicted', 'event-oomkilled']);
+  });
+});
+
+describe('explainObject: edges', () => {
+  it('an object with no kind has nothing to explain', async () => {
+    expect(await explainObject({}, tableContext({}))).toEqual([]);
+  });
+
+  it('steps without a ref are kept as they are, and not looked up', async () => {
+    const ing: ObjectLike = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'w', namespace: 'ns' },
+    };
+    const ctx = tableContext({});
+    const f = await explainObject(ing, ctx);
+    expect(f[0]?.checks).toEqual([{ text: expect.stringMatching(/default/) }]);
+    expect(ctx.lookups).toEqual([]);
+  });
+
+  it('a finding without a condition reason tells only its own reason', async () => {
+    const d: ObjectLike = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'ns' },
+      status: { conditions: [{ type: 'Available', status: 'False' }] },
+    };
+    const f = await explainObject(
+      d,
+      tableContext({}, [warning('Available', 'told'), warning('FailedCreate', 'x')]),
+    );
+    expect(f.map((x) => x.reason)).toEqual(['Available', 'FailedCreate']);
+  });
 });

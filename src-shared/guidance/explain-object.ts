@@ -16,26 +16,14 @@ import { explainPod, type PodLike } from './explain-pod';
 import { explainPvc } from './explain-pvc';
 import type { EventLike, ExplainContext, Finding, ObjectLike } from './findings';
 import { finding } from './findings';
-import { messageChecks, refKey } from './refs';
+import { groupOf, isOwnGroup, messageChecks, refKey } from './refs';
 import { guidanceForReason } from './registry';
 import type { GuidanceRef } from './types';
 
 export const MAX_EVENT_FINDINGS = 10;
 
-/** The group of an apiVersion: "" for the core group's `v1`. */
-function groupOf(obj: ObjectLike): string {
-  const apiVersion = obj.apiVersion ?? '';
-  const slash = apiVersion.lastIndexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
-/** Kubernetes' own groups: the core group, dotless ones (`apps`), and `*.k8s.io`. */
-function ownGroup(group: string): boolean {
-  return !group.includes('.') || group.endsWith('.k8s.io');
-}
-
 async function kindFindings(obj: ObjectLike, ctx: ExplainContext): Promise<Finding[]> {
-  const key = `${groupOf(obj)}/${obj.kind ?? ''}`;
+  const key = `${groupOf(obj.apiVersion)}/${obj.kind}`;
   if (key === '/Pod') return explainPod(obj as PodLike);
   if (key === '/PersistentVolumeClaim') return explainPvc(obj, ctx);
   if (key === 'networking.k8s.io/Ingress') return explainIngress(obj, ctx);
@@ -51,7 +39,7 @@ export function explainEvents(events: readonly EventLike[], obj: ObjectLike): Fi
     latest.delete(e.reason);
     latest.set(e.reason, e);
   }
-  const known = ownGroup(groupOf(obj));
+  const known = isOwnGroup(groupOf(obj.apiVersion));
   const namespace = obj.metadata?.namespace;
   return [...latest.values()]
     .reverse()
@@ -90,7 +78,11 @@ async function markMissing(findings: Finding[], ctx: ExplainContext): Promise<Fi
 
 export async function explainObject(obj: ObjectLike, ctx: ExplainContext): Promise<Finding[]> {
   const own = await kindFindings(obj, ctx);
-  const told = new Set(own.flatMap((f) => [f.reason, f.conditionReason ?? ''].map((r) => r.toLowerCase())));
+  const told = new Set(
+    own
+      .flatMap((f) => (f.conditionReason ? [f.reason, f.conditionReason] : [f.reason]))
+      .map((r) => r.toLowerCase()),
+  );
   const events = explainEvents(ctx.events, obj).filter((f) => !told.has(f.reason.toLowerCase()));
   return markMissing([...own, ...events], ctx);
 }

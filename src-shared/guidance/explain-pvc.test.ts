@@ -162,3 +162,60 @@ describe('explainPvc: other phases', () => {
     expect((await explainPvc(claim('gp3', 'Lost'), tableContext({})))[0]?.checks).toBeUndefined();
   });
 });
+
+describe('explainPvc: what each cause reads', () => {
+  it('the latest event of the cause’s reason, whatever came after it; a Normal ProvisioningFailed is no failure', async () => {
+    const unbound = tableContext({}, [normal('FailedBinding', 'no volumes'), normal('Other', 'later')]);
+    expect((await explainPvc(claim(''), unbound))[1]?.message).toBe('no volumes');
+    const failed = tableContext({ storageclass: [storageClass('fast')] }, [
+      warning('ProvisioningFailed', 'quota exceeded'),
+      warning('Other', 'later'),
+      normal('ProvisioningFailed', 'a normal one'),
+    ]);
+    const f = await explainPvc(claim('fast'), failed);
+    expect([f[1]?.reason, f[1]?.message]).toEqual(['ProvisioningFailed', 'quota exceeded']);
+    expect(f[1]?.checks).toBeUndefined();
+    const onlyNormal = tableContext({ storageclass: [storageClass('fast')] }, [
+      normal('ProvisioningFailed', 'x'),
+    ]);
+    expect((await explainPvc(claim('fast'), onlyNormal)).map((x) => x.reason)).toEqual(['Pending']);
+    const waiting = tableContext({ storageclass: [storageClass('gp3', 'WaitForFirstConsumer')] }, [
+      normal('WaitForFirstConsumer', 'first'),
+      normal('Other', 'later'),
+    ]);
+    expect((await explainPvc(claim('gp3'), waiting))[1]?.message).toBe('first');
+    const external = tableContext({ storageclass: [storageClass('gp3')] }, [
+      normal('ExternalProvisioning', 'waiting'),
+      normal('Other', 'later'),
+    ]);
+    expect((await explainPvc(claim('gp3'), external))[1]?.message).toBe('waiting');
+  });
+
+  it('a missing class without an event still names the class', async () => {
+    const f = await explainPvc(claim('fast'), tableContext({}));
+    expect(f[1]?.checks).toEqual([{ text: 'StorageClass fast does not exist.', ref: FAST_REF }]);
+  });
+
+  it('pods without volumes do not use it; a claim without metadata or spec has no pods and no class', async () => {
+    const ctx = tableContext({
+      pod: [
+        { metadata: { name: 'bare', namespace: 'shop' }, spec: {} },
+        { metadata: { name: 'none', namespace: 'shop' } },
+      ],
+    });
+    expect((await explainPvc(claim('fast'), ctx))[0]?.checks).toEqual([
+      { text: 'StorageClass fast provisions the claim.', ref: FAST_REF },
+    ]);
+    const anonymous = await explainPvc(
+      { status: { phase: 'Pending' } },
+      tableContext({ pod: [pod('p', 'data')] }),
+    );
+    expect(anonymous.map((x) => x.reason)).toEqual(['Pending', 'NoStorageClass']);
+    expect(anonymous[0]?.checks).toBeUndefined();
+  });
+
+  it('a Lost claim without a spec names no volume', async () => {
+    const f = await explainPvc({ status: { phase: 'Lost' } }, tableContext({}));
+    expect(f.map((x) => [x.reason, x.checks])).toEqual([['Lost', undefined]]);
+  });
+});

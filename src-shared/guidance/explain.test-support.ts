@@ -1,4 +1,4 @@
-import type { EventLike, ExplainContext, ObjectLike } from './findings';
+import type { EventLike, ExplainContext, ListedObject, ObjectLike } from './findings';
 import { refKey } from './refs';
 import type { GuidanceRef } from './types';
 
@@ -26,7 +26,9 @@ export function tableContext(
     },
     async list(resourceType: string, namespace: string) {
       if (unreadable.includes(resourceType)) return undefined;
-      return (objects[resourceType] ?? []).filter((o) => o.metadata?.namespace === namespace);
+      return (objects[resourceType] ?? []).filter(
+        (o): o is ListedObject => o.metadata?.namespace === namespace && typeof o.metadata?.name === 'string',
+      );
     },
   };
 }

@@ -50,6 +50,9 @@ export type ObjectLike = {
   status?: unknown;
 };
 
+/** An object as a list holds it: the API gives every one a name. */
+export type ListedObject = ObjectLike & { metadata: { name: string; namespace?: string } };
+
 /** An event about the object, as the events API records it. */
 export type EventLike = { type: string; reason: string; message: string };
 
@@ -60,8 +63,8 @@ export interface ExplainContext {
    * (the kind is not served, or not readable with these credentials).
    */
   find(ref: GuidanceRef): Promise<ObjectLike | null | undefined>;
-  /** Objects of one kind in one namespace; undefined when they cannot be known. */
-  list(resourceType: string, namespace: string): Promise<readonly ObjectLike[] | undefined>;
+  /** Objects of one kind in one namespace (each has a name); undefined when they cannot be known. */
+  list(resourceType: string, namespace: string): Promise<readonly ListedObject[] | undefined>;
   /** The object's own events, oldest first. */
   events: readonly EventLike[];
 }
@@ -77,6 +80,16 @@ export function finding(
   const out: Finding = { source, reason, ...extra, severity: guidance?.severity ?? fallback };
   if (guidance) out.guidance = guidance;
   return out;
+}
+
+/** A finding explained by an entry that always exists: its severity is the entry's. */
+export function explained(
+  source: FindingSource,
+  reason: string,
+  guidance: GuidanceEntry,
+  extra: Partial<Omit<Finding, 'source' | 'reason' | 'guidance' | 'severity'>> = {},
+): Finding {
+  return { source, reason, ...extra, severity: guidance.severity, guidance };
 }
 
 /** `status.conditions` of any object, if it has any that look like conditions. */

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mergeChecks, messageChecks, podUses, refKey, refOf, refsInMessage, usedObjectChecks } from './refs';
+import {
+  groupOf,
+  isOwnGroup,
+  mergeChecks,
+  messageChecks,
+  podUses,
+  refKey,
+  refOf,
+  refsInMessage,
+  usedObjectChecks,
+} from './refs';
 
 describe('podUses', () => {
   it('names every ConfigMap, Secret and claim of volumes, projected sources, env and envFrom, in spec order', () => {
@@ -82,7 +92,7 @@ describe('podUses', () => {
         { name: 'd', configMap: { name: 'x' } },
       ],
     });
-    expect(uses.map((u) => u.ref)).toEqual([{ resourceType: 'configmap', name: 'x' }]);
+    expect(uses.map((u) => u.ref)).toStrictEqual([{ resourceType: 'configmap', name: 'x' }]);
     expect(podUses('ns', null)).toEqual([]);
     expect(podUses('ns', {})).toEqual([]);
   });
@@ -194,7 +204,7 @@ describe('refOf and refKey', () => {
       name: 'web',
     });
     expect(refOf('v1', 'Pod', 'p').resourceType).toBe('pod');
-    expect(refOf(undefined, 'Pod', 'p')).toEqual({ resourceType: 'pod', name: 'p' });
+    expect(refOf(undefined, 'Pod', 'p')).toStrictEqual({ resourceType: 'pod', name: 'p' });
     expect(refOf('networking.k8s.io/v1', 'Ingress', 'i').resourceType).toBe('ingress');
     expect(refOf('argoproj.io/v1alpha1', 'Rollout', 'r', 'ns').resourceType).toBe('rollout.argoproj.io');
     expect(refOf('cert-manager.io/v1', 'Certificate', 'c').resourceType).toBe('certificate.cert-manager.io');
@@ -212,5 +222,29 @@ describe('refOf and refKey', () => {
     expect(refKey({ resourceType: 'secret', namespace: 'a', name: 'b' })).toBe(
       refKey({ resourceType: 'secret', namespace: 'a', name: 'b', missing: true }),
     );
+  });
+});
+
+describe('groupOf and isOwnGroup', () => {
+  it('the group is what comes before the slash; the core group has none', () => {
+    expect(groupOf('apps/v1')).toBe('apps');
+    expect(groupOf('cert-manager.io/v1')).toBe('cert-manager.io');
+    expect(groupOf('v1')).toBe('');
+    expect(groupOf(undefined)).toBe('');
+  });
+
+  it('Kubernetes’ own groups are the dotless ones and *.k8s.io', () => {
+    expect(['', 'apps', 'batch', 'networking.k8s.io', 'storage.k8s.io'].map(isOwnGroup)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['cert-manager.io', 'k8s.io.example.com', 'fluxcd.io'].map(isOwnGroup)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 });

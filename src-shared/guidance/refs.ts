@@ -38,6 +38,9 @@ export type UsedKind = 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim';
 /** One object a pod uses, and where it uses it (`volume "config"`, `env DB_PASSWORD of container app`). */
 export type UsedObject = { kind: UsedKind; ref: GuidanceRef; via: string; optional: boolean };
 
+/** The empty list absent fields stand for. */
+const NONE: readonly never[] = Object.freeze([]);
+
 const RESOURCE_TYPE: Record<UsedKind, string> = {
   ConfigMap: 'configmap',
   Secret: 'secret',
@@ -59,10 +62,10 @@ export function podUses(
     r: KeyRef | { name?: string | undefined; optional?: boolean | null },
     via: string,
   ) => {
-    const name = r?.name;
-    if (!name) return;
+    if (!r?.name) return;
+    const name = r.name;
     const key = `${kind}/${name}`;
-    const optional = r?.optional === true;
+    const optional = r.optional === true;
     const seen = found.get(key);
     if (seen) {
       if (!optional) seen.optional = false;
@@ -72,23 +75,23 @@ export function podUses(
     if (namespace) ref.namespace = namespace;
     found.set(key, { kind, ref, via, optional });
   };
-  for (const v of spec?.volumes ?? []) {
+  for (const v of spec?.volumes ?? NONE) {
     const via = `volume "${v.name}"`;
     use('ConfigMap', v.configMap, via);
     if (v.secret) use('Secret', { name: v.secret.secretName, optional: v.secret.optional }, via);
     use('PersistentVolumeClaim', { name: v.persistentVolumeClaim?.claimName }, via);
-    for (const s of v.projected?.sources ?? []) {
+    for (const s of v.projected?.sources ?? NONE) {
       use('ConfigMap', s.configMap, via);
       use('Secret', s.secret, via);
     }
   }
-  for (const c of [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])]) {
-    for (const e of c.env ?? []) {
+  for (const c of [...(spec?.initContainers ?? NONE), ...(spec?.containers ?? NONE)]) {
+    for (const e of c.env ?? NONE) {
       const via = `env ${e.name} of container ${c.name}`;
       use('ConfigMap', e.valueFrom?.configMapKeyRef, via);
       use('Secret', e.valueFrom?.secretKeyRef, via);
     }
-    for (const e of c.envFrom ?? []) {
+    for (const e of c.envFrom ?? NONE) {
       const via = `envFrom of container ${c.name}`;
       use('ConfigMap', e.configMapRef, via);
       use('Secret', e.secretRef, via);
@@ -197,11 +200,21 @@ export function mergeChecks(...lists: readonly GuidanceCheck[][]): GuidanceCheck
   });
 }
 
+/** The API group of an apiVersion: "" for the core group's `v1`. */
+export function groupOf(apiVersion: string | undefined): string {
+  if (!apiVersion?.includes('/')) return '';
+  return apiVersion.slice(0, apiVersion.indexOf('/'));
+}
+
+/** Kubernetes' own groups (the core group, a dotless group such as `apps`, or `*.k8s.io`) serve no singular twice. */
+export function isOwnGroup(group: string): boolean {
+  return !group.includes('.') || group.endsWith('.k8s.io');
+}
+
 /**
- * The ref of an object named by apiVersion and kind (an owner, a scale target). Kubernetes' own
- * groups (the core group, a dotless group such as `apps`, or one ending in `.k8s.io`) serve no
- * singular twice, so their kinds go by the bare singular; any other group's kind is qualified with
- * its group (`rollout.argoproj.io`), which names it whatever else the cluster serves.
+ * The ref of an object named by apiVersion and kind (an owner, a scale target). A kind of
+ * Kubernetes' own groups goes by the bare singular; any other group's kind is qualified with its
+ * group (`rollout.argoproj.io`), which names it whatever else the cluster serves.
  */
 export function refOf(
   apiVersion: string | undefined,
@@ -209,13 +222,9 @@ export function refOf(
   name: string,
   namespace?: string,
 ): GuidanceRef {
-  const slash = (apiVersion ?? '').lastIndexOf('/');
-  const group = slash < 0 ? '' : (apiVersion as string).slice(0, slash);
-  const own = !group.includes('.') || group.endsWith('.k8s.io');
-  const ref: GuidanceRef = {
-    resourceType: own ? kind.toLowerCase() : `${kind.toLowerCase()}.${group}`,
-    name,
-  };
+  const group = groupOf(apiVersion);
+  const singular = kind.toLowerCase();
+  const ref: GuidanceRef = { resourceType: isOwnGroup(group) ? singular : `${singular}.${group}`, name };
   if (namespace) ref.namespace = namespace;
   return ref;
 }

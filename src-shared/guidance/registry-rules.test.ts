@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findGuidance, guidanceForReason } from './registry';
+import { findGuidance, guidanceForReason, requireGuidance } from './registry';
 
 describe('findGuidance: condition status', () => {
   it('a status only narrows entries written for a status; other entries are still found', () => {
@@ -74,5 +74,12 @@ describe('the kinds beyond the pod', () => {
     expect(guidanceForReason('NoAddress')?.id).toBe('ingress-status-noaddress');
     expect(guidanceForReason('StorageClassNotFound')?.id).toBe('pvc-status-storageclassnotfound');
     expect(guidanceForReason('ScalingActive')?.id).toBe('hpa-condition-scalingactive-false');
+  });
+});
+
+describe('requireGuidance', () => {
+  it('gives the entry an explainer relies on, and fails loudly for one that is not there', () => {
+    expect(requireGuidance('pvc-status', 'Lost').id).toBe('pvc-status-lost');
+    expect(() => requireGuidance('pvc-status', 'Nope')).toThrow('no guidance entry for pvc-status Nope');
   });
 });

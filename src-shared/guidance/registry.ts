@@ -101,3 +101,10 @@ export function guidanceForReason(reason: string, prefer?: GuidanceSubject): Gui
   if (/^OutOf./.test(reason)) return ALL.find((e) => e.id === 'event-outofcpu');
   return undefined;
 }
+
+/** The entry an explainer always gives (its own data): a missing one is a bug, not an unknown reason. */
+export function requireGuidance(subject: GuidanceSubject, match: string): GuidanceEntry {
+  const entry = findGuidance(subject, match);
+  if (!entry) throw new Error(`no guidance entry for ${subject} ${match}`);
+  return entry;
+}

@@ -13,7 +13,12 @@
  *   be read are none (the explanation still answers from the object).
  */
 
-import type { EventLike, ExplainContext, ObjectLike } from '../../../src-shared/guidance/findings';
+import type {
+  EventLike,
+  ExplainContext,
+  ListedObject,
+  ObjectLike,
+} from '../../../src-shared/guidance/findings';
 import { refKey } from '../../../src-shared/guidance/refs';
 import type { GuidanceRef } from '../../../src-shared/guidance/types';
 import type { ClusterConnection } from '../clusters/cluster';
@@ -83,7 +88,7 @@ export async function cacheExplainContext(
   signal: AbortSignal,
 ): Promise<ExplainContext> {
   const found = new Map<string, Promise<ObjectLike | null | undefined>>();
-  const listed = new Map<string, Promise<readonly ObjectLike[] | undefined>>();
+  const listed = new Map<string, Promise<readonly ListedObject[] | undefined>>();
   const events = (await unlessFailed(signal, () => eventsOf(cluster, about, signal))) ?? [];
   return {
     events,
@@ -107,7 +112,7 @@ export async function cacheExplainContext(
       if (!answer) {
         answer = unlessFailed(signal, async () => {
           const rows = await entriesOf(cluster, resourceType, namespace, signal);
-          return rows?.map((r) => JSON.parse(r.json) as ObjectLike);
+          return rows?.map((r) => JSON.parse(r.json) as ListedObject);
         });
         listed.set(key, answer);
       }
