@@ -47,6 +47,15 @@ test.describe('every kind', () => {
     await expect(page.getByRole('columnheader', { name: 'Namespace' })).toHaveCount(0);
     await page.getByLabel('Namespace', { exact: true }).selectOption('');
     await expect(page.getByRole('heading', { name: 'Pods in all namespaces' })).toBeVisible();
+
+    // A namespace's own pane counts what it holds, of every kind, and scopes the lists to it.
+    await openFromTree(page, 'Namespaces');
+    await openRow(page, 'monitoring');
+    const contents = page.getByTestId('detail-pane').locator('[data-section="contents"]');
+    await expect(contents.getByRole('button', { name: /^1\s*Certificates$/ })).toBeVisible();
+    await contents.getByRole('button', { name: 'Scope every list to monitoring' }).click();
+    await expect(page.getByRole('heading', { name: 'Pods in monitoring' })).toBeVisible();
+    await expect(page.getByLabel('Namespace', { exact: true })).toHaveValue('monitoring');
   });
 
   test('the Certificate list shows its printer columns, and the failing one is explained', async ({

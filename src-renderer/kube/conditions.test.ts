@@ -51,7 +51,19 @@ describe('conditionSummary', () => {
       text: 'Not ready',
       tone: 'bad',
     });
-    expect(conditionSummary(obj([{ type: 'Ready', status: 'False', reason: 7 }]))?.text).toBe('Not ready');
+    expect(conditionSummary(obj([{ type: 'Ready', status: 'False', reason: 7, message: {} }]))).toEqual({
+      type: 'Ready',
+      status: 'False',
+      text: 'Not ready',
+      tone: 'bad',
+    });
+    expect(conditionSummary(obj([{ type: 'Ready', status: 'True', message: 'fine' }]))).toEqual({
+      type: 'Ready',
+      status: 'True',
+      text: 'Ready',
+      tone: 'ok',
+      message: 'fine',
+    });
   });
 
   it('says Unknown (or any other status) as a warning', () => {

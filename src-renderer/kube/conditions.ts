@@ -27,10 +27,7 @@ export function conditionsOf(obj: KubeObject): Condition[] {
   if (!Array.isArray(list)) return [];
   return list.filter(
     (c): c is Condition =>
-      typeof c === 'object' &&
-      c !== null &&
-      typeof (c as Condition).type === 'string' &&
-      typeof (c as Condition).status === 'string',
+      typeof (c as Condition | null)?.type === 'string' && typeof (c as Condition).status === 'string',
   );
 }
 
@@ -41,8 +38,9 @@ export function conditionSummary(obj: KubeObject): ConditionSummary | undefined 
   for (const type of SUMMARY_TYPES) {
     const c = conditions.find((x) => x.type === type);
     if (!c) continue;
-    const reason = typeof c.reason === 'string' && c.reason !== '' ? c.reason : undefined;
-    const message = typeof c.message === 'string' && c.message !== '' ? c.message : undefined;
+    // Only non-empty text counts: an empty reason or message says nothing.
+    const reason = typeof c.reason === 'string' ? c.reason : undefined;
+    const message = typeof c.message === 'string' ? c.message : undefined;
     const extra = { ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
     if (c.status === 'True') return { type, status: c.status, text: type, tone: 'ok', ...extra };
     if (c.status === 'False') {

@@ -114,10 +114,38 @@ describe('jsonPath: the paths CRDs declare', () => {
     expect(values('.items[?(@.n == "a)]")].n', { items: [{ n: 'a)]' }] })).toEqual(['a)]']);
   });
 
+  it('strips braces only as a pair, and scans a filter from its own parenthesis', () => {
+    expect(values('{.a', { '{': { a: 1 }, a: 2 })).toEqual([1]);
+    expect(values('.a}', { 'a}': 1, a: 2 })).toEqual([1]);
+    expect(values('.a([?(@.b == 1)].c', { 'a(': [{ b: 1, c: 2 }] })).toEqual([2]);
+    expect(values(".a[?(@.n == 'x)]')].v", { a: [{ n: 'x)]', v: 1 }] })).toEqual([1]);
+    expect(values('.a[?( @.n == 1 )].v', { a: [{ n: 1, v: 3 }] })).toEqual([3]);
+    expect(error('.a[?((@.b == 1))]')).toBe('unsupported filter ((@.b == 1))');
+  });
+
+  it('reads quoted literals whole, and numbers as numbers', () => {
+    const root = {
+      a: [
+        { s: '', v: 1 },
+        { s: '5', n: 11, v: 2 },
+        { s: 'x', v: 3 },
+      ],
+    };
+    expect(values('.a[?(@.s == "")].v', root)).toEqual([1]);
+    expect(values('.a[?(@.n == 11)].v', root)).toEqual([2]);
+    expect(values('.a[?(@.n == 101)].v', root)).toEqual([]);
+    // A numeric string is not a number: no ordering between them.
+    expect(values('.a[?(@.s > 1)].v', root)).toEqual([]);
+    expect(values('.a[?(@.s < 9)].v', root)).toEqual([]);
+    expect(error('.a[?(@.b == "a"b)]')).toBe('unsupported literal "a"b');
+  });
+
   it('reads names with dots in brackets or escaped', () => {
     expect(values(".metadata.labels['app.kubernetes.io/name']")).toEqual(['grafana']);
     expect(values('.metadata.labels["app.kubernetes.io/name"]')).toEqual(['grafana']);
     expect(values('.metadata.labels.app\\.kubernetes\\.io/name')).toEqual(['grafana']);
+    // A backslash before anything else is part of the name.
+    expect(values('.a\\b', { 'a\\b': 1 })).toEqual([1]);
     expect(values("['spec']['secretName']")).toEqual(['grafana-tls']);
   });
 
@@ -195,6 +223,7 @@ describe('jsonPath: what it refuses, with the reason', () => {
     expect(error('.a[?(@.b == "x"')).toBe('unterminated filter at 2');
     expect(error('.a[?(@.b == "x")x')).toBe('a filter must end with )] at 15');
     expect(error('.a[?(b == "x")]')).toBe('unsupported filter (b == "x")');
+    expect(error('.a[?(  b == "x" )]')).toBe('unsupported filter (b == "x")');
     expect(error('.a[?(@.b == x)]')).toBe('unsupported literal x');
     expect(error('.a[?(@.b == "x)]')).toBe('unterminated filter at 2');
     expect(error('.a[?(@.b =~ "x")]')).toBe('unsupported filter (@.b =~ "x")');

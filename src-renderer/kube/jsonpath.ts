@@ -135,16 +135,17 @@ function parseFilter(expr: string): Step {
   if (!m) throw new PathError(`unsupported filter (${expr.trim()})`);
   const path = m[1] ? parseSteps(m[1]) : [];
   if (m[2] === undefined) return { type: 'filter', path, op: undefined, value: null };
-  return { type: 'filter', path, op: m[2] as Comparison, value: parseLiteral(m[3] ?? '') };
+  return { type: 'filter', path, op: m[2] as Comparison, value: parseLiteral(m[3] as string) };
 }
 
 function parseLiteral(raw: string): Literal {
   const q = raw[0];
-  if ((q === '"' || q === "'") && raw.length >= 2 && raw.endsWith(q)) return raw.slice(1, -1);
+  // A lone quote never gets here: readFilter would have found it unterminated.
+  if ((q === '"' || q === "'") && raw.endsWith(q)) return raw.slice(1, -1);
   if (raw === 'true' || raw === 'false') return raw === 'true';
   if (raw === 'null') return null;
   const n = Number(raw);
-  if (raw !== '' && Number.isFinite(n)) return n;
+  if (Number.isFinite(n)) return n;
   throw new PathError(`unsupported literal ${raw}`);
 }
 
@@ -176,11 +177,9 @@ function apply(step: Step, v: unknown): unknown[] {
   switch (step.type) {
     case 'field':
       return isRecord(v) && Object.hasOwn(v, step.name) ? [v[step.name]] : [];
-    case 'index': {
-      if (!Array.isArray(v)) return [];
-      const i = step.index < 0 ? v.length + step.index : step.index;
-      return i >= 0 && i < v.length ? [v[i]] : [];
-    }
+    case 'index':
+      // Out of range is undefined, which counts as not found.
+      return Array.isArray(v) ? [v.at(step.index)] : [];
     case 'slice':
       return Array.isArray(v) ? v.slice(step.start, step.end) : [];
     case 'wildcard':

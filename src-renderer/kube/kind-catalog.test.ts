@@ -40,6 +40,7 @@ describe('pluralLabel', () => {
     expect(pluralLabel('Policy', 'policys')).toBe('Policys');
     expect(pluralLabel('Day', 'daies')).toBe('Daies');
     expect(pluralLabel('Policy', 'xpolicies')).toBe('Policys');
+    expect(pluralLabel('Xo', 'xies')).toBe('Xies');
   });
 });
 

@@ -30,7 +30,7 @@ export function isBuiltInType(t: string): t is ResourceType {
 export function pluralLabel(kind: string, plural: string): string {
   const lower = kind.toLowerCase();
   if (plural.startsWith(lower)) return kind + plural.slice(lower.length);
-  if (lower.endsWith('y') && plural === `${lower.slice(0, -1)}ies`) return `${kind.slice(0, -1)}ies`;
+  if (plural === `${lower.slice(0, -1)}ies`) return `${kind.slice(0, -1)}ies`;
   return `${kind}s`;
 }
 

@@ -1,61 +1,19 @@
-import type { KubeObject } from '../../../src-shared/contract/models';
-import {
-  type EventLike,
-  type ExplainContext,
-  explainObject,
-  type Finding,
-  type GuidanceRef,
-  type ObjectLike,
-} from '../../../src-shared/guidance';
-import { ApiError } from '../../api';
-import { getOne, listAll, objectEvents, type Scope } from '../../api/queries';
+import type { Finding } from '../../../src-shared/guidance';
+import { explanationOf } from '../../api/explain';
+import type { Scope } from '../../api/queries';
 import { usePolling } from '../../hooks/usePolling';
 import { api } from '../../state/connection';
+import type { ResourceRef } from '../../state/route';
 import { GuidanceCard, StepLinks } from './GuidanceCard';
 
 /**
- * "What is wrong with this object", for any kind: the shared explainer's findings (a condition
- * that is False, a claim with no StorageClass, a Warning event), each with the knowledge base's
- * entry and the steps that name other objects, linked and marked missing when they do not exist.
- * The explainer looks things up through the service: a 404 is "does not exist", any other failure
- * "cannot be known", so nothing is called missing for want of an answer. Says nothing when all is well.
+ * "What is wrong with this object", for any kind, as the service explains it from its caches
+ * (`GET …/explanations/…`): a condition that is False, a claim with no StorageClass, a Warning
+ * event, each with the knowledge base's entry and the steps that name other objects, linked and
+ * marked missing when they do not exist. Asked again when the object changes, and every 15 s for
+ * its events. Says nothing when all is well, or when the explanation cannot be had (the overview
+ * shows the object's own status beside it).
  */
-
-function context(scope: Scope, events: readonly EventLike[], signal: AbortSignal): ExplainContext {
-  return {
-    async find(ref: GuidanceRef) {
-      try {
-        return (await getOne(api(), scope, ref.resourceType, ref.name, ref.namespace, signal)).resource;
-      } catch (err) {
-        return err instanceof ApiError && err.problem.status === 404 ? null : undefined;
-      }
-    },
-    async list(resourceType: string, namespace: string) {
-      try {
-        return (await listAll(api(), scope, resourceType, namespace, '', signal)).items.map(
-          (w) => w.resource,
-        );
-      } catch {
-        return undefined;
-      }
-    },
-    events,
-  };
-}
-
-async function explain(scope: Scope, obj: KubeObject, signal: AbortSignal): Promise<Finding[]> {
-  const { name, namespace } = obj.metadata;
-  const recorded = obj.kind
-    ? await objectEvents(api(), scope, obj.kind, name, namespace, signal)
-    : { items: [] };
-  // The events endpoint answers newest first; the explainer reads them oldest first.
-  const events = [...recorded.items].reverse().map((e) => ({
-    type: e.type === 'WARNING' ? 'Warning' : 'Normal',
-    reason: e.reason,
-    message: e.message,
-  }));
-  return explainObject(obj as ObjectLike, context(scope, events, signal));
-}
 
 function title(f: Finding): string {
   if (f.source === 'condition')
@@ -64,9 +22,22 @@ function title(f: Finding): string {
   return f.reason;
 }
 
-export function ObjectExplanation({ obj, scope }: { obj: KubeObject; scope: Scope }) {
-  const key = `${scope.clusterId}/explain/${obj.metadata.uid ?? obj.metadata.name}/${obj.metadata.resourceVersion ?? ''}`;
-  const findings = usePolling(key, (signal) => explain(scope, obj, signal), { intervalMs: 15_000 });
+export function ObjectExplanation({
+  scope,
+  target,
+  version,
+}: {
+  scope: Scope;
+  target: ResourceRef;
+  /** The object's resourceVersion: a change asks again at once. */
+  version: string | undefined;
+}) {
+  const key = `${scope.clusterId}/explain/${target.kind}/${target.namespace ?? ''}/${target.name}/${version ?? ''}`;
+  const findings = usePolling(
+    key,
+    async (signal) => (await explanationOf(api(), scope, target, signal)).findings,
+    { intervalMs: 15_000, keepPrevious: true },
+  );
   const list = findings.data ?? [];
   if (list.length === 0) return null;
   return (
@@ -87,8 +58,8 @@ export function ObjectExplanation({ obj, scope }: { obj: KubeObject; scope: Scop
               <GuidanceCard
                 entry={f.guidance}
                 values={{
-                  name: obj.metadata.name,
-                  ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+                  name: target.name,
+                  ...(target.namespace ? { namespace: target.namespace } : {}),
                 }}
                 open={i === 0}
                 steps={f.checks ?? []}

@@ -60,7 +60,23 @@ describe('isTyping', () => {
     expect(isTyping(null)).toBe(false);
     expect(isTyping(window)).toBe(false);
     expect(isTyping(el('<input type="TEXT">'))).toBe(true);
-    expect(isTyping(el('<input type="radio">'))).toBe(false);
+    for (const type of [
+      'button',
+      'checkbox',
+      'radio',
+      'submit',
+      'reset',
+      'range',
+      'color',
+      'file',
+      'image',
+    ]) {
+      expect(isTyping(el(`<input type="${type}">`)), type).toBe(false);
+    }
+    for (const type of ['text', 'search', 'email', 'number', 'password', 'url']) {
+      expect(isTyping(el(`<input type="${type}">`)), type).toBe(true);
+    }
+    expect(isTyping(el('<div contenteditable="false"></div>'))).toBe(false);
     expect(isTyping(el('<div></div>'))).toBe(false);
   });
 });

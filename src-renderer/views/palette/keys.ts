@@ -20,12 +20,12 @@ export function isTyping(target: EventTarget | null): boolean {
   const tag = el.tagName.toLowerCase();
   if (tag === 'textarea' || tag === 'select') return true;
   if (tag === 'input') {
-    const type = (el as HTMLInputElement).type?.toLowerCase() ?? 'text';
+    const type = (el as HTMLInputElement).type.toLowerCase();
     return !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color', 'file', 'image'].includes(
       type,
     );
   }
-  return el.isContentEditable === true || el.getAttribute?.('contenteditable') === 'true';
+  return el.isContentEditable === true;
 }
 
 export function opensPalette(e: KeyLike): boolean {

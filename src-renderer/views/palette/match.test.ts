@@ -39,7 +39,12 @@ describe('parseQuery', () => {
     expect(parseQuery(':deploy')).toEqual({ kindText: 'deploy', namePrefix: 'deploy', scoped: false });
     expect(parseQuery('::  po')).toEqual({ kindText: 'po', namePrefix: 'po', scoped: false });
   });
+  it('drops only leading colons, after the spaces', () => {
+    expect(parseQuery(' :deploy').kindText).toBe('deploy');
+    expect(parseQuery('a:b').kindText).toBe('a:b');
+  });
   it('splits kind/name', () => {
+    expect(parseQuery('/front')).toEqual({ kindText: '', namePrefix: 'front', scoped: true });
     expect(parseQuery('po/ Front')).toEqual({ kindText: 'po', namePrefix: 'front', scoped: true });
     expect(parseQuery('cert /')).toEqual({ kindText: 'cert', namePrefix: '', scoped: true });
     expect(parseQuery('a/b/c')).toEqual({ kindText: 'a', namePrefix: 'b/c', scoped: true });

@@ -35,14 +35,9 @@ export function parseQuery(raw: string): PaletteQuery {
 /** The names one kind answers to, lower-case. */
 export function namesOf(k: KindEntry): string[] {
   const singular = k.resourceType.split('.')[0] ?? k.resourceType;
-  return [
-    k.resourceType,
-    singular,
-    k.plural,
-    ...k.shortNames,
-    k.kind.toLowerCase(),
-    k.label.plural.toLowerCase(),
-  ].map((n) => n.toLowerCase());
+  return [k.resourceType, singular, k.plural, ...k.shortNames, k.kind, k.label.plural].map((n) =>
+    n.toLowerCase(),
+  );
 }
 
 /** How well `text` names kind `k`: EXACT, PREFIX or PART less the unmatched length, or 0. */
@@ -55,7 +50,7 @@ export function kindScore(text: string, k: KindEntry): number {
     if (name === text) s = EXACT;
     else if (name.startsWith(text)) s = PREFIX - Math.min(rest, PREFIX - PART - 1);
     else if (name.includes(text)) s = PART - Math.min(rest, PART - 1);
-    if (s > best) best = s;
+    best = Math.max(best, s);
   }
   return best;
 }

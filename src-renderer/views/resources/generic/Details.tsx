@@ -49,7 +49,15 @@ export function GenericDetails({
           </p>
         </Section>
       )}
-      <ObjectExplanation obj={obj} scope={scope} />
+      <ObjectExplanation
+        scope={scope}
+        target={{
+          kind: entry.resourceType,
+          name: obj.metadata.name,
+          ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+        }}
+        version={obj.metadata.resourceVersion}
+      />
       {columns.length > 0 && (
         <Section id="columns" title="Summary">
           <KeyValue pairs={columns.map((c) => [c.column.name, cellOf(c, obj).text || null])} />

@@ -59,6 +59,7 @@ describe('repeatsShared', () => {
     expect(repeatsShared(col('Created', '.metadata.creationTimestamp', 'date'))).toBe(true);
     expect(repeatsShared(col('Created', '{.metadata.creationTimestamp}', 'date'))).toBe(true);
     expect(repeatsShared(col('Created', ' $.metadata.creationTimestamp ', 'date'))).toBe(true);
+    expect(repeatsShared(col('Created', ' {.metadata.creationTimestamp} ', 'date'))).toBe(true);
     expect(repeatsShared(col('Created', '.metadata.creationTimestampX', 'date'))).toBe(false);
     expect(repeatsShared(col('Created', '.spec.metadata.creationTimestamp', 'date'))).toBe(false);
     expect(repeatsShared(col('Name', '.spec.other'))).toBe(true);

@@ -25,13 +25,13 @@ export interface Cell {
   sort: string | number;
 }
 
-const CREATION = /^\{?\s*\$?\.metadata\.creationTimestamp\s*\}?$/;
+const CREATION = /^\s*\{?\s*\$?\.metadata\.creationTimestamp\s*\}?\s*$/;
 const SHARED = new Set(['name', 'namespace']);
 const MAX_TEXT = 200;
 
 /** Whether a printer column shows what every list already has. */
 export function repeatsShared(c: PrinterColumn): boolean {
-  return SHARED.has(c.name.toLowerCase()) || CREATION.test(c.jsonPath.trim());
+  return SHARED.has(c.name.toLowerCase()) || CREATION.test(c.jsonPath);
 }
 
 export function compileColumns(columns: readonly PrinterColumn[] | undefined): CompiledColumn[] {
@@ -48,7 +48,7 @@ export function compileColumns(columns: readonly PrinterColumn[] | undefined): C
 
 function text(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // Numbers and booleans read the same as JSON.
   const json = JSON.stringify(value);
   return json.length > MAX_TEXT ? `${json.slice(0, MAX_TEXT - 1)}…` : json;
 }
