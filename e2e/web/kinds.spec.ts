@@ -1,4 +1,4 @@
-import { expect, login, openFromTree, openRow, screenshot, test } from './fixtures';
+import { expect, expectAccessible, login, openFromTree, openRow, screenshot, test } from './fixtures';
 
 /**
  * Issue 23's UI for every kind, against the demo cluster: the tree's groups and counts, the
@@ -88,6 +88,7 @@ test.describe('every kind', () => {
     await expect(pane.locator('[data-condition="Issuing"]')).toContainText('Failed');
     await expect(pane.locator('[data-section="spec"]')).toContainText('grafana.example.com');
     await screenshot(page, 'certificate-explained');
+    await expectAccessible(page, 'a custom resource’s detail');
     await pane.getByRole('tab', { name: 'Events' }).click();
     await expect(pane.locator('.object-events')).toContainText('rateLimited');
     await pane.getByRole('tab', { name: 'YAML' }).click();
@@ -116,6 +117,7 @@ test.describe('every kind', () => {
     await expect(configMap.getByText('missing', { exact: true })).toBeVisible();
     await expect(configMap).toContainText('spec.volumes[config]');
     await screenshot(page, 'pod-related');
+    await expectAccessible(page, 'the Related tab');
 
     await configMap.getByRole('button', { name: /app-config/ }).click();
     await expect(pane.getByRole('heading', { name: 'app-config', level: 2 })).toBeVisible();
@@ -175,6 +177,7 @@ test.describe('every kind', () => {
       await expect(options.filter({ hasText: kind }).filter({ hasText: 'grafana' }).first()).toBeVisible();
     }
     await screenshot(page, 'palette');
+    await expectAccessible(page, 'the palette');
     await options.filter({ hasText: 'Service' }).filter({ hasText: 'grafana' }).click();
     const pane = page.getByTestId('detail-pane');
     await expect(pane.getByRole('heading', { name: 'grafana', level: 2 })).toBeVisible();
