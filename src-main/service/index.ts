@@ -182,7 +182,6 @@ export function createService(config: ServiceConfig): Service {
   const eventWatch = eventWatchHandlers(registry, config.eventWatch, config.now);
   const opener = new SnapshotOpener({
     registry,
-    history,
     logger,
     ...(config.snapshotCheckMs !== undefined ? { checkBudgetMs: config.snapshotCheckMs } : {}),
   });

@@ -7,7 +7,6 @@ import type { ClusterConnection } from '../clusters/cluster';
 import type { ClusterRegistry } from '../clusters/registry';
 import { slugify } from '../clusters/slug';
 import { ProblemError } from '../errors';
-import type { EventHistory } from '../history/index';
 import type { HistoryStore } from '../history/store';
 import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
@@ -75,7 +74,6 @@ export class SnapshotOpener {
   constructor(
     private readonly deps: {
       registry: ClusterRegistry;
-      history: EventHistory;
       logger: Logger;
       /** The check's budget before the file's size counts (inspect.ts CHECK_BUDGET). */
       checkBudgetMs?: number;

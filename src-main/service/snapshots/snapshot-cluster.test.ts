@@ -163,6 +163,7 @@ describe('a version-2 snapshot', () => {
         'api-1',
         JSON.stringify({ metadata: { name: 'api-1', namespace: 'api' }, containers: [] }),
       ],
+      ['pod', 'x', 'bare', JSON.stringify({ metadata: { name: 'bare' }, containers: [] })],
       ['node', '', 'n1', JSON.stringify({ metadata: { name: 'n1' }, usage: {} })],
     ],
     logs: [['shop', 'web-1', 'app', false, ['2026-03-01T11:59:00Z hello', '2026-03-01T11:59:01Z world']]],
@@ -188,6 +189,10 @@ describe('a version-2 snapshot', () => {
       { names: ['api/api-0', 'api/api-1'], remaining: 3 },
       { names: ['shop/web-1', 'shop/web-10'], remaining: 1 },
       { names: ['shop/web-2'] },
+    ]);
+    expect(await walk(pods, 3)).toEqual([
+      { names: ['api/api-0', 'api/api-1', 'shop/web-1'], remaining: 2 },
+      { names: ['shop/web-10', 'shop/web-2'] },
     ]);
     const widgets = cluster.collection({ group: 'example.com', plural: 'widgets' });
     expect(widgets.path).toBe('/apis/example.com/v2/widgets');
@@ -222,6 +227,21 @@ describe('a version-2 snapshot', () => {
     expect([e?.kind, e?.apiVersion]).toEqual(['Event', 'v1']);
   });
 
+  it('ends the events where the rows end, should the file lose some after the count', async () => {
+    const { cluster } = await clusterOf(rows);
+    const events = cluster.events();
+    const first = await events.list({ limit: 1, timeoutMs: 1_000, signal: signal() });
+    expect(first.remainingItemCount).toBe(1);
+    alterFile(folder.path('c.skiff'), "DELETE FROM events WHERE uid = 'c'");
+    const rest = await events.list({
+      limit: 1,
+      continue: first.continue!,
+      timeoutMs: 1_000,
+      signal: signal(),
+    });
+    expect(rest).toEqual({ items: [], resourceVersion: '1' });
+  });
+
   it('answers the pod metrics of a namespace, reading them once', async () => {
     const { cluster, file } = await clusterOf(rows);
     expect(cluster.podMetrics('shop').map((m) => m.metadata.name)).toEqual(['web-1']);
@@ -235,6 +255,8 @@ describe('a version-2 snapshot', () => {
       ['PodMetrics', 'api-1'],
     ]);
     expect(cluster.podMetrics('none')).toEqual([]);
+    // One whose text names no namespace is filed under none.
+    expect(cluster.podMetrics('').map((m) => m.metadata.name)).toEqual(['bare']);
     expect(reads).toBe(0);
   });
 
@@ -293,6 +315,18 @@ describe('a version-1 snapshot', () => {
     expect(
       cluster.openLog({ namespace: 'shop', pod: 'web-1', container: 'app', follow: false, previous: false }),
     ).toBeDefined();
+  });
+});
+
+describe('a snapshot without pods', () => {
+  it('has no pod to read a log of', async () => {
+    const { cluster } = await clusterOf({
+      kinds: [NODE],
+      objects: [['node', '', 'n1', objectJson('v1', 'Node', '', 'n1')]],
+    });
+    expect(() =>
+      cluster.openLog({ namespace: 'shop', pod: 'web-1', container: 'app', follow: false, previous: false }),
+    ).toThrow('pod "web-1" not found in namespace shop');
   });
 });
 

@@ -14,7 +14,6 @@
 
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
-import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import {
   type FrozenCluster,
   type FrozenKindRef,
@@ -35,8 +34,6 @@ export interface SnapshotClusterDeps {
   history(): Promise<HistoryStore>;
   logger: Logger;
 }
-
-const PODS: FileKind = { ...RESOURCE_KINDS.pod, resourceType: RESOURCE_KINDS.pod.singular };
 
 export function snapshotCluster(deps: SnapshotClusterDeps): FrozenCluster {
   const { file, logger } = deps;
@@ -86,8 +83,9 @@ export function snapshotCluster(deps: SnapshotClusterDeps): FrozenCluster {
     },
   };
   const object = (kind: FileKind | undefined, namespace: string, name: string) => {
-    const row = kind && file.object(kind, namespace, name);
-    return row ? decoded(row, `${kind?.resourceType} ${namespace}/${name}`)[0] : undefined;
+    if (!kind) return undefined;
+    const row = file.object(kind, namespace, name);
+    return row ? decoded(row, `${kind.resourceType} ${namespace}/${name}`)[0] : undefined;
   };
 
   return {
@@ -113,7 +111,7 @@ export function snapshotCluster(deps: SnapshotClusterDeps): FrozenCluster {
       if (!metrics) {
         metrics = new Map();
         for (const m of file.podMetrics()) {
-          const ns = m.metadata?.namespace ?? '';
+          const ns = m.metadata.namespace ?? '';
           const list = metrics.get(ns) ?? [];
           list.push(m);
           metrics.set(ns, list);
@@ -122,7 +120,8 @@ export function snapshotCluster(deps: SnapshotClusterDeps): FrozenCluster {
       return metrics.get(namespace) ?? [];
     },
     openLog(req) {
-      const pod = object(fileKind({ group: '', plural: 'pods' }) ?? PODS, req.namespace, req.pod);
+      // A snapshot that holds no pods has no pod to read a log of.
+      const pod = object(fileKind({ group: '', plural: 'pods' }), req.namespace, req.pod);
       return openSnapshotLog({ pod: pod as PodLike | undefined, log: file.log }, req);
     },
     history: deps.history,

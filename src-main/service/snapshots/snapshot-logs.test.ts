@@ -119,6 +119,14 @@ describe('which run a request reads', () => {
     expect((await read(deps(pod, { current: CURRENT }), req({ container: 'init' }))).flat()).toHaveLength(3);
   });
 
+  it('a pod with no spec has no container to read', () => {
+    const pod = podWith(running);
+    delete pod.spec;
+    expect(refusal(deps(pod, { current: CURRENT }), req()).message).toBe(
+      'container app is not valid for pod web',
+    );
+  });
+
   it('nothing for a run with no captured text, a pod with no node, or tailLines that leave no line', async () => {
     expect(await read(deps(podWith(running)), req())).toEqual([]);
     const unscheduled = deps(podWith(running, { nodeName: null }), { current: CURRENT });
@@ -203,6 +211,16 @@ describe('selectLines', () => {
     expect(selectLines('no stamp at all\n', {})).toEqual(['no stamp at all']);
     expect(selectLines('no stamp at all\n', { sinceTime: '2026-03-01T12:00:01Z' })).toEqual([]);
     expect(selectLines('2026-13-45T00:00:00Z odd\n', {})).toEqual(['2026-13-45T00:00:00Z odd']);
+    // Only an RFC 3339 date-time is a timestamp: not a date Date.parse reads otherwise, nor one that does not exist.
+    expect(selectLines(`${T(1)} one\n12 continued\n2026-13-45T00:00:00Z odd\n`, {})).toEqual([
+      `${T(1)} one`,
+      `${T(1)} 12 continued`,
+      `${T(1)} 2026-13-45T00:00:00Z odd`,
+    ]);
+    // A line that is a timestamp alone (an empty line) is stamped by all of it, its offset included.
+    expect(selectLines('2026-03-01T14:00:01+02:00\n', { sinceTime: '2026-03-01T12:00:01Z' })).toEqual([
+      '2026-03-01T14:00:01+02:00',
+    ]);
     expect(selectLines('', {})).toEqual([]);
     expect(selectLines('\n', {})).toEqual([]);
   });

@@ -35,7 +35,8 @@ function runText(deps: SnapshotLogDeps, req: KubeLogRequest): string | undefined
   const { containers, initContainers } = containerNames(pod);
   if (!containers.includes(req.container) && !initContainers.includes(req.container))
     throw refused(req, `container ${req.container} is not valid for pod ${req.pod}`);
-  if (!(pod as { spec?: { nodeName?: string } }).spec?.nodeName) return undefined;
+  const spec = (pod.spec ?? {}) as { nodeName?: string };
+  if (!spec.nodeName) return undefined;
   const status = containerStatus(pod, req.container);
   if (!status) throw refused(req, `container "${req.container}" in pod "${req.pod}" is not available`);
   const read = (previous: boolean) => deps.log(req.namespace, req.pod, req.container, previous);
@@ -65,8 +66,7 @@ function stampedLines(text: string): Array<{ line: string; at: number }> {
   let stamp = '';
   let at = Number.NaN;
   return body.split('\n').map((raw) => {
-    const space = raw.indexOf(' ');
-    const head = space < 0 ? raw : raw.slice(0, space);
+    const head = raw.split(' ', 1)[0] as string;
     const parsed = Date.parse(head);
     if (/^\d{4}-\d{2}-\d{2}T/.test(head) && !Number.isNaN(parsed)) {
       stamp = head;

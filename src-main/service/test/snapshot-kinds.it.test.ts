@@ -186,6 +186,18 @@ describe('a snapshot of every kind, served from its file', () => {
     expect(res.text).toBe('2026-03-01T11:59:00Z hello\n2026-03-01T11:59:01Z world\n');
   });
 
+  it('stops a kind’s cache when idle, as a live cluster’s, and reads the file again on the next list', async () => {
+    const connection = stack.service.registry.byId(cluster.clusterId)!;
+    const configmap = await connection.kind('configmap');
+    const list = () => stack.call<ResourceWrapper[]>('GET', `${base}/kubernetes-proxy/configmap?limit=1`);
+    expect(Number((await list()).headers.get('x-total'))).toBe(CONFIGMAPS);
+    const before = connection.resources(configmap);
+    await new Promise((r) => setTimeout(r, 30));
+    await connection.sweep(10);
+    expect(connection.resources(configmap)).not.toBe(before);
+    expect(Number((await list()).headers.get('x-total'))).toBe(CONFIGMAPS);
+  });
+
   it('refuses a capture of itself with 409: it is a file already', async () => {
     const res = await stack.call<{ code: string; detail: string }>(
       'POST',
