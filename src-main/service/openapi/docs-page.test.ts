@@ -60,7 +60,12 @@ const doc: ApiDocument = {
         operationId: 'health',
         summary: 'Health.',
         responses: { '200': { description: 'ok' } },
-        requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } },
+        requestBody: {
+          content: {
+            'text/plain': { schema: { type: 'string' } },
+            'text/csv': { schema: { type: 'string' } },
+          },
+        },
       },
     },
   },
@@ -257,6 +262,30 @@ describe('the page', () => {
     expect(html).toContain('<h4>Request body (optional)</h4><p class="media"><code>text/plain</code></p>');
     expect(html).toContain('Credential: access token (Bearer), optional<');
     expect(html).toContain('id="op-x"');
+  });
+
+  it('puts its pieces side by side with nothing between them', () => {
+    // Operations of a tag, tags, schemas, side-list entries and media types follow each other directly.
+    expect(html).toContain('</section><section class="op" id="op-health"');
+    expect(html).toContain(
+      '</section><section aria-labelledby="tag-Auth"><h2 id="tag-Auth">Auth</h2><section class="op"',
+    );
+    expect(html).toContain('</section><section class="schema" id="schema-Problem"');
+    expect(html).toMatch(/<\/a><\/li><li><a href="#op-health"/);
+    expect(html).toContain('</ul></li><li><a href="#tag-Auth">Auth</a><ul><li>');
+    expect(html).toContain(
+      '<p class="media"><code>text/plain</code></p><p class="type">string</p><p class="media"><code>text/csv</code></p>',
+    );
+    // An operation with neither parameters nor body: its credential, then its answers, then its end.
+    expect(html).toContain(
+      'Credential: access token (Bearer), optional</p><h4>Responses</h4><table class="responses"><thead><tr><th scope="col">Status</th><th scope="col">Answer</th></tr></thead><tbody></tbody></table></section>',
+    );
+    expect(html).toContain(
+      '<h4>Parameters</h4><table><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody><tr data-param-name="clusterId">',
+    );
+    expect(html).toContain(
+      '<p>Log in.</p><p class="credential">Credential: none (public)</p><h4>Request body</h4>',
+    );
   });
 
   it('lists the schemas, each its own section a reference links to', () => {
