@@ -3,7 +3,8 @@
  * cache as a live cluster's, so what the cache does with pages, watch events, 410s and failures is
  * checked here without any server. The feed's own rules (an apiserver's) are checked first.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
@@ -89,6 +90,17 @@ describe('the feed, as an apiserver serves a collection', () => {
     const all = await feed.list({ limit: 10, timeoutMs: 1_000, signal: signal() });
     expect(all.items).toHaveLength(6);
     expect(all.continue).toBeUndefined();
+  });
+
+  it('goes on after the last key listed even when that object is gone since', async () => {
+    const feed = new FeedSource();
+    expect(feed.path).toBe('/feed');
+    feed.set(pod('ns', 'a'));
+    feed.set(pod('ns', 'b'));
+    const first = await feed.list({ limit: 1, timeoutMs: 1_000, signal: signal() });
+    feed.delete('ns', 'a');
+    const next = await feed.list({ limit: 1, continue: first.continue, timeoutMs: 1_000, signal: signal() });
+    expect(next.items.map((o) => o.metadata.name)).toEqual(['b']);
   });
 
   it('a continue token past the last key answers an empty last page', async () => {
@@ -186,6 +198,8 @@ describe('the feed, as an apiserver serves a collection', () => {
       feed.list({ limit: 1, continue: page.continue, timeoutMs: 1_000, signal: signal() }),
     ).rejects.toMatchObject({
       statusCode: 410,
+      status: { code: 410, reason: 'Expired' },
+      message: 'the continue token: too old resource version',
     });
     const watch = (rv: string) =>
       feed.watch({
@@ -196,8 +210,65 @@ describe('the feed, as an apiserver serves a collection', () => {
         onActivity: () => {},
       });
     await expect(watch('2')).rejects.toBeInstanceOf(KubeRequestError);
+    await expect(watch('2')).rejects.toMatchObject({ message: 'the watch: too old resource version' });
     // From the compaction's own version on there is nothing forgotten: no old changes are sent.
     expect(await drain(await watch('3'), 1)).toEqual([]);
+  });
+
+  it('a continue token made at the compaction’s own version is still good', async () => {
+    const feed = new FeedSource();
+    feed.set(pod('ns', 'a'));
+    feed.set(pod('ns', 'b'));
+    const page = await feed.list({ limit: 1, timeoutMs: 1_000, signal: signal() });
+    feed.compact();
+    const next = await feed.list({ limit: 1, continue: page.continue, timeoutMs: 1_000, signal: signal() });
+    expect(next.items.map((o) => o.metadata.name)).toEqual(['b']);
+  });
+
+  it('ends a watch at its timeout and not before, leaving no timer and no listener', async () => {
+    vi.useFakeTimers();
+    try {
+      const feed = new FeedSource();
+      const stop = new AbortController();
+      const events = await feed.watch({
+        resourceVersion: '0',
+        timeoutSeconds: 2,
+        timeoutMs: 1_000,
+        signal: stop.signal,
+        onActivity: () => {},
+      });
+      let ended: IteratorResult<WatchEvent> | undefined;
+      void events[Symbol.asyncIterator]()
+        .next()
+        .then((r) => {
+          ended = r;
+        });
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(ended).toBeUndefined();
+      expect(feed.watching).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ended).toEqual({ done: true, value: undefined });
+      expect(feed.watching).toBe(0);
+      expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+
+      // Stopped before its timeout: its timer goes with it.
+      const early = new AbortController();
+      const watch = await feed.watch({
+        resourceVersion: '0',
+        timeoutSeconds: 60,
+        timeoutMs: 1_000,
+        signal: early.signal,
+        onActivity: () => {},
+      });
+      const next = watch[Symbol.asyncIterator]().next();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(1);
+      early.abort();
+      expect(await next).toEqual({ done: true, value: undefined });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses every request while told to, and an aborted request is not counted', async () => {

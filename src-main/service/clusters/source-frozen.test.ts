@@ -2,7 +2,8 @@
  * A frozen collection (source-frozen.ts) over rows held in memory: its pages, tokens and progress,
  * its quiet watch, and a watch cache filled from it that stays synced and never goes stale.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { silentLogger } from '../logger';
 import { SLOW_BACKOFF, until } from './cache.test-support';
@@ -88,23 +89,33 @@ describe('a frozen collection', () => {
   });
 
   it('answers a token it did not make with a 410', async () => {
-    const c = frozenCollection('/p', rowsOf(['a']).rows);
+    const c = frozenCollection('/p', rowsOf(['a', 'b']).rows);
+    const made = (await list(c, 1)).continue;
+    expect(made).toBe('1:a');
     for (const token of [
-      'not json',
-      '"a"',
-      '[]',
-      '["a"]',
-      '[1, 1]',
-      '["a", 0]',
-      '["a", 1.5]',
-      '["a", "1"]',
-      '["a", 1, 2]',
+      'not a token',
+      ':a',
+      '0:a',
+      '01:a',
+      '-1:a',
+      '1.5:a',
+      'a:1',
+      '1a',
+      '1234567890123456:a',
+      '',
     ]) {
       const err = await list(c, 1, token).catch((e: unknown) => e);
       expect(err, token).toBeInstanceOf(KubeRequestError);
-      expect((err as KubeRequestError).statusCode).toBe(410);
+      expect(err).toMatchObject({
+        statusCode: 410,
+        status: { code: 410, reason: 'Expired' },
+        message: 'the continue token is not one of this source',
+      });
     }
-    expect((await list(c, 1, '["a", 1]')).items).toEqual([]);
+    // The position after the colon is the reader's, whatever it holds (a colon, a line break too).
+    expect((await list(c, 1, '1:a')).items.map((o) => o.metadata.name)).toEqual(['b']);
+    const odd = frozenCollection('/p', rowsOf(['a', 'x:\ny', 'z']).rows);
+    expect((await list(odd, 1, '123456789012345:x:\ny')).items.map((o) => o.metadata.name)).toEqual(['z']);
   });
 
   it('refuses an aborted list or watch', async () => {
@@ -122,32 +133,70 @@ describe('a frozen collection', () => {
     ).rejects.toThrow();
   });
 
-  it('watches quietly: nothing arrives, and the watch ends at its timeout or when stopped', async () => {
-    const c = frozenCollection('/p', rowsOf(['a']).rows);
-    let heard = 0;
-    const timed = await c.watch({
-      resourceVersion: '1',
-      timeoutSeconds: 0.02,
-      timeoutMs: 1,
-      signal: signal(),
-      onActivity: () => heard++,
-    });
-    const got: unknown[] = [];
-    for await (const e of timed) got.push(e);
-    expect(got).toEqual([]);
+  it('watches quietly: nothing arrives, and the watch ends at its timeout, not before', async () => {
+    vi.useFakeTimers();
+    try {
+      const c = frozenCollection('/p', rowsOf(['a']).rows);
+      let heard = 0;
+      const stop = new AbortController();
+      const watch = await c.watch({
+        resourceVersion: '1',
+        timeoutSeconds: 2,
+        timeoutMs: 1,
+        signal: stop.signal,
+        onActivity: () => heard++,
+      });
+      let ended: IteratorResult<unknown> | undefined;
+      void watch[Symbol.asyncIterator]()
+        .next()
+        .then((r) => {
+          ended = r;
+        });
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(ended).toBeUndefined();
+      expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ended).toEqual({ done: true, value: undefined });
+      expect(heard).toBe(0);
+      // Nothing is left behind: no listener on the signal.
+      expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
-    const stop = new AbortController();
-    const stopped = await c.watch({
-      resourceVersion: '1',
-      timeoutSeconds: 3_600,
-      timeoutMs: 1,
-      signal: stop.signal,
-      onActivity: () => heard++,
-    });
-    const next = stopped[Symbol.asyncIterator]().next();
-    stop.abort();
-    expect(await next).toEqual({ done: true, value: undefined });
-    expect(heard).toBe(0);
+  it('ends a watch at once when stopped, before or while it waits, leaving no timer', async () => {
+    vi.useFakeTimers();
+    try {
+      const c = frozenCollection('/p', rowsOf(['a']).rows);
+      const watchOf = async (signal: AbortSignal) =>
+        (
+          await c.watch({
+            resourceVersion: '1',
+            timeoutSeconds: 3_600,
+            timeoutMs: 1,
+            signal,
+            onActivity: () => {},
+          })
+        )[Symbol.asyncIterator]();
+
+      const during = new AbortController();
+      const waiting = (await watchOf(during.signal)).next();
+      expect(vi.getTimerCount()).toBe(1);
+      during.abort();
+      expect(await waiting).toEqual({ done: true, value: undefined });
+      expect(vi.getTimerCount()).toBe(0);
+      expect(getEventListeners(during.signal, 'abort')).toHaveLength(0);
+
+      // Stopped between opening the watch and reading it: the read ends at once too.
+      const before = new AbortController();
+      const it = await watchOf(before.signal);
+      before.abort();
+      expect(await it.next()).toEqual({ done: true, value: undefined });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -6,9 +6,9 @@
  * Rules:
  * - A list reads `limit` rows a page, in the rows' own stable order, and says how many are still to
  *   come (the count is read once: nothing is ever added), so a first list of a big kind reports its
- *   progress like an apiserver's. The continue token is the position of the last row read and the
- *   rows read so far; a token this source did not make is a 410, which makes the informer list
- *   afresh.
+ *   progress like an apiserver's. The continue token is the rows read so far and the position of
+ *   the last one (`read:position`); a token this source did not make is a 410, which makes the
+ *   informer list afresh.
  * - Every list answers the same resourceVersion, and a watch sends nothing: it waits out its
  *   timeout (or its stop) and ends, as an apiserver's watch of a quiet collection does. The
  *   informer then watches again from where it was, so a frozen cache stays synced and is never
@@ -42,17 +42,13 @@ export const FROZEN_RESOURCE_VERSION = '1';
 const badToken = () =>
   new KubeRequestError(410, { code: 410, reason: 'Expired' }, 'the continue token is not one of this source');
 
+/** A continue token: the rows read so far, a colon, and the position of the last one. */
+const TOKEN = /^([1-9]\d{0,14}):(.*)$/s;
+
 function readToken(token: string): { after: string; read: number } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(token);
-  } catch {
-    throw badToken();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw badToken();
-  const [after, read] = parsed as unknown[];
-  if (typeof after !== 'string' || !Number.isSafeInteger(read) || (read as number) < 1) throw badToken();
-  return { after, read: read as number };
+  const m = TOKEN.exec(token);
+  if (!m) throw badToken();
+  return { after: m[2] as string, read: Number(m[1]) };
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts; never rejects. */
@@ -64,7 +60,7 @@ function idle(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    signal.addEventListener('abort', done);
     if (signal.aborted) done();
   });
 }
@@ -85,7 +81,7 @@ export function frozenCollection(path: string, rows: FrozenRows): ListerWatcher 
       return {
         items: page.objects,
         resourceVersion: FROZEN_RESOURCE_VERSION,
-        ...(more ? { continue: JSON.stringify([page.last, read]), remainingItemCount: remaining } : {}),
+        ...(more ? { continue: `${read}:${page.last}`, remainingItemCount: remaining } : {}),
       };
     },
     async watch({ timeoutSeconds, signal }) {
