@@ -46,17 +46,18 @@ async function unlessFailed<T>(signal: AbortSignal, fn: () => Promise<T>): Promi
 /**
  * The entries of one kind in one namespace once its cache has listed; a cluster-scoped kind's all.
  * A namespaced kind named without a namespace (a cluster-scoped object's message naming a Service)
- * cannot be placed: undefined.
+ * cannot be placed: that fails, so the look-up answers unknown.
  */
 async function entriesOf(
   cluster: ClusterConnection,
   resourceType: string,
   namespace: string | undefined,
   signal: AbortSignal,
-): Promise<readonly ResourceEntry[] | undefined> {
+): Promise<readonly ResourceEntry[]> {
   signal.throwIfAborted();
   const kind = await cluster.kind(resourceType, signal);
-  if (kind.namespaced && namespace === undefined) return undefined;
+  if (kind.namespaced && namespace === undefined)
+    throw new Error(`${resourceType} named without a namespace`);
   const cache = cluster.resources(kind);
   await cache.acquire(signal);
   return resourceRows(cache.read().snapshot, kind.namespaced ? namespace : '', undefined);
@@ -98,7 +99,6 @@ export async function cacheExplainContext(
       if (!answer) {
         answer = unlessFailed(signal, async () => {
           const rows = await entriesOf(cluster, ref.resourceType, ref.namespace, signal);
-          if (!rows) return undefined;
           const entry = rows.find((r) => r.name === ref.name);
           return entry ? (JSON.parse(entry.json) as ObjectLike) : null;
         });
@@ -112,7 +112,7 @@ export async function cacheExplainContext(
       if (!answer) {
         answer = unlessFailed(signal, async () => {
           const rows = await entriesOf(cluster, resourceType, namespace, signal);
-          return rows?.map((r) => JSON.parse(r.json) as ListedObject);
+          return rows.map((r) => JSON.parse(r.json) as ListedObject);
         });
         listed.set(key, answer);
       }

@@ -54,11 +54,12 @@ async function explain(
   // A namespaced kind without a namespace: every namespace's objects of that name.
   const scope = kind.namespaced ? namespace : '';
   const entry = located(kind, resourceRows(read.snapshot, scope, undefined), name, namespace);
-  const object = JSON.parse(entry.json) as ObjectLike;
+  // As the API serves it: metadata is always there.
+  const object = JSON.parse(entry.json) as ObjectLike & { metadata: { uid?: string } };
   const where = kind.namespaced ? entry.namespace : undefined;
   const context = await cacheExplainContext(cluster, { kind, namespace: where, name }, ctx.signal);
   const findings = await explainObject(object, context);
-  const uid = object.metadata?.uid;
+  const uid = object.metadata.uid;
   const data: Explanation = {
     object: {
       resourceType: kind.resourceType,

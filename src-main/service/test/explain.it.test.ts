@@ -12,6 +12,8 @@ import type { Finding, GuidanceRef } from '../../../src-shared/guidance/index';
 import { DEMO_PODS, DEMO_WORKLOADS } from '../../simulator/index';
 import type { KubeObjectInput } from '../../simulator/types';
 import type { Principal } from '../context';
+import { eventually } from './eventually';
+import { RFC3339_UTC, STALE, startProxiedStack } from './faults-support';
 import { CLUSTER_ID, type Stack, startStack } from './harness';
 
 let stack: Stack;
@@ -213,9 +215,14 @@ describe('names', () => {
   it('a namespaced kind without a namespace is found where it is, or 409 when several namespaces hold it', async () => {
     const found = await explain('certificate/grafana-tls');
     expect([found.status, found.body.object.namespace]).toEqual([200, 'monitoring']);
-    const several = await stack.get<Problem>(`${stack.cluster}/explanations/configmap/kube-root-ca.crt`);
+    const several = await stack.get<Problem & { namespaces: string[] }>(
+      `${stack.cluster}/explanations/configmap/kube-root-ca.crt`,
+    );
     expect([several.status, several.body.code]).toEqual([409, 'conflict']);
-    expect(several.body.detail).toContain('demo-broken');
+    expect(several.body.namespaces).toEqual(expect.arrayContaining(['default', 'demo-broken', 'shop']));
+    expect(several.body.detail).toContain(`(${several.body.namespaces.join(', ')})`);
+    const none = await stack.get<Problem>(`${stack.cluster}/explanations/configmap/no-such-map`);
+    expect([none.status, none.body.detail]).toEqual([404, 'configmap "no-such-map" not found']);
   });
 
   it('a cluster-scoped object is explained on the cluster path', async () => {
@@ -239,6 +246,8 @@ describe('names', () => {
     const none = await stack.get<Problem>(`${stack.cluster}/explanations/namespaces/shop/certificate/nope`);
     expect([none.status, none.body.code]).toEqual([404, 'resource_not_found']);
     expect(none.body.detail).toBe('certificate "nope" in namespace shop not found');
+    const clusterScoped = await stack.get<Problem>(`${stack.cluster}/explanations/storageclass/nope`);
+    expect([clusterScoped.status, clusterScoped.body.detail]).toEqual([404, 'storageclass "nope" not found']);
   });
 
   it('answers the same over IPC', async () => {
@@ -259,5 +268,32 @@ describe('names', () => {
       { principal, client: { via: 'ipc' as const }, signal: new AbortController().signal },
     );
     expect(reply.data).toEqual(http.body);
+  });
+});
+
+describe('a cluster that goes away after the caches synced', () => {
+  it('explains from the cached objects, marked x-Stale-Since', async () => {
+    const {
+      stack: proxied,
+      proxy,
+      close,
+    } = await startProxiedStack({
+      service: { timeoutMs: 2_000, watch: { baseMs: 100, capMs: 1_000, stableAfterMs: 1_000 } },
+    });
+    try {
+      const path = `${proxied.cluster}/explanations/namespaces/monitoring/certificate/grafana-tls`;
+      const live = await proxied.get<Explanation>(path);
+      expect([live.status, live.headers.get(STALE)]).toEqual([200, null]);
+      await proxy.down();
+      const stale = await eventually(async () => {
+        const res = await proxied.get<Explanation>(path);
+        expect(res.status).toBe(200);
+        expect(res.headers.get(STALE)).toMatch(RFC3339_UTC);
+        return res;
+      }, 30_000);
+      expect(stale.body.findings.map((f) => f.reason)).toEqual(live.body.findings.map((f) => f.reason));
+    } finally {
+      await close();
+    }
   });
 });
