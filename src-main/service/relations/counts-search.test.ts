@@ -169,21 +169,24 @@ describe('CountKeeper', () => {
     await Promise.all(again);
   });
 
-  it(`drops expired counts once it keeps ${KEPT_MAX}`, async () => {
+  it(`drops the expired counts once it keeps ${KEPT_MAX}, and only then`, async () => {
     const lists = new Lists();
     const keeper = new CountKeeper(lists);
-    for (let i = 0; i < KEPT_MAX; i++) await keeper.count(kind('configmap'), `ns-${i}`);
+    for (let i = 0; i < KEPT_MAX - 1; i++) await keeper.count(kind('configmap'), `ns-${i}`);
     lists.clock = 1;
     await keeper.count(kind('configmap'), 'fresh');
+    expect(keeper.keptCount).toBe(KEPT_MAX);
     // Not expired yet: still kept, no list.
     await keeper.count(kind('configmap'), 'ns-0');
-    expect(lists.calls).toHaveLength(KEPT_MAX + 1);
+    expect(lists.calls).toHaveLength(KEPT_MAX);
+    // At the bound, a new count drops what expired (all but 'fresh', which expires 1 ms later).
     lists.clock = COUNT_TTL_MS;
     await keeper.count(kind('configmap'), 'newer');
-    lists.clock = COUNT_TTL_MS + 1;
-    // The first KEPT_MAX expired and were dropped; 'fresh' was too (its ttl ran out at COUNT_TTL_MS + 1).
-    await keeper.count(kind('configmap'), 'newer');
-    expect(lists.calls).toHaveLength(KEPT_MAX + 2);
+    expect(keeper.keptCount).toBe(2);
+    // Below the bound nothing is dropped, expired or not.
+    lists.clock = COUNT_TTL_MS * 3;
+    await keeper.count(kind('configmap'), 'newest');
+    expect(keeper.keptCount).toBe(3);
   });
 });
 
@@ -205,13 +208,13 @@ describe('search', () => {
     }));
   }
   const line = (m: ReturnType<typeof searchCaches>[number]) =>
-    `${m.kind.resourceType} ${m.entry.namespace}/${m.entry.name}${m.exact ? ' exact' : ''}`;
+    `${m.kind.resourceType} ${m.entry.namespace}/${m.entry.name}`;
 
   it('finds names starting with the query in any case, exact names first, then name, kind, namespace', () => {
     expect(searchCaches(caches(), 'CHECKOUT', undefined).map(line)).toEqual([
-      'deployment shop/checkout exact',
-      'pod other/checkout exact',
-      'service shop/checkout exact',
+      'deployment shop/checkout',
+      'pod other/checkout',
+      'service shop/checkout',
       'pod shop/checkout-7f9-a',
       'pod shop/checkout-7f9-b',
       'node /checkout-node',
@@ -223,8 +226,8 @@ describe('search', () => {
 
   it('in a namespace, reads only that namespace and leaves cluster-scoped kinds out', () => {
     expect(searchCaches(caches(), 'checkout', 'shop').map(line)).toEqual([
-      'deployment shop/checkout exact',
-      'service shop/checkout exact',
+      'deployment shop/checkout',
+      'service shop/checkout',
       'pod shop/checkout-7f9-a',
       'pod shop/checkout-7f9-b',
       'pod shop/Checkout-Upper',

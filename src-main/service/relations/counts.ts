@@ -70,6 +70,11 @@ export class CountKeeper {
 
   constructor(private readonly source: CountSource) {}
 
+  /** How many list counts are kept now. */
+  get keptCount(): number {
+    return this.kept.size;
+  }
+
   async count(kind: KindRef, namespace: string | undefined): Promise<KindCount> {
     const snapshot = await this.source.running(kind, namespace);
     if (snapshot) {

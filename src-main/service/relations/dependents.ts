@@ -17,7 +17,7 @@ import type { ResourceEntry } from '../clusters/entries';
 import { factsOf } from './facts';
 import type { KindRef } from './model';
 import { CLAIM, type GroupKind } from './pod-refs';
-import type { Cache, RelationReader } from './reader';
+import type { RelationReader } from './reader';
 import { compareRefs, entryRef, MAX_REFS } from './refs';
 
 export const MAX_DEPTH = 4;
@@ -76,18 +76,15 @@ interface Frontier {
   readonly node: DependentRef | undefined;
 }
 
-async function childrenOf(reader: RelationReader, owner: Frontier, seen: Set<string>) {
-  const out: { kind: KindRef; entry: ResourceEntry; cache: Cache }[] = [];
+async function childrenOf(reader: RelationReader, owner: Frontier) {
+  const out: { kind: KindRef; entry: ResourceEntry }[] = [];
   for (const gk of dependentKinds(owner.kind, reader.kinds)) {
     const kind = reader.kindOf(gk);
     if (!kind) continue;
     const cache = await reader.cache(kind);
     if (!cache) continue;
-    const index = await reader.index(cache, 'owners', ownerKeys);
-    for (const entry of index.get(owner.uid)) {
-      const uid = factsOf(entry).uid;
-      if (uid && !seen.has(uid)) out.push({ kind, entry, cache });
-    }
+    const index = await reader.index(cache, ownerKeys);
+    for (const entry of index.get(owner.uid)) out.push({ kind, entry });
   }
   return out;
 }
@@ -111,7 +108,7 @@ export async function dependentsOf(
   for (let depth = 1; frontier.length > 0; depth++) {
     const next: Frontier[] = [];
     for (const owner of frontier) {
-      const children = await childrenOf(reader, owner, seen);
+      const children = await childrenOf(reader, owner);
       if (children.length === 0) continue;
       if (depth > MAX_DEPTH) {
         cut(owner.node);
@@ -121,9 +118,10 @@ export async function dependentsOf(
       nodes.sort((a, b) => compareRefs(a.ref, b.ref));
       const list: DependentRef[] = [];
       for (const { ref, child } of nodes) {
-        // An object with two owners in the tree is shown under the first.
-        const uid = factsOf(child.entry).uid as string;
-        if (seen.has(uid)) continue;
+        // An object with two owners in the tree is shown under the first; one without a uid
+        // (no apiserver makes one) could not be told apart, and is left out.
+        const uid = factsOf(child.entry).uid;
+        if (uid === undefined || seen.has(uid)) continue;
         if (budget === 0) {
           cut(owner.node);
           break;

@@ -190,7 +190,7 @@ describe('podSpecLinks', () => {
       'spec',
     );
     expect(withItems).toMatchObject({ name: 'c', keys: ['k1', 'k2'], optional: true });
-    expect(without).not.toHaveProperty('keys');
+    expect(without!.keys).toBeUndefined();
   });
 });
 

@@ -46,9 +46,10 @@ export interface TargetLink extends GroupKind {
   readonly via: string;
 }
 
+/** Fields that may be absent are present and undefined: one shape for every object. */
 export interface ObjectFacts extends GroupKind {
-  readonly uid?: string;
-  readonly status?: string;
+  readonly uid: string | undefined;
+  readonly status: string | undefined;
   readonly owners: readonly OwnerLink[];
   readonly uses: readonly UseLink[];
   readonly podSelector?: Selector;
@@ -98,13 +99,11 @@ export function factsOfObject(obj: Obj): ObjectFacts {
   const kind = str(obj.kind) ?? '';
   const ns = str(metadata?.namespace) ?? '';
   const spec = objAt(obj, 'spec');
-  const uid = str(metadata?.uid);
-  const status = statusOf(group, kind, obj);
   const base = {
     group,
     kind,
-    ...(uid ? { uid } : {}),
-    ...(status !== undefined ? { status } : {}),
+    uid: str(metadata?.uid),
+    status: statusOf(group, kind, obj),
     owners: owners(metadata),
   };
   const gk = `${group}/${kind}`;
@@ -124,8 +123,7 @@ const use = (
   namespace: string | undefined,
   name: string | undefined,
   via: string,
-): UseLink[] =>
-  name ? [{ target, ...(namespace !== undefined ? { namespace } : {}), name, via, optional: false }] : [];
+): UseLink[] => (name ? [{ target, namespace, name, via, optional: false, keys: undefined }] : []);
 
 /**
  * A ConfigMap's keys are its data and binaryData; a Secret as the caches keep it has no values,
@@ -185,10 +183,11 @@ const BY_KIND: Readonly<Record<string, (obj: Obj, spec: Obj | undefined, ns: str
   }),
   'autoscaling/HorizontalPodAutoscaler': (_o, spec) => {
     const ref = objAt(spec, 'scaleTargetRef');
-    const kind = str(ref?.kind);
-    const name = str(ref?.name);
+    if (!ref) return {};
+    const kind = str(ref.kind);
+    const name = str(ref.name);
     if (!kind || !name) return {};
-    return { targets: [{ group: groupOf(str(ref?.apiVersion)), kind, name, via: 'spec.scaleTargetRef' }] };
+    return { targets: [{ group: groupOf(str(ref.apiVersion)), kind, name, via: 'spec.scaleTargetRef' }] };
   },
   'networking.k8s.io/Ingress': (_o, spec, ns) => ({
     uses: [
@@ -205,10 +204,11 @@ function backendTarget(backend: Obj | undefined, via: string): TargetLink[] {
   const service = str(objAt(backend, 'service')?.name);
   if (service) return [{ group: '', kind: 'Service', name: service, via }];
   const resource = objAt(backend, 'resource');
-  const kind = str(resource?.kind);
-  const name = str(resource?.name);
+  if (!resource) return [];
+  const kind = str(resource.kind);
+  const name = str(resource.name);
   if (!kind || !name) return [];
-  return [{ group: str(resource?.apiGroup) ?? '', kind, name, via }];
+  return [{ group: str(resource.apiGroup) ?? '', kind, name, via }];
 }
 
 function ingressBackends(spec: Obj | undefined): TargetLink[] {

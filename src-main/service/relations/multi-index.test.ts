@@ -59,9 +59,17 @@ describe('MultiIndex', () => {
     expect(names(index.get('red'))).toEqual(['0/z']);
     expect(names(index.get('green'))).toEqual(['a/y']);
     expect(names(index.get('blue'))).toEqual(['a/x']);
+    expect(index.keyCount).toBe(3);
     col.delete('0/z');
     await index.sync(col.snapshot());
     expect(index.get('red')).toEqual([]);
+    // A key no entry carries any more is dropped, not kept empty.
+    expect(index.keyCount).toBe(2);
+    // Entries added later still come in the cache's order, wherever they sort.
+    col.upsert(entry('z', 'z', ['blue']));
+    col.upsert(entry('0', '0', ['blue']));
+    await index.sync(col.snapshot());
+    expect(names(index.get('blue'))).toEqual(['0/0', 'a/x', 'z/z']);
   });
 
   it('never moves back to an older snapshot', async () => {
@@ -122,12 +130,14 @@ describe('MultiIndex', () => {
 });
 
 describe('indexFor', () => {
-  it('gives one index per cache and name', () => {
+  it('gives one index per cache and function of keys', () => {
     const a = {};
     const b = {};
-    const x = indexFor(a, 'owners', tagsOf);
-    expect(indexFor(a, 'owners', tagsOf)).toBe(x);
-    expect(indexFor(a, 'uses', tagsOf)).not.toBe(x);
-    expect(indexFor(b, 'owners', tagsOf)).not.toBe(x);
+    const other = (e: ResourceEntry) => [e.name];
+    const x = indexFor(a, tagsOf);
+    expect(indexFor(a, tagsOf)).toBe(x);
+    expect(indexFor(a, other)).not.toBe(x);
+    expect(indexFor(a, other)).toBe(indexFor(a, other));
+    expect(indexFor(b, tagsOf)).not.toBe(x);
   });
 });

@@ -80,6 +80,11 @@ export class MultiIndex {
     return run;
   }
 
+  /** How many keys have entries. */
+  get keyCount(): number {
+    return this.buckets.size;
+  }
+
   /** The entries under `key`, in the cache's order. */
   get(key: string): readonly ResourceEntry[] {
     const bucket = this.buckets.get(key);
@@ -90,7 +95,7 @@ export class MultiIndex {
 
   private async update(snapshot: CollectionSnapshot<ResourceEntry>): Promise<void> {
     const all = snapshot.all;
-    if (snapshot.version <= this.version || all === this.indexed) return;
+    if (snapshot.version <= this.version) return;
     const { removed, added } = diffSorted(this.indexed, all);
     // The keys of new entries first, in slices (the parse is the cost); then the change, at once.
     const keys: (readonly string[])[] = [];
@@ -123,19 +128,19 @@ export class MultiIndex {
   }
 }
 
-/** One index per cache and per kind of key, found again by the cache's identity. */
-const indexes = new WeakMap<object, Map<string, MultiIndex>>();
+/** One index per cache and per function of keys, found again by their identities. */
+const indexes = new WeakMap<object, Map<KeysOf, MultiIndex>>();
 
-export function indexFor(collection: object, name: string, keysOf: KeysOf): MultiIndex {
-  let byName = indexes.get(collection);
-  if (!byName) {
-    byName = new Map();
-    indexes.set(collection, byName);
+export function indexFor(collection: object, keysOf: KeysOf): MultiIndex {
+  let byKeys = indexes.get(collection);
+  if (!byKeys) {
+    byKeys = new Map();
+    indexes.set(collection, byKeys);
   }
-  let index = byName.get(name);
+  let index = byKeys.get(keysOf);
   if (!index) {
     index = new MultiIndex(keysOf);
-    byName.set(name, index);
+    byKeys.set(keysOf, index);
   }
   return index;
 }

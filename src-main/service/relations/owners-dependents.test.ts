@@ -357,6 +357,19 @@ describe('dependents', () => {
     expect(exact.relations.truncated).toBeUndefined();
   });
 
+  it('are none for an object without a uid, and leave out a dependent without one', async () => {
+    const rs = obj('apps/v1', 'ReplicaSet', 'rs', 'x', {}, { uid: undefined });
+    expect(
+      (await relationsOf(new FixtureSource([rs]), kind('replicaset'), 'x', 'rs')).relations.dependents,
+    ).toEqual([]);
+    const owner = obj('apps/v1', 'ReplicaSet', 'owner', 'x');
+    const anon = obj('v1', 'Pod', 'anon', 'x', {}, { ...ownedBy(owner), uid: undefined });
+    const named = obj('v1', 'Pod', 'named', 'x', {}, ownedBy(owner));
+    const src = new FixtureSource([anon, named, owner]);
+    const { relations } = await relationsOf(src, kind('replicaset'), 'x', 'owner');
+    expect(shape(relations.dependents)).toEqual([{ 'pod/named': null }]);
+  });
+
   it('show an object owned twice in the tree once, and never loop', async () => {
     const a = obj('cert-manager.io/v1', 'Certificate', 'a', 'x');
     const b = obj('cert-manager.io/v1', 'Certificate', 'b', 'x', {}, ownedBy(a));

@@ -19,15 +19,15 @@ export const MAX_CHAIN = 16;
 
 export async function ownersOf(reader: RelationReader, entry: ResourceEntry): Promise<RelationRef[]> {
   const out: RelationRef[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string | undefined>();
   let current = entry;
   for (let step = 0; step < MAX_CHAIN; step++) {
     const facts = factsOf(current);
-    if (facts.uid) seen.add(facts.uid);
+    seen.add(facts.uid);
     const link = facts.owners.find((o) => o.controller);
     if (!link || seen.has(link.uid)) break;
     const next = await ownerEntry(reader, current.namespace, link);
-    if (next.ref) out.push(next.ref);
+    out.push(next.ref);
     if (!next.entry) break;
     current = next.entry;
   }
@@ -38,7 +38,7 @@ async function ownerEntry(
   reader: RelationReader,
   namespace: string,
   link: OwnerLink,
-): Promise<{ ref?: RelationRef; entry?: ResourceEntry }> {
+): Promise<{ ref: RelationRef; entry?: ResourceEntry }> {
   const kind: KindRef | undefined = reader.kindOf(link);
   const cache = await reader.cacheOf(link);
   if (!kind || !cache) {

@@ -25,17 +25,17 @@ export const PRIORITY_CLASS: GroupKind = { group: 'scheduling.k8s.io', kind: 'Pr
 export const STORAGE_CLASS: GroupKind = { group: 'storage.k8s.io', kind: 'StorageClass' };
 export const INGRESS_CLASS: GroupKind = { group: 'networking.k8s.io', kind: 'IngressClass' };
 
-/** One object another names. `namespace` is absent for a cluster-scoped kind. */
+/** One object another names. `namespace` is undefined for a cluster-scoped kind. */
 export interface UseLink {
   readonly target: GroupKind;
-  readonly namespace?: string;
+  readonly namespace: string | undefined;
   readonly name: string;
   /** The field that names it, e.g. `spec.volumes[config]` or `spec.containers[app].envFrom`. */
   readonly via: string;
   /** The reference says `optional: true`: the pod starts without the object. */
   readonly optional: boolean;
-  /** The keys it reads (configMapKeyRef, secretKeyRef, a volume's items). */
-  readonly keys?: readonly string[];
+  /** The keys it reads (configMapKeyRef, secretKeyRef, a volume's items); undefined when none. */
+  readonly keys: readonly string[] | undefined;
 }
 
 const bool = (v: unknown): boolean => v === true;
@@ -57,16 +57,7 @@ function link(
   keys?: readonly string[],
 ): UseLink[] {
   if (!name) return [];
-  return [
-    {
-      target,
-      ...(namespace !== undefined ? { namespace } : {}),
-      name,
-      via,
-      optional,
-      ...(keys?.length ? { keys } : {}),
-    },
-  ];
+  return [{ target, namespace, name, via, optional, keys }];
 }
 
 function volumeLinks(vol: Obj, ns: string, podName: string | undefined, at: string): UseLink[] {

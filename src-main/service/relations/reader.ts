@@ -15,8 +15,6 @@ import { indexFor, type KeysOf, type MultiIndex } from './multi-index';
 import type { GroupKind } from './pod-refs';
 import { problemDetail } from './problem-text';
 
-const byGroupKind = new WeakMap<readonly KindRef[], ReadonlyMap<string, KindRef>>();
-
 export interface Cache {
   readonly kind: KindRef;
   readonly read: KindRead;
@@ -37,26 +35,23 @@ export class RelationReader {
 
   static async open(source: RelationSource): Promise<RelationReader> {
     const kinds = await source.kinds();
-    let table = byGroupKind.get(kinds);
-    if (!table) {
-      const map = new Map<string, KindRef>();
-      // Discovery names each group and resource once; a Kind served by two resources of one group
-      // (never among the built-in kinds) goes by the first.
-      for (const k of kinds) if (!map.has(gkKey(k.group, k.kind))) map.set(gkKey(k.group, k.kind), k);
-      table = map;
-      byGroupKind.set(kinds, table);
-    }
+    const table = new Map<string, KindRef>();
+    // Discovery names each group and resource once; a Kind served by two resources of one group
+    // (never among the built-in kinds) goes by the first. Reversed, so the first is set last.
+    for (const k of [...kinds].reverse()) table.set(gkKey(k.group, k.kind), k);
     return new RelationReader(source, table, kinds);
-  }
-
-  /** Why a kind's cache could not be read, when it could not. */
-  failure(kind: KindRef): unknown {
-    return this.failures.get(kind);
   }
 
   /** The served kind of a group and Kind; undefined when the cluster does not serve it. */
   kindOf(gk: GroupKind): KindRef | undefined {
     return this.kindTable.get(gkKey(gk.group, gk.kind));
+  }
+
+  /** The kind's cache, listed; else the problem it could not be read with. */
+  async require(kind: KindRef): Promise<Cache> {
+    const cache = await this.cache(kind);
+    if (cache) return cache;
+    throw this.failures.get(kind);
   }
 
   /** The kind's cache, listed; undefined (and a gap) when it cannot be read. */
@@ -65,8 +60,9 @@ export class RelationReader {
     if (!pending) {
       pending = this.source.read(kind).then(
         (read) => {
-          if (read.staleSince && (this.staleSince === undefined || read.staleSince < this.staleSince))
-            this.staleSince = read.staleSince;
+          const stale = read.staleSince;
+          if (stale !== undefined && !(this.staleSince !== undefined && this.staleSince <= stale))
+            this.staleSince = stale;
           return { kind, read };
         },
         (err: unknown) => {
@@ -92,8 +88,8 @@ export class RelationReader {
   }
 
   /** An index of a cache, brought up to date once per answer. */
-  index(cache: Cache, name: string, keysOf: KeysOf): Promise<MultiIndex> {
-    const index = indexFor(cache.read.collection, name, keysOf);
+  index(cache: Cache, keysOf: KeysOf): Promise<MultiIndex> {
+    const index = indexFor(cache.read.collection, keysOf);
     let synced = this.synced.get(index);
     if (!synced) {
       synced = index.sync(cache.read.snapshot).then(() => index);

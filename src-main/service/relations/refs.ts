@@ -50,7 +50,8 @@ export function compareRefs(
   );
 }
 
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Code-unit order, as the apiserver orders names. */
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 const identity = (r: Pick<RelationRef, 'resourceType' | 'namespace' | 'name'>) =>
   `${r.resourceType}\u0000${r.namespace ?? ''}\u0000${r.name}`;

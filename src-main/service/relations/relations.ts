@@ -13,7 +13,7 @@ import { dependentsOf } from './dependents';
 import type { KindRef, RelationSource } from './model';
 import { ownersOf } from './owners';
 import { findEntry, RelationReader } from './reader';
-import { bounded, entryRef } from './refs';
+import { bounded, compareText, entryRef } from './refs';
 import { selectedByOf, selectsOf } from './selects';
 import { usedByOf, usesOf } from './uses';
 
@@ -28,11 +28,8 @@ async function locate(
   namespace: string | undefined,
   name: string,
 ): Promise<ResourceEntry> {
-  const cache = await reader.cache(kind);
-  if (!cache) {
-    // The object's own kind: its problem is the answer (the reader kept it as the gap's detail).
-    throw reader.failure(kind) ?? new ProblemError('cluster_error', `${kind.resourceType} could not be read`);
-  }
+  // The object's own kind: its problem is the answer.
+  const cache = await reader.require(kind);
   const where = namespace ? ` in namespace ${namespace}` : '';
   if (!kind.namespaced || namespace !== undefined) {
     const found = findEntry(cache, namespace ?? '', name);
@@ -78,7 +75,7 @@ export async function relationsOf(
   const cut = dependents.truncated || Object.keys(leftOff).length > 0;
   // The object's own kind was read first; a gap recorded for it later cannot be.
   const gaps = [...reader.gaps].map(([resourceType, detail]) => ({ resourceType, detail }));
-  gaps.sort((a, b) => (a.resourceType < b.resourceType ? -1 : a.resourceType > b.resourceType ? 1 : 0));
+  gaps.sort((a, b) => compareText(a.resourceType, b.resourceType));
   const relations: Relations = {
     object: entryRef(kind, entry),
     owners,

@@ -15,6 +15,7 @@ import type { ResourceEntry } from '../clusters/entries';
 import { resourceRows } from '../clusters/list-queries';
 import { factsOf } from './facts';
 import type { KindRef } from './model';
+import { compareText } from './refs';
 
 export interface SearchCache {
   readonly kind: KindRef;
@@ -26,13 +27,10 @@ export interface Match {
   readonly entry: ResourceEntry;
   /** The name in lower case: what matched, and what orders. */
   readonly lower: string;
-  readonly exact: boolean;
 }
 
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
+/** By name: a name equal to the query is the shortest that starts with it, so it comes first. */
 function compareMatches(a: Match, b: Match): number {
-  if (a.exact !== b.exact) return a.exact ? -1 : 1;
   return (
     compareText(a.lower, b.lower) ||
     compareText(a.entry.name, b.entry.name) ||
@@ -49,11 +47,11 @@ export function searchCaches(
 ): Match[] {
   const q = query.toLowerCase();
   const out: Match[] = [];
+  // A namespace's slice of a cluster-scoped kind is empty: its objects' namespace is ''.
   for (const { kind, snapshot } of caches) {
-    if (namespace !== undefined && !kind.namespaced) continue;
     for (const entry of resourceRows(snapshot, namespace, undefined)) {
       const name = entry.name.toLowerCase();
-      if (name.startsWith(q)) out.push({ kind, entry, lower: name, exact: name === q });
+      if (name.startsWith(q)) out.push({ kind, entry, lower: name });
     }
   }
   return out.sort(compareMatches);

@@ -41,7 +41,8 @@ function world() {
     obj('networking.k8s.io/v1', 'NetworkPolicy', 'db-only', 'shop', {
       spec: { podSelector: { matchLabels: { app: 'db' } } },
     }),
-    obj('apps/v1', 'Deployment', 'web', 'shop'),
+    // Labelled like the pods: only pods are selected by Services, PDBs and NetworkPolicies.
+    obj('apps/v1', 'Deployment', 'web', 'shop', {}, { labels: { app: 'web', tier: 'front' } }),
     obj('autoscaling/v2', 'HorizontalPodAutoscaler', 'web', 'shop', {
       spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
     }),
@@ -146,6 +147,82 @@ describe('selects', () => {
     expect(relations.selects.at(-1)!.name).toBe(`p-${String(MAX_REFS - 1).padStart(5, '0')}`);
     expect(relations.leftOff).toEqual({ selects: 2 });
     expect(relations.truncated).toBe(true);
+  });
+});
+
+describe('selects and selectedBy of kinds that cannot be read', () => {
+  it('name a target of a kind not served or not readable without marking it missing', async () => {
+    const src = new FixtureSource([
+      ...world(),
+      obj('autoscaling/v2', 'HorizontalPodAutoscaler', 'rollout', 'shop', {
+        spec: { scaleTargetRef: { apiVersion: 'argoproj.io/v1alpha1', kind: 'Rollout', name: 'r' } },
+      }),
+      obj('networking.k8s.io/v1', 'Ingress', 'issuer', 'shop', {
+        spec: {
+          defaultBackend: { resource: { apiGroup: 'cert-manager.io', kind: 'ClusterIssuer', name: 'le' } },
+          rules: [{ http: { paths: [{ path: '/', backend: { service: { name: 'web' } } }] } }],
+        },
+      }),
+    ]);
+    src.failing.set('clusterissuer', forbidden('clusterissuers'));
+    src.failing.set('deployment', forbidden('deployments'));
+    const of = async (t: string, name: string) => (await relationsOf(src, kind(t), 'shop', name)).relations;
+    const rollout = await of('horizontalpodautoscaler', 'rollout');
+    expect(rollout.selects).toStrictEqual([
+      { resourceType: 'rollout.argoproj.io', namespace: 'shop', name: 'r', via: ['spec.scaleTargetRef'] },
+    ]);
+    expect(rollout.gaps?.map((g) => g.resourceType)).toEqual(['rollout.argoproj.io']);
+    expect((await of('horizontalpodautoscaler', 'web')).selects).toStrictEqual([
+      { resourceType: 'deployment', namespace: 'shop', name: 'web', via: ['spec.scaleTargetRef'] },
+    ]);
+    const issuer = await of('ingress', 'issuer');
+    expect(issuer.selects[0]).toStrictEqual({
+      resourceType: 'clusterissuer',
+      name: 'le',
+      via: ['spec.defaultBackend'],
+    });
+    expect(names(issuer.selects)).toEqual(['clusterissuer/le', 'service/web']);
+  });
+
+  it('answer no pods when pods cannot be read, and read none for what selects no pods', async () => {
+    const src = new FixtureSource(world());
+    src.reads.length = 0;
+    await relationsOf(src, kind('horizontalpodautoscaler'), 'shop', 'web');
+    expect(src.reads).not.toContain('pod');
+    src.failing.set('pod', forbidden('pods'));
+    const svc = (await relationsOf(src, kind('service'), 'shop', 'web')).relations;
+    expect(svc.selects).toEqual([]);
+    expect(svc.gaps?.map((g) => g.resourceType)).toEqual(['pod']);
+    const noPods = new FixtureSource(
+      world().filter((o) => o.kind !== 'Pod'),
+      KINDS.filter((k) => k.resourceType !== 'pod'),
+    );
+    expect((await relationsOf(noPods, kind('service'), 'shop', 'web')).relations.selects).toEqual([]);
+  });
+
+  it('skip pointers whose kind is not served or cannot be read', async () => {
+    const served = KINDS.filter((k) => k.resourceType !== 'horizontalpodautoscaler');
+    const src = new FixtureSource(
+      world().filter((o) => o.kind !== 'HorizontalPodAutoscaler'),
+      served,
+    );
+    src.failing.set('ingress', forbidden('ingresses'));
+    expect((await relationsOf(src, kind('deployment'), 'shop', 'web')).relations.selectedBy).toEqual([]);
+    const svc = (await relationsOf(src, kind('service'), 'shop', 'web')).relations;
+    expect(svc.selectedBy).toEqual([]);
+    expect(svc.gaps?.map((g) => g.resourceType)).toEqual(['ingress']);
+  });
+
+  it(`cut selectedBy at ${MAX_REFS}, saying how many it left off`, async () => {
+    const hpas = Array.from({ length: MAX_REFS + 1 }, (_, i) =>
+      obj('autoscaling/v2', 'HorizontalPodAutoscaler', `h${String(i).padStart(5, '0')}`, 'shop', {
+        spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } },
+      }),
+    );
+    const src = new FixtureSource([...world(), ...hpas]);
+    const { relations } = await relationsOf(src, kind('deployment'), 'shop', 'web');
+    expect(relations.selectedBy).toHaveLength(MAX_REFS);
+    expect(relations.leftOff).toEqual({ selectedBy: 2 });
   });
 });
 

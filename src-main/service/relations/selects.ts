@@ -61,9 +61,10 @@ export async function selectsOf(
   const facts = factsOf(entry);
   const targets: RelationRef[] = [];
   for (const t of facts.targets) targets.push(await resolveTarget(reader, entry.namespace, t));
+  if (!facts.podSelector) return bounded(targets);
   const podKind = reader.kindOf(POD);
-  const pods = facts.podSelector && podKind ? await reader.cache(podKind) : undefined;
-  if (!facts.podSelector || !podKind || !pods) return bounded(targets);
+  const pods = podKind && (await reader.cache(podKind));
+  if (!podKind || !pods) return bounded(targets);
   // The pods come in the cache's order: only the first MAX_REFS can be shown, so only they are built.
   const selected = resourceRows(pods.read.snapshot, entry.namespace, facts.podSelector);
   const distinctTargets = mergeRefs(targets);
@@ -93,16 +94,14 @@ export async function selectedByOf(
   }
   const gk = gkKey(kind.group, kind.kind);
   const custom = !BUILT_IN_GROUP.test(kind.group);
-  const pointers = [
-    ...(SCALABLE.has(gk) || custom ? [HPA] : []),
-    ...(gk === '/Service' || custom ? [INGRESS] : []),
-  ];
   const key = refKey(kind, entry.namespace, entry.name);
-  for (const p of pointers) {
+  for (const p of [HPA, INGRESS]) {
+    const pointsHere = p === HPA ? SCALABLE.has(gk) : gk === '/Service';
+    if (!pointsHere && !custom) continue;
     const pKind = reader.kindOf(p);
     const cache = pKind && (await reader.cache(pKind));
     if (!pKind || !cache) continue;
-    const index = await reader.index(cache, 'targets', targetKeys);
+    const index = await reader.index(cache, targetKeys);
     for (const e of index.get(key)) {
       const via = factsOf(e)
         .targets.filter((t) => refKey(t, e.namespace, t.name) === key)

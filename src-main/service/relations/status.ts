@@ -15,7 +15,8 @@ function containerReason(c: Obj): string | undefined {
   const state = objAt(c, 'state');
   const waiting = objAt(state, 'waiting');
   const terminated = objAt(state, 'terminated');
-  if (str(waiting?.reason)) return str(waiting?.reason);
+  const reason = str(waiting?.reason);
+  if (reason) return reason;
   if (terminated) return str(terminated.reason) ?? `ExitCode:${num(terminated.exitCode) ?? 0}`;
   return undefined;
 }

@@ -241,6 +241,58 @@ describe('uses', () => {
   });
 });
 
+describe('uses and usedBy, told apart', () => {
+  it('look up only claims as claims, and give each use its own fields', async () => {
+    const w = world();
+    const pod = obj('v1', 'Pod', 'p', 'shop', {
+      spec: {
+        volumes: [
+          { name: 'a', configMap: { name: 'data-postgres-0' } },
+          { name: 'b', secret: { secretName: 'data-postgres-0' } },
+        ],
+      },
+    });
+    const cm = obj('v1', 'ConfigMap', 'data-postgres-0', 'shop');
+    const src = new FixtureSource([...w.objects, pod, cm]);
+    const uses = (await relationsOf(src, kind('pod'), 'shop', 'p')).relations.uses;
+    // A ConfigMap and a Secret named like a claim bring no volume or StorageClass.
+    expect(uses.map(brief)).toEqual([
+      'configmap/shop/data-postgres-0 found',
+      'secret/shop/data-postgres-0 missing',
+      'serviceaccount/shop/default missing',
+    ]);
+    const usedBy = (await relationsOf(src, kind('configmap'), 'shop', 'data-postgres-0')).relations.usedBy;
+    expect(usedBy).toEqual([expect.objectContaining({ name: 'p', via: ['spec.volumes[a]'] })]);
+  });
+
+  it(`cut a pod’s uses at ${MAX_REFS}, saying how many it left off`, async () => {
+    const volumes = Array.from({ length: MAX_REFS + 1 }, (_, i) => ({
+      name: `v${i}`,
+      configMap: { name: `c${i}` },
+    }));
+    const pod = obj('v1', 'Pod', 'p', 'shop', { spec: { volumes } });
+    const { relations } = await relationsOf(new FixtureSource([pod]), kind('pod'), 'shop', 'p');
+    expect(relations.uses).toHaveLength(MAX_REFS);
+    expect(relations.leftOff).toEqual({ uses: 2 });
+    expect(relations.truncated).toBe(true);
+  });
+
+  it('read the users that can be read: unserved kinds skipped, failing ones gaps', async () => {
+    const w = world();
+    const served = KINDS.filter(
+      (k) => k.resourceType !== 'replicationcontroller' && k.resourceType !== 'cronjob',
+    );
+    const src = new FixtureSource(w.objects, served);
+    src.failing.set('job', forbidden('jobs'));
+    const { relations } = await relationsOf(src, kind('configmap'), 'shop', 'checkout-config');
+    expect(relations.usedBy.map((r) => `${r.resourceType}/${r.name}`)).toEqual([
+      'deployment/checkout',
+      'pod/checkout-1',
+    ]);
+    expect(relations.gaps).toEqual([{ resourceType: 'job', detail: expect.stringContaining('jobs') }]);
+  });
+});
+
 describe('usedBy', () => {
   it('lists the pods and the top workloads (not their ReplicaSets) whose specs name the object', async () => {
     const w = world();

@@ -29,7 +29,7 @@ import {
   VOLUME,
 } from './pod-refs';
 import { findEntry, type RelationReader } from './reader';
-import { absentRef, entryRef, MAX_REFS } from './refs';
+import { absentRef, compareText, entryRef, MAX_REFS } from './refs';
 
 async function resolve(reader: RelationReader, link: UseLink, via: string): Promise<RelationRef> {
   const kind = reader.kindOf(link.target);
@@ -110,19 +110,19 @@ export async function usedByOf(
   kind: KindRef,
   entry: ResourceEntry,
 ): Promise<{ refs: RelationRef[]; leftOff: number }> {
-  const users = USERS[gkKey(kind.group, kind.kind)] ?? [];
-  const ns = kind.namespaced ? entry.namespace : '';
-  const key = refKey(kind, ns, entry.name);
+  const users = USERS[gkKey(kind.group, kind.kind)];
+  if (!users) return { refs: [], leftOff: 0 };
+  const key = refKey(kind, kind.namespaced ? entry.namespace : '', entry.name);
   const lists: { kind: KindRef; entries: readonly ResourceEntry[] }[] = [];
   for (const gk of users) {
     const userKind = reader.kindOf(gk);
     const cache = userKind && (await reader.cache(userKind));
     if (!userKind || !cache) continue;
-    const index = await reader.index(cache, 'uses', usesKeys);
+    const index = await reader.index(cache, usesKeys);
     let entries = index.get(key);
     if (TEMPLATE_KINDS.has(gkKey(userKind.group, userKind.kind)))
       entries = entries.filter((e) => !controlled(e));
-    if (entries.length) lists.push({ kind: userKind, entries });
+    lists.push({ kind: userKind, entries });
   }
   // Each list is in its cache's (namespace, name) order and holds an object once: ordered by
   // resourceType, the refs need no sort, and only the refs shown are built.
@@ -133,16 +133,12 @@ export async function usedByOf(
     total += entries.length;
     for (const e of entries) {
       if (refs.length === MAX_REFS) break;
-      // Fields compared, not keys built: this runs for up to MAX_REFS users per answer.
+      // Fields compared, not keys built: this runs for up to MAX_REFS users per answer. The index
+      // gave only users of this namespace's object, and no two kinds an object can use share a
+      // Kind name (USERS), so the name and Kind tell its uses from the others.
       const via = new Set<string>();
       for (const u of factsOf(e).uses)
-        if (
-          u.name === entry.name &&
-          (u.namespace ?? '') === ns &&
-          u.target.kind === kind.kind &&
-          u.target.group === kind.group
-        )
-          via.add(u.via);
+        if (u.name === entry.name && u.target.kind === kind.kind) via.add(u.via);
       refs.push({ ...entryRef(userKind, e), via: [...via] });
     }
   }
@@ -150,4 +146,3 @@ export async function usedByOf(
 }
 
 const TEMPLATE_KINDS = new Set(WORKLOADS.map((w) => gkKey(w.group, w.kind)));
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
