@@ -45,8 +45,8 @@ export function liveCollection(client: KubeClient, path: string): ListerWatcher 
         signal,
       });
       if (!response.ok) {
-        const text = await response.text().catch(() => '');
-        const status = parseStatus(text);
+        // A body cut off is a refusal without its Status: the HTTP code says what there is.
+        const status = await response.text().then(parseStatus, () => undefined);
         throw new KubeRequestError(response.status, status, status?.message ?? `HTTP ${response.status}`);
       }
       return readWatchEvents(response, onActivity);
