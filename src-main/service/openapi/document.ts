@@ -39,7 +39,8 @@ function tagOf(path: string): string {
   if (path.endsWith('/logs')) return 'Logs';
   if (path.includes('/kubernetes-events')) return 'Events';
   if (path.includes('/kubernetes-proxy') || path.endsWith('/kinds')) return 'Resources';
-  if (path.includes('/relations/') || path.endsWith('/counts') || path.endsWith('/search')) return 'Resources';
+  if (path.includes('/relations/') || path.endsWith('/counts') || path.endsWith('/search'))
+    return 'Resources';
   if (path.includes('/snapshots')) return 'Snapshots';
   if (path.startsWith('/v1/auth') || path === '/v1/session') return 'Authentication';
   if (path.startsWith('/v1/guidance') || path.includes('/explanations/')) return 'Guidance';
