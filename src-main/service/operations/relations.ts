@@ -5,6 +5,7 @@ import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { paginate } from '../pagination';
 import { clusterSource, countKeeperOf } from '../relations/cluster-source';
+import { compareText } from '../relations/refs';
 import { relationsOf } from '../relations/relations';
 import { type SearchCache, searchCaches, searchHit } from '../relations/search';
 
@@ -39,8 +40,7 @@ async function named(
   return [...out.values()];
 }
 
-const byType = (a: KindInfo, b: KindInfo) =>
-  a.resourceType < b.resourceType ? -1 : a.resourceType > b.resourceType ? 1 : 0;
+const byType = (a: KindInfo, b: KindInfo) => compareText(a.resourceType, b.resourceType);
 
 /** The kinds search reads: the ones named, else the common ones the cluster serves and the running ones. */
 async function searchKinds(

@@ -13,6 +13,7 @@
 
 import type { ClusterConnection } from '../clusters/cluster';
 import type { KindInfo } from '../clusters/kind-info';
+import { toProblem } from '../clusters/kube-client';
 import { CountKeeper, type CountSource, type OnePage } from './counts';
 import type { KindRead, KindRef, RelationSource } from './model';
 
@@ -53,37 +54,34 @@ function countSource(cluster: ClusterConnection): CountSource {
       // A snapshot's cache reads its file, never a network: in a namespace, it is the count.
       const cache = started ?? (frozen && namespace !== undefined ? cluster.resources(info) : undefined);
       if (!cache) return undefined;
-      try {
-        await cache.acquire();
-      } catch (err) {
-        if (!started) throw err;
-        // A running cache that cannot list yet: the list's count instead.
-        return undefined;
-      }
+      await cache.acquire();
       return cache.read().snapshot;
     },
     async listOne(kind, namespace): Promise<OnePage> {
       const info = kind as KindInfo;
       if (frozen) {
-        const page = await frozen.collection(info).list({
+        // In a namespace a snapshot counts from its cache (running); this read is of all rows.
+        if (namespace !== undefined) throw new Error(`the snapshot's ${info.resourceType} could not be read`);
+        return frozen.collection(info).list({
           limit: 1,
           timeoutMs: cluster.timeoutMs,
           signal: AbortSignal.timeout(cluster.timeoutMs),
         });
-        return page;
       }
       const ns = namespace !== undefined ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-      const body = await cluster.client.getJson<ListBody>(`${info.apiPath}${ns}/${info.plural}`, {
-        query: { limit: '1' },
-        accept: METADATA_ONLY,
-        timeoutMs: cluster.timeoutMs,
-      });
+      const path = `${info.apiPath}${ns}/${info.plural}`;
+      // The cluster's refusal as the API's problem, as every other read reports it.
+      const body = await cluster.client
+        .getJson<ListBody>(path, {
+          query: { limit: '1' },
+          accept: METADATA_ONLY,
+          timeoutMs: cluster.timeoutMs,
+        })
+        .catch((err: unknown) => {
+          throw toProblem(err, path);
+        });
       const { continue: next, remainingItemCount } = body.metadata ?? {};
-      return {
-        items: body.items ?? [],
-        ...(next ? { continue: next } : {}),
-        ...(remainingItemCount !== undefined ? { remainingItemCount } : {}),
-      };
+      return { items: body.items ?? [], continue: next, remainingItemCount };
     },
   };
 }

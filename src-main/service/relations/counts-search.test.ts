@@ -51,7 +51,11 @@ class Lists implements CountSource {
     this.listSource = listSource;
   }
 
+  /** Kinds whose running cache cannot list yet. */
+  readonly unlisted = new Set<string>();
+
   async running(k: { resourceType: string }) {
+    if (this.unlisted.has(k.resourceType)) throw new Error('first list failing');
     return this.caches.get(k.resourceType)?.snapshot();
   }
 
@@ -93,6 +97,13 @@ describe('CountKeeper', () => {
       count: 3,
       source: 'snapshot',
     });
+  });
+
+  it('counts a kind whose running cache cannot list yet by a list', async () => {
+    const lists = new Lists();
+    lists.unlisted.add('pod');
+    expect(await new CountKeeper(lists).count(kind('pod'), undefined)).toMatchObject({ count: 10, source: 'list' });
+    expect(lists.calls).toEqual(['pod@*']);
   });
 
   it('lists once per kind and namespace, and keeps the count COUNT_TTL_MS', async () => {

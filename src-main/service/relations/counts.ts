@@ -1,6 +1,7 @@
 /**
  * How many objects each kind has, for the tree, without starting a watch of every kind:
- * - a kind whose cache runs is counted from it, as of now (`cache`);
+ * - a kind whose cache runs is counted from it, as of now (`cache`); one whose first list has not
+ *   succeeded yet is counted as any other;
  * - any other kind by one list of `limit=1`: the page's items plus its
  *   `metadata.remainingItemCount`, which the apiserver gives for a list with no selector (a list
  *   with more to come and no count is a lower bound, `exact: false`); the answer is kept COUNT_TTL_MS
@@ -27,8 +28,8 @@ export const KEPT_MAX = 1_000;
 /** One page of at most one object, as a ListerWatcher answers it (clusters/source.ts). */
 export interface OnePage {
   items: readonly unknown[];
-  continue?: string;
-  remainingItemCount?: number;
+  continue?: string | undefined;
+  remainingItemCount?: number | undefined;
 }
 
 export interface CountSource {
@@ -76,7 +77,8 @@ export class CountKeeper {
   }
 
   async count(kind: KindRef, namespace: string | undefined): Promise<KindCount> {
-    const snapshot = await this.source.running(kind, namespace);
+    // A running cache that cannot list yet (its first list failing) leaves the count to a list.
+    const snapshot = await this.source.running(kind, namespace).catch(() => undefined);
     if (snapshot) {
       return {
         resourceType: kind.resourceType,

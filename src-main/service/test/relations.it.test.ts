@@ -493,6 +493,30 @@ describe('a snapshot cluster', () => {
       const inShop = captured.pods.filter((p) => p.metadata.namespace === 'shop').length;
       const shop = await open.call<KindCount[]>('GET', `${base}/counts?namespace=shop&resourceTypes=pod`);
       expect(shop.body).toEqual([{ resourceType: 'pod', count: inShop, exact: true, source: 'snapshot' }]);
+      // A kind whose cache nothing has started: all namespaces from the file's rows, one
+      // namespace from the cache that reads the file; both agree with the list of it.
+      const services = all.body.find((c) => c.resourceType === 'service');
+      const shopServices = await open.call<KindCount[]>(
+        'GET',
+        `${base}/counts?namespace=shop&resourceTypes=service`,
+      );
+      const listed = await open.call('GET', `${base}/kubernetes-proxy/service?limit=1`);
+      const listedShop = await open.call('GET', `${base}/kubernetes-proxy/namespaces/shop/service?limit=1`);
+      expect(services).toEqual({
+        resourceType: 'service',
+        count: Number(listed.headers.get('x-total')),
+        exact: true,
+        source: 'snapshot',
+      });
+      expect(shopServices.body).toEqual([
+        {
+          resourceType: 'service',
+          count: Number(listedShop.headers.get('x-total')),
+          exact: true,
+          source: 'snapshot',
+        },
+      ]);
+      expect(shopServices.body[0]!.count).toBeLessThan(services!.count!);
       const [pod] = captured.pods.filter(
         (p) => p.metadata.namespace === 'shop' && p.metadata.name.startsWith('checkout'),
       );
