@@ -78,6 +78,13 @@ export const batches = [
     ],
   },
   {
+    name: 'relations',
+    // Relations, counts and palette search (issue 23 §6): the pure modules against their unit
+    // tests, the cluster side and the handlers against the HTTP and IPC tests.
+    mutate: ['src-main/service/relations/**/*.ts', 'src-main/service/operations/relations.ts'],
+    tests: ['src-main/service/relations/*.test.ts', ...it(['relations', 'relations-proxy'])],
+  },
+  {
     name: 'events',
     mutate: [
       'src-main/service/events/**/*.ts',
