@@ -85,8 +85,9 @@ export async function startBenchService(
 
 /**
  * Every item of a /v1 list, walking pages of 1,000; the caches behind it are full afterwards. A
- * cold cache that is still listing a big collection answers 504 once the service's timeout is
- * over (it keeps listing): that is retried for up to two minutes, as a user would press reload.
+ * cold cache that is still listing a big collection answers 503 cluster_syncing (its progress and
+ * Retry-After) or, once the cluster goes quiet, 504 (it keeps listing): either is retried for up
+ * to two minutes, as a user would press reload.
  */
 export async function listAll<T>(service: BenchService, path: string): Promise<T[]> {
   const all: T[] = [];
@@ -95,6 +96,10 @@ export async function listAll<T>(service: BenchService, path: string): Promise<T
   for (let offset = 0; ; ) {
     const res = await service.get(`${path}${sep}limit=1000&offset=${offset}`);
     if (res.status === 504 && Date.now() < patience) continue;
+    if (res.status === 503 && Date.now() < patience) {
+      await new Promise((r) => setTimeout(r, 1_000 * Number(res.headers['retry-after'] ?? 1)));
+      continue;
+    }
     if (res.status !== 200)
       throw new Error(`GET ${path} at offset ${offset} answered ${res.status}: ${res.text}`);
     const page = JSON.parse(res.text) as T[];

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { benchApiDocs } from './api-docs';
 import { benchAuthStore } from './auth-store';
 import { type BenchService, startBenchService } from './bench-service';
+import { benchKindLists } from './kind-lists';
 import { benchListPods } from './list-pods';
 import { runOptionalLoadBench } from './load-optional';
 import { benchLoginTiming } from './login-timing';
@@ -103,6 +104,7 @@ async function main() {
         await sim.stop();
       }
     }
+    if (runs('lists')) await timed('kinds', () => kindLists(dir, verdicts));
     if (runs('snapshot'))
       await timed('snapshot open', () =>
         benchSnapshotOpen(join(dir, 'snapshot-open'), SCALE, verdicts, judge),
@@ -217,6 +219,25 @@ async function listsAndPages(sim: SimulatorProcess, dataDir: string, verdicts: V
     );
   } finally {
     await service.stop();
+  }
+}
+
+/**
+ * Issue 23 §4: pods, ConfigMaps and a custom resource, SCALE.pods of each, on a simulator of their
+ * own (its ConfigMaps and custom resources are created for this), so no other figure sees them.
+ */
+async function kindLists(dir: string, verdicts: Verdict[]) {
+  console.log(`\nSimulator for the kinds: ${n(SCALE.pods)} pods, in its own process`);
+  const sim = await startSimulatorProcess({
+    pods: SCALE.pods,
+    events: 1_000,
+    kubeconfigPath: join(dir, 'sim-kinds.kubeconfig'),
+    context: CLUSTER,
+  });
+  try {
+    await benchKindLists(sim, join(dir, 'data-kinds'), CLUSTER, SCALE.rounds, verdicts, judge);
+  } finally {
+    await sim.stop();
   }
 }
 
