@@ -249,7 +249,8 @@ export function createService(config: ServiceConfig): Service {
       // Running captures stop (their temporary files removed) before their clusters close.
       await snapshots.close();
       await registry.close();
-      // Snapshot simulators stop once their clusters' caches have; uploaded files are removed.
+      // Snapshot files close once their clusters' caches stopped reading them (and kubectl's
+      // simulators, if any, stop); uploaded files are removed.
       await opener.close();
       await rm(uploadDir, { recursive: true, force: true });
       // What the event caches saw last is written before the database closes with auth.

@@ -261,7 +261,7 @@ export class SnapshotOpener {
     );
   }
 
-  /** Stops every snapshot's simulator, closes its files and removes the uploaded ones. */
+  /** Stops the simulators kubectl was given, if any, closes every file and removes the uploaded ones. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
