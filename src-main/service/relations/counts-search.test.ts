@@ -102,7 +102,10 @@ describe('CountKeeper', () => {
   it('counts a kind whose running cache cannot list yet by a list', async () => {
     const lists = new Lists();
     lists.unlisted.add('pod');
-    expect(await new CountKeeper(lists).count(kind('pod'), undefined)).toMatchObject({ count: 10, source: 'list' });
+    expect(await new CountKeeper(lists).count(kind('pod'), undefined)).toMatchObject({
+      count: 10,
+      source: 'list',
+    });
     expect(lists.calls).toEqual(['pod@*']);
   });
 
