@@ -176,6 +176,12 @@ describe('an answer from a stale cache', () => {
       metadata: { name: 'stale-probe', namespace: 'default' },
       data: {},
     });
+    put({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'stale-secret', namespace: 'default' },
+      data: {},
+    });
     const rel = () =>
       stack.get<Relations>(`${stack.cluster}/relations/namespaces/default/configmap/stale-probe`);
     const hits = () =>
@@ -183,19 +189,41 @@ describe('an answer from a stale cache', () => {
     await eventually(async () => expect((await rel()).status).toBe(200), 10_000);
     expect((await rel()).headers.get('x-stale-since')).toBeNull();
     expect((await hits()).headers.get('x-stale-since')).toBeNull();
+    // Secrets listed too, so that their cache can go stale after the ConfigMaps'.
+    const both = () =>
+      stack.get<SearchHit[]>(`${stack.cluster}/search?q=stale-&resourceTypes=secret,configmap`);
+    expect((await both()).body.map((h) => h.name)).toEqual(['stale-probe', 'stale-secret']);
     proxy.forbidden.add('/api/v1/configmaps');
     proxy.cut('/api/v1/configmaps');
     try {
+      let since = '';
       await eventually(async () => {
         const r = await rel();
         expect(r.status).toBe(200);
-        expect(r.headers.get('x-stale-since')).toMatch(/^\d{4}-\d\d-\d\dT/);
+        since = r.headers.get('x-stale-since') ?? '';
+        expect(since).toMatch(/^\d{4}-\d\d-\d\dT/);
       }, 15_000);
       const h = await hits();
       expect(h.body.map((x) => x.name)).toEqual(['stale-probe']);
-      expect(h.headers.get('x-stale-since')).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(h.headers.get('x-stale-since')).toBe(since);
+      // Named without its namespace, the same.
+      const plain = await stack.get<Relations>(`${stack.cluster}/relations/configmap/stale-probe`);
+      expect(plain.headers.get('x-stale-since')).toBe(since);
+      // A second kind stale since later: the answer is as stale as its stalest cache.
+      await new Promise((r) => setTimeout(r, 20));
+      proxy.forbidden.add('/api/v1/secrets');
+      proxy.cut('/api/v1/secrets');
+      await eventually(async () => {
+        const s = await stack.get<Relations>(
+          `${stack.cluster}/relations/namespaces/default/secret/stale-secret`,
+        );
+        expect(s.headers.get('x-stale-since') ?? '').toMatch(/^\d{4}/);
+        expect(s.headers.get('x-stale-since')).not.toBe(since);
+      }, 15_000);
+      expect((await both()).headers.get('x-stale-since')).toBe(since);
     } finally {
       proxy.forbidden.delete('/api/v1/configmaps');
+      proxy.forbidden.delete('/api/v1/secrets');
     }
   });
 });

@@ -483,6 +483,10 @@ describe('a snapshot cluster', () => {
       const base = `/v1/workspaces/default/observability/${clusterId}`;
       const all = await open.call<KindCount[]>('GET', `${base}/counts?limit=1000`);
       expect(all.status).toBe(200);
+      // Counting every namespace started no cache: the file's rows were counted.
+      const connection = open.service.registry.byId(clusterId)!;
+      expect(all.body.map((c) => c.resourceType)).toContain('service');
+      expect(connection.runningKinds().map((k) => k.resourceType)).not.toContain('service');
       const pods = all.body.find((c) => c.resourceType === 'pod');
       expect(pods).toEqual({
         resourceType: 'pod',
@@ -517,6 +521,7 @@ describe('a snapshot cluster', () => {
         },
       ]);
       expect(shopServices.body[0]!.count).toBeLessThan(services!.count!);
+
       const [pod] = captured.pods.filter(
         (p) => p.metadata.namespace === 'shop' && p.metadata.name.startsWith('checkout'),
       );
