@@ -189,9 +189,10 @@ describe('an answer from a stale cache', () => {
     await eventually(async () => expect((await rel()).status).toBe(200), 10_000);
     expect((await rel()).headers.get('x-stale-since')).toBeNull();
     expect((await hits()).headers.get('x-stale-since')).toBeNull();
-    // Secrets listed too, so that their cache can go stale after the ConfigMaps'.
+    // Secrets listed too, so that their cache can go stale after the ConfigMaps'; named last, so
+    // that an answer taking the last stale time it read instead of the earliest would show it.
     const both = () =>
-      stack.get<SearchHit[]>(`${stack.cluster}/search?q=stale-&resourceTypes=secret,configmap`);
+      stack.get<SearchHit[]>(`${stack.cluster}/search?q=stale-&resourceTypes=configmap,secret`);
     expect((await both()).body.map((h) => h.name)).toEqual(['stale-probe', 'stale-secret']);
     proxy.forbidden.add('/api/v1/configmaps');
     proxy.cut('/api/v1/configmaps');
