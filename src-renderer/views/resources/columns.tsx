@@ -71,6 +71,11 @@ export function ratioColumn(
   header: string,
   ratio: (r: Row) => [ready: number, want: number],
   width = '6rem',
+  // A kind whose shortfall can be normal (a finished pod) says when it is a warning.
+  short: (r: Row) => boolean = (r) => {
+    const [a, b] = ratio(r);
+    return a < b;
+  },
 ): KindColumn {
   return {
     id,
@@ -83,7 +88,7 @@ export function ratioColumn(
     },
     render: (r) => {
       const [a, b] = ratio(r);
-      return <span className={a < b ? 'text-warn' : ''}>{`${a}/${b}`}</span>;
+      return <span className={short(r) ? 'text-warn' : ''}>{`${a}/${b}`}</span>;
     },
   };
 }

@@ -1,17 +1,23 @@
 import { age } from '../../../kube/format';
 import { view } from '../../../kube/meta';
 import { badgeColumn, type KindColumn, type Row, ratioColumn } from '../columns';
-import { lastRestart, podStatus, readyCount, restarts, statusTone } from './status';
+import { lastRestart, podStatus, readyCount, readyShort, restarts, statusTone } from './status';
 import type { Pod } from './types';
 
 const pod = (r: Row) => view<Pod>(r.resource);
 
 export const podColumns: KindColumn[] = [
   badgeColumn('status', 'Status', 'minmax(9rem, 1.2fr)', (r) => podStatus(pod(r)), statusTone),
-  ratioColumn('ready', 'Ready', (r) => {
-    const { ready, total } = readyCount(pod(r));
-    return [ready, total];
-  }),
+  ratioColumn(
+    'ready',
+    'Ready',
+    (r) => {
+      const { ready, total } = readyCount(pod(r));
+      return [ready, total];
+    },
+    undefined,
+    (r) => readyShort(pod(r)),
+  ),
   {
     id: 'restarts',
     header: 'Restarts',

@@ -59,6 +59,18 @@ export function readyCount(pod: Pod): { ready: number; total: number } {
   return { ready: cs.filter((c) => c.ready).length, total };
 }
 
+/**
+ * Whether the Ready count is a warning: fewer ready than wanted, unless the pod has finished.
+ * A Completed pod's containers have exited, so 0/1 is its normal end, not a fault (kubectl shows
+ * 0/1 too, but no colour); a Failed pod's badge already says what went wrong.
+ */
+export function readyShort(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  const { ready, total } = readyCount(pod);
+  return ready < total;
+}
+
 export function restarts(pod: Pod): number {
   const all: ContainerStatus[] = [
     ...(pod.status?.containerStatuses ?? []),
