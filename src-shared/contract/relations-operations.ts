@@ -73,6 +73,12 @@ export const relationRef = z
   .meta({ id: 'RelationRef' });
 export type RelationRef = z.infer<typeof relationRef>;
 
+/** Outside the getter, which zod reads once: what it holds is fixed when the module loads. */
+const CHILDREN = {
+  description:
+    'The objects whose ownerReferences name this one, ordered by resourceType, namespace and name; absent when none (or when cut, see truncated).',
+};
+
 /**
  * One node of the dependents tree. Declared without spreads: a recursive schema's type is inferred
  * only from a literal shape (zod 4's getter form).
@@ -85,10 +91,7 @@ export const dependentRef = z.strictObject({
   status: refFields.status,
   missing: refFields.missing,
   get children() {
-    return z.array(dependentRef).optional().meta({
-      description:
-        'The objects whose ownerReferences name this one, ordered by resourceType, namespace and name; absent when none (or when cut, see truncated).',
-    });
+    return z.array(dependentRef).optional().meta(CHILDREN);
   },
   truncated: z.literal(true).optional().meta({
     description:
