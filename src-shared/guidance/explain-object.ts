@@ -16,6 +16,7 @@ import { explainPod, type PodLike } from './explain-pod';
 import { explainPvc } from './explain-pvc';
 import type { EventLike, ExplainContext, Finding, ObjectLike } from './findings';
 import { finding } from './findings';
+import { type FitPodSpec, nodeFitChecks, nodeFits } from './node-fit';
 import { groupOf, isOwnGroup, messageChecks, refKey } from './refs';
 import { guidanceForReason } from './registry';
 import type { GuidanceRef } from './types';
@@ -24,10 +25,24 @@ export const MAX_EVENT_FINDINGS = 10;
 
 async function kindFindings(obj: ObjectLike, ctx: ExplainContext): Promise<Finding[]> {
   const key = `${groupOf(obj.apiVersion)}/${obj.kind}`;
-  if (key === '/Pod') return explainPod(obj as PodLike);
+  if (key === '/Pod') return withNodeFit(obj as PodLike & FitPodLike, explainPod(obj as PodLike), ctx);
   if (key === '/PersistentVolumeClaim') return explainPvc(obj, ctx);
   if (key === 'networking.k8s.io/Ingress') return explainIngress(obj, ctx);
   return explainConditions(obj);
+}
+
+type FitPodLike = { spec?: FitPodSpec | null; status?: { phase?: string } | null };
+
+/**
+ * A Pending pod on no node: its phase finding names every node that could take it and why each
+ * other one cannot (node-fit.ts), when the nodes and every namespace's pods can be read.
+ */
+async function withNodeFit(pod: FitPodLike, findings: Finding[], ctx: ExplainContext): Promise<Finding[]> {
+  if (pod.spec?.nodeName || pod.status?.phase !== 'Pending' || !ctx.listAll) return findings;
+  const [nodes, pods] = await Promise.all([ctx.list('node', ''), ctx.listAll('pod')]);
+  if (!nodes || !pods || nodes.length === 0) return findings;
+  const checks = nodeFitChecks(pod.spec, nodeFits(pod.spec, nodes, pods));
+  return findings.map((f) => (f.source === 'phase' ? { ...f, checks: [...checks, ...(f.checks ?? [])] } : f));
 }
 
 /** One finding per Warning reason, from its latest event, newest first. */

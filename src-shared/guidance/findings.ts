@@ -65,6 +65,8 @@ export interface ExplainContext {
   find(ref: GuidanceRef): Promise<ObjectLike | null | undefined>;
   /** Objects of one kind in one namespace (each has a name); undefined when they cannot be known. */
   list(resourceType: string, namespace: string): Promise<readonly ListedObject[] | undefined>;
+  /** Objects of one kind in every namespace (the pods bound to nodes); undefined when they cannot be known. */
+  listAll?(resourceType: string): Promise<readonly ListedObject[] | undefined>;
   /** The object's own events, oldest first. */
   events: readonly EventLike[];
 }

@@ -9,6 +9,8 @@
  * - Each object and each namespace's list is looked up once per explanation.
  * - An aborted request stops: its abort propagates (checked before each look-up, and while a cache
  *   is waited for), nothing else does.
+ * - listAll reads every namespace's objects of one kind (a Pending pod's node fit sums the pods on
+ *   each node, whatever their namespace); it is not remembered, as it runs once per explanation.
  * - The object's events are its kind's, namespace's and name's, oldest first; events that cannot
  *   be read are none (the explanation still answers from the object).
  */
@@ -105,6 +107,17 @@ export async function cacheExplainContext(
         found.set(key, answer);
       }
       return answer;
+    },
+    listAll(resourceType: string) {
+      return unlessFailed(signal, async () => {
+        signal.throwIfAborted();
+        const kind = await cluster.kind(resourceType, signal);
+        const cache = cluster.resources(kind);
+        await cache.acquire(signal);
+        return resourceRows(cache.read().snapshot, undefined, undefined).map(
+          (r) => JSON.parse(r.json) as ListedObject,
+        );
+      });
     },
     list(resourceType: string, namespace: string) {
       const key = `${resourceType}/${namespace}`;

@@ -138,10 +138,34 @@ describe('explanations of the demo’s broken objects', () => {
   it('the Pending pod names its claim, which exists', async () => {
     const res = await explain(`namespaces/demo-broken/pod/${DEMO_PODS.unschedulable.name}`);
     expect(res.body.findings[0]?.reason).toBe('Pending');
-    expect(refsOf(res.body.findings[0])).toEqual([
+    expect(refsOf(res.body.findings[0]).filter((r) => r.resourceType !== 'node')).toEqual([
       { resourceType: 'persistentvolumeclaim', namespace: 'demo-broken', name: 'spark-scratch' },
     ]);
     expect(res.body.findings.map((f) => f.reason)).toContain('FailedScheduling');
+  });
+
+  it('the Pending pod on no node: every node named, each too small for its 24Gi memory request', async () => {
+    const res = await explain(`namespaces/demo-broken/pod/${DEMO_PODS.unschedulable.name}`);
+    const nodes = stack.sim.store.list('nodes').map((n) => n.metadata.name);
+    expect(nodes.length).toBeGreaterThan(1);
+    const steps = (res.body.findings[0]?.checks ?? []).filter((c) => c.ref?.resourceType === 'node');
+    expect(steps.map((c) => c.ref?.name).sort()).toEqual([...nodes].sort());
+    for (const step of steps) {
+      expect(step.text).toMatch(
+        /^Node \S+ cannot take the pod: .*too little memory: 24576Mi requested, \d+Mi free/,
+      );
+      expect(step.ref?.missing).toBeUndefined();
+    }
+    // The pods already on a node count: the busiest node has less memory free than it allocates.
+    expect(
+      steps.some((c) => /too little memory: 24576Mi requested, (\d+)Mi free of (?!\1Mi)\d+Mi/.test(c.text)),
+    ).toBe(true);
+  });
+
+  it('a running pod gets no node-fit steps', async () => {
+    const res = await explain(`namespaces/demo-broken/pod/${DEMO_PODS.crashLoop.name}`);
+    const refs = res.body.findings.flatMap((f) => refsOf(f));
+    expect(refs.filter((r) => r.resourceType === 'node')).toEqual([]);
   });
 
   it('the FailedMount pod: its ConfigMap marked missing in its step and in the event; the CA bundle it also mounts is not', async () => {
