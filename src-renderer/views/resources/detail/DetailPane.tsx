@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { ApiError } from '../../../api';
 import type { Scope } from '../../../api/queries';
 import { getOne } from '../../../api/queries';
@@ -16,6 +16,7 @@ import { detailsFor } from '../registry';
 import { OwnersBreadcrumb } from '../related/OwnersBreadcrumb';
 import { RelatedTab } from '../related/RelatedTab';
 import { useRelations } from '../related/useRelations';
+import { useEscapeCloses } from './escapeCloses';
 import { hasLogs, LogsTab } from './LogsTab';
 import { ObjectEvents } from './ObjectEvents';
 import { YamlView } from './YamlView';
@@ -42,6 +43,7 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
   const resource = obj.data?.resource;
   const builtIn = isBuiltInType(target.kind) ? target.kind : null;
   const actions = useObjectActions(builtIn, resource);
+  useEscapeCloses(useCallback(() => select(null), [select]));
 
   // An action asked for from elsewhere (an event's guidance) runs once this object is here.
   useEffect(() => {
