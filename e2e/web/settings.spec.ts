@@ -15,9 +15,9 @@ test.describe('settings', () => {
     await flag.uncheck();
     await expect(flag).not.toBeChecked();
 
-    // A reload drops the in-memory tokens; log in again and read what the service kept.
+    // A reload keeps the session (its refresh cookie); what the page shows now is what the service kept.
     await page.reload();
-    await login(page);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await openSettings(page);
     await expect(page.getByRole('switch', { name: 'System events for demo' })).not.toBeChecked();
     await expect(page.getByRole('switch', { name: 'Resource events for demo' })).toBeChecked();
