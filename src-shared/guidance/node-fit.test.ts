@@ -107,6 +107,21 @@ describe('nodeFits', () => {
     expect(nodeFits({ ...want, tolerations: [{ key: 'k' }] }, [bare], [])[0]?.fits).toBe(true);
     expect(nodeFits({ ...want, tolerations: [{ key: 'k', value: 'v' }] }, [bare], [])[0]?.fits).toBe(false);
   });
+  it('objects missing their fields: no requests, no spec, no status, no tolerations', () => {
+    const bare = { metadata: { name: 'bare' } } as ListedObject;
+    const tainted = node('t', '1', '1Gi', { taints: [{ key: 'k', effect: 'NoSchedule' }] });
+    const pods = [
+      bare,
+      { metadata: { name: 'p' }, spec: { nodeName: 't', containers: [{ resources: {} }] } },
+    ];
+    expect(nodeFits(undefined, [bare, tainted], pods as ListedObject[])).toEqual([
+      { node: 'bare', fits: true, free: {}, reasons: [] },
+      { node: 't', fits: false, free: { cpu: 1, memory: GI }, reasons: ['taint k:NoSchedule not tolerated'] },
+    ]);
+    expect(podRequests({ containers: [{ resources: {} }, {}] })).toEqual({ cpu: 0, memory: 0 });
+    const noAllocatable = { metadata: { name: 'n' }, status: {} } as ListedObject;
+    expect(nodeFits(undefined, [noAllocatable], [])[0]?.fits).toBe(true);
+  });
   it('an allocatable that does not parse is not judged', () => {
     const n = { metadata: { name: 'n' }, status: { allocatable: { cpu: 'many' } } } as ListedObject;
     expect(nodeFits(want, [n], [])[0]).toEqual({ node: 'n', fits: true, free: {}, reasons: [] });
