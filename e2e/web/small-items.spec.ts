@@ -21,3 +21,29 @@ test('Escape closes the detail pane, but not while typing in a field', async ({ 
   await expect(pane).toHaveCount(0);
   await expect(page).not.toHaveURL(/frontend/);
 });
+
+test('a deep link to a pod that does not exist says it is missing (404), not a bad request', async ({
+  page,
+}) => {
+  await login(
+    page,
+    '#ws=default&cl=demo&area=resources&kind=pod&ns=shop&sel=pod/shop/no-such-pod-7&tab=overview',
+  );
+  const pane = page.getByTestId('detail-pane');
+  await expect(pane.getByTestId('object-missing')).toContainText('does not exist in namespace shop');
+  await expect(pane).not.toContainText('400');
+});
+
+test('a deep link whose name no pod can have says the pod is missing, not "bad request"', async ({
+  page,
+}) => {
+  // The service refuses such a name (400 invalid_name: it cannot be a pod's), and so no such pod
+  // exists; the pane says so, with the reason, as for any absent object.
+  await login(
+    page,
+    '#ws=default&cl=demo&area=resources&kind=pod&ns=shop&sel=pod/shop/No_Such_Pod&tab=overview',
+  );
+  const missing = page.getByTestId('detail-pane').getByTestId('object-missing');
+  await expect(missing).toContainText('Pod No_Such_Pod does not exist in namespace shop');
+  await expect(missing).toContainText('invalid pod name');
+});

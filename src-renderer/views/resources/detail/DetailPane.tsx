@@ -92,6 +92,7 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
               <Badge tone="bad">missing</Badge> {what} does not exist
               {target.namespace ? ` in namespace ${target.namespace}` : ''}. Whatever names it (see Related)
               cannot use it until it is created.
+              {isImpossibleName(obj.error) ? ` (${obj.error.message})` : null}
             </p>
           </div>
         ) : (
@@ -119,4 +120,11 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
   );
 }
 
-const isNotFound = (err: unknown) => err instanceof ApiError && err.problem.status === 404;
+/**
+ * A name its kind cannot have (400 invalid_name, e.g. a deep link to `pod/shop/No_Such`) names no
+ * object, so the pane says it is missing, as the apiserver's 404 does for such a GET, with the reason.
+ */
+const isImpossibleName = (err: unknown): err is ApiError =>
+  err instanceof ApiError && err.problem.status === 400 && err.problem.code === 'invalid_name';
+const isNotFound = (err: unknown) =>
+  (err instanceof ApiError && err.problem.status === 404) || isImpossibleName(err);
