@@ -52,8 +52,12 @@ export function useObjectActions(kind: ResourceType | null, obj: KubeObject | un
           const owner = ownerOf(obj);
           return owner.ok ? null : owner.reason;
         }
-        case 'open-node':
         case 'open-node-allocatable':
+          // An unscheduled pod is exactly when capacity matters: its button opens every node's.
+          if (kind === 'pod' && !nodeName) return null;
+          if (kind !== 'pod' && kind !== 'node') return 'Open one of its pods to see the node it runs on.';
+          return null;
+        case 'open-node':
           if (kind === 'pod' && !nodeName) return 'The pod is not on a node yet (it has not been scheduled).';
           if (kind !== 'pod' && kind !== 'node') return 'Open one of its pods to see the node it runs on.';
           return null;
@@ -94,6 +98,7 @@ export function useObjectActions(kind: ResourceType | null, obj: KubeObject | un
           return;
         case 'open-node-allocatable':
           if (kind === 'node') r.focusSection('allocatable');
+          else if (kind === 'pod' && !nodeName) r.openList('node', null);
           else if (nodeName) {
             r.select({ kind: 'node', name: nodeName });
             r.focusSection('allocatable');

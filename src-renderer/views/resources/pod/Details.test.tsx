@@ -111,11 +111,12 @@ describe('pod pane, per failure', () => {
     expect(first.button?.textContent).toBe('Conditions');
     click(first.button);
     expect(focused('conditions')).toBe(true);
-    // No node holds the pod yet, so the button to a node's allocatable is off and says why.
+    // No node holds the pod yet: the capacity button opens every node, where allocatable is compared.
     const allocatable = within(explanation).getAllByRole('button', { name: 'Node capacity vs. requests' })[0];
     expect(allocatable).toBeDefined();
-    expect((allocatable as HTMLButtonElement).disabled).toBe(true);
-    expect(allocatable?.title).toBe('The pod is not on a node yet (it has not been scheduled).');
+    expect((allocatable as HTMLButtonElement).disabled).toBe(false);
+    click(allocatable ?? null);
+    expect(useRoute.getState().kind).toBe('node');
   });
 
   it('ImagePullBackOff: the pull error is read in the events', async () => {
