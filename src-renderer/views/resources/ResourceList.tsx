@@ -4,6 +4,7 @@ import { useDebounced } from '../../hooks/useDebounced';
 import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
 import type { KindEntry } from '../../kube/kind-catalog';
+import { useCurrentCluster } from '../../state/clusters';
 import { api } from '../../state/connection';
 import { useKindEntry, useKinds } from '../../state/kinds';
 import { useListSettings, useLists } from '../../state/lists';
@@ -133,6 +134,9 @@ function KindList({ scope, entry, namespace }: { scope: Scope; entry: KindEntry;
   const selectedKey =
     selected && selected.kind === kind ? `${selected.namespace ?? ''}/${selected.name}` : null;
   const label = `${entry.label.plural}${ns ? ` in ${ns}` : info.namespaced ? ' in all namespaces' : ''}`;
+  // A snapshot never changes: "updated 0s ago" would claim a freshness it lacks; its age is the news.
+  const current = useCurrentCluster();
+  const takenAt = current?.status === 'snapshot' ? current.takenAt : undefined;
 
   return (
     <section ref={listRef} className="list" aria-label={label} data-testid="resource-list" data-kind={kind}>
@@ -147,9 +151,13 @@ function KindList({ scope, entry, namespace }: { scope: Scope; entry: KindEntry;
         </p>
         <p
           className="list-updated muted"
-          title={list.updatedAt ? new Date(list.updatedAt).toISOString() : ''}
+          title={takenAt ?? (list.updatedAt ? new Date(list.updatedAt).toISOString() : '')}
         >
-          {list.updatedAt ? `updated ${age(new Date(list.updatedAt).toISOString())} ago` : ''}
+          {takenAt
+            ? `snapshot taken ${age(takenAt)} ago`
+            : list.updatedAt
+              ? `updated ${age(new Date(list.updatedAt).toISOString())} ago`
+              : ''}
           {list.fetching && <span className="dot-busy" aria-hidden="true" />}
         </p>
       </header>
