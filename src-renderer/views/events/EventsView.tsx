@@ -102,11 +102,13 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
           {data ? `${data.items.length} of ${data.total} ${noun}` : ''}
         </p>
         <p className="list-updated muted">
-          {liveData
-            ? 'live'
-            : rows.updatedAt
-              ? `updated ${age(new Date(rows.updatedAt).toISOString())} ago`
-              : ''}
+          {takenAt
+            ? `snapshot taken ${age(takenAt)} ago`
+            : liveData
+              ? 'live'
+              : rows.updatedAt
+                ? `updated ${age(new Date(rows.updatedAt).toISOString())} ago`
+                : ''}
           {rows.fetching && <span className="dot-busy" aria-hidden="true" />}
         </p>
       </header>
