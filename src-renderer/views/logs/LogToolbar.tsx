@@ -29,6 +29,8 @@ interface Props {
   onDownload(filtered: boolean): void;
   expanded: boolean;
   onExpand(on: boolean): void;
+  /** A snapshot's logs: nothing more will be written, so there is nothing to follow or pause. */
+  fixed?: boolean;
 }
 
 /** What is streamed (container, run, follow, history) and how it is shown (pause, wrap, time). */
@@ -61,16 +63,18 @@ export function LogToolbar(p: Props) {
         />{' '}
         Previous run
       </label>
-      <label title="Keep the stream open and show new lines as they are written">
-        <input
-          type="checkbox"
-          data-testid="log-follow"
-          checked={p.follow && !p.previous}
-          disabled={p.previous}
-          onChange={(e) => p.onFollow(e.target.checked)}
-        />{' '}
-        Follow
-      </label>
+      {!p.fixed && (
+        <label title="Keep the stream open and show new lines as they are written">
+          <input
+            type="checkbox"
+            data-testid="log-follow"
+            checked={p.follow && !p.previous}
+            disabled={p.previous}
+            onChange={(e) => p.onFollow(e.target.checked)}
+          />{' '}
+          Follow
+        </label>
+      )}
       <select
         aria-label="History"
         data-testid="log-tail"
@@ -84,9 +88,11 @@ export function LogToolbar(p: Props) {
         ))}
       </select>
       <span className="log-toolbar-gap" />
-      <button type="button" data-testid="log-pause" aria-pressed={!p.following} onClick={p.onPauseResume}>
-        {p.following ? 'Pause' : p.below > 0 ? `Resume (${p.below.toLocaleString()} more)` : 'Resume'}
-      </button>
+      {!p.fixed && (
+        <button type="button" data-testid="log-pause" aria-pressed={!p.following} onClick={p.onPauseResume}>
+          {p.following ? 'Pause' : p.below > 0 ? `Resume (${p.below.toLocaleString()} more)` : 'Resume'}
+        </button>
+      )}
       <label>
         <input
           type="checkbox"

@@ -4,6 +4,7 @@ import { compileSearch, findMatches, type LevelSet } from '../../../src-shared/l
 import { LOG_LEVELS } from '../../../src-shared/logs/types';
 import type { LogTarget } from '../../api/log-stream';
 import { useDebounced } from '../../hooks/useDebounced';
+import { useClusters } from '../../state/clusters';
 import { ProblemNotice } from '../common/Problem';
 import { type BufferClient, createBufferClient } from './buffer-client';
 import { type FilterState, INITIAL_FILTER, LogFilterBar } from './LogFilterBar';
@@ -95,6 +96,9 @@ export function LogViewer(props: LogViewerProps) {
     [workspaceId, clusterId, namespace, pod, workload?.kind, workload?.name],
   );
   const containers = useContainers(target);
+  const snapshot = useClusters((s) =>
+    s.clusters.some((c) => c.clusterId === clusterId && c.status === 'snapshot'),
+  );
   const [container, setContainer] = useState(props.container);
   const [previous, setPrevious] = useState(props.previous ?? false);
   useEffect(() => setContainer(props.container), [props.container]);
@@ -226,6 +230,7 @@ export function LogViewer(props: LogViewerProps) {
         onDownload={(filtered) => void download(filtered)}
         expanded={expanded}
         onExpand={setExpanded}
+        fixed={snapshot}
       />
       <LogFilterBar
         filter={filter}
