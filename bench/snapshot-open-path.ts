@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ClusterConnection } from '../src-main/service/clusters/cluster';
 import { kindOfDiscovered } from '../src-main/service/clusters/kind-info';
-import { contextsFromYaml } from '../src-main/service/clusters/kubeconfig';
+import { contextsFromYaml } from '../src-main/service/kube/kubeconfig';
 import { silentLogger } from '../src-main/service/logger';
 import { checkSnapshot } from '../src-main/service/snapshots/inspect';
 import { openSnapshotFile } from '../src-main/service/snapshots/reader';

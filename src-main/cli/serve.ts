@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuthStateError } from '../service/auth/state';
-import { KubeconfigError } from '../service/clusters/kubeconfig-file';
+import { KubeconfigError } from '../service/kube/kubeconfig-file';
 import { loadClusterSources } from '../service/clusters/sources';
 import { ProblemError } from '../service/errors';
 import { createService } from '../service/index';

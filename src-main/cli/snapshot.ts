@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { SnapshotGap, SnapshotProgress } from '../../src-shared/contract/snapshot-models';
 import { ClusterConnection } from '../service/clusters/cluster';
-import { KubeconfigError } from '../service/clusters/kubeconfig-file';
+import { KubeconfigError } from '../service/kube/kubeconfig-file';
 import { slugify } from '../service/clusters/slug';
 import { loadClusterSources } from '../service/clusters/sources';
 import { ProblemError } from '../service/errors';

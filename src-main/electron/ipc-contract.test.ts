@@ -5,7 +5,7 @@ import type { SessionRecord } from '../../src-shared/contract/auth-models';
 import type { Reply } from '../../src-shared/contract/define';
 import { operationNames } from '../../src-shared/contract/operations';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
-import { contextsFromYaml } from '../service/clusters/kubeconfig';
+import { contextsFromYaml } from '../service/kube/kubeconfig';
 import { createService, type Service } from '../service/index';
 import { silentLogger } from '../service/logger';
 import { memoryStore } from '../service/storage/store';

@@ -10,7 +10,7 @@ import { type AuthOptions, type AuthService, createAuth } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
 import { sealable } from './auth/sealed-store';
 import type { WatchOptions } from './clusters/cluster';
-import type { ContextSource } from './clusters/kubeconfig';
+import type { ContextSource } from './kube/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
 import type { EventWatchOptions } from './event-watch/options';
 import { EventHistory, type EventHistoryOptions } from './history/index';

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { ContextSource } from '../clusters/kubeconfig';
+import type { ContextSource } from '../kube/kubeconfig';
 import { createService, type Service, type ServiceConfig } from '../index';
 import { silentLogger } from '../logger';
 import { DATABASE_FILE } from '../storage/database';

@@ -12,7 +12,7 @@ import { simPerFile, sleep, until } from './cache.test-support';
 import { ClusterConnection, type ClusterOptions } from './cluster';
 import { memoryFrozen, NINE_ROWS } from './frozen.test-support';
 import { kindOfDiscovered } from './kind-info';
-import { contextsFromYaml } from './kubeconfig';
+import { contextsFromYaml } from '../kube/kubeconfig';
 import type { SnapshotKindRow } from './source-frozen';
 
 const env = simPerFile();

@@ -7,11 +7,11 @@ import { afterAll, beforeAll } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { type Simulator, startSimulator } from '../../simulator';
 import { silentLogger } from '../logger';
-import type { BackoffOptions } from './backoff';
+import type { BackoffOptions } from '../kube/backoff';
 import { Collection } from './collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
-import { KubeClient, type RequestOptions } from './kube-client';
-import { contextsFromYaml } from './kubeconfig';
+import { KubeClient, type RequestOptions } from '../kube/kube-client';
+import { contextsFromYaml } from '../kube/kubeconfig';
 import { type CacheObserver, type CacheOptions, ResourceCache } from './resource-cache';
 import { liveCollection } from './source-live';
 

@@ -11,7 +11,7 @@ import { problemOf } from '../test/rejections';
 import { addPod, freshNamespace, simPerFile, sleep, until } from './cache.test-support';
 import { type ClusterConnection as Cluster, ClusterConnection, type ClusterOptions } from './cluster';
 import type { EventEntry } from './entries';
-import { contextsFromYaml } from './kubeconfig';
+import { contextsFromYaml } from '../kube/kubeconfig';
 
 const env = simPerFile();
 let cluster: Cluster | undefined;

@@ -11,7 +11,7 @@ import { type KubeconfigUser, kubeconfigYaml } from '../../simulator/kubeconfig'
 import { silentLogger } from '../logger';
 import { until } from './cache.test-support';
 import { ClusterConnection } from './cluster';
-import { contextsFromYaml } from './kubeconfig';
+import { contextsFromYaml } from '../kube/kubeconfig';
 
 let server: Server | undefined;
 let cluster: ClusterConnection | undefined;

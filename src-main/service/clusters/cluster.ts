@@ -1,7 +1,7 @@
 import type { ClusterStatus, KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
-import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff';
+import { type BackoffOptions, DEFAULT_BACKOFF } from '../kube/backoff';
 import { Collection } from './collection';
 import { ClusterDiscovery } from './discovery/cluster-discovery';
 import type { DiscoveredKind } from './discovery/names';
@@ -26,8 +26,8 @@ import {
   kindOfDiscovered,
   TAILORED_KINDS,
 } from './kind-info';
-import { KubeClient, KubeRequestError, toProblem } from './kube-client';
-import type { ContextSource } from './kubeconfig';
+import { KubeClient, KubeRequestError, toProblem } from '../kube/kube-client';
+import type { ContextSource } from '../kube/kubeconfig';
 import { PodUsageCache } from './pod-usage';
 import { resolveKind, tailoredKind } from './resolve-kind';
 import { type CacheObserver, ResourceCache } from './resource-cache';

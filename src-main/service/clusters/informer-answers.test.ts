@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProblemError } from '../errors';
 import { localApiserver } from '../test/local-apiserver';
 import { keysOf, podCache, SLOW_BACKOFF, sleep, until } from './cache.test-support';
-import type { KubeClient } from './kube-client';
+import type { KubeClient } from '../kube/kube-client';
 import type { ResourceCache } from './resource-cache';
 
 type Answer = (res: ServerResponse) => void;

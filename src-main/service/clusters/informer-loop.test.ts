@@ -10,10 +10,10 @@ import type { KubeObject } from '../../../src-shared/contract/models';
 import type { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { localApiserver } from '../test/local-apiserver';
-import type { BackoffOptions } from './backoff';
+import type { BackoffOptions } from '../kube/backoff';
 import { FAST_BACKOFF, SLOW_BACKOFF, sleep, until } from './cache.test-support';
 import { Informer, type InformerSink, type WatchTimeout } from './informer';
-import type { KubeRequestError } from './kube-client';
+import type { KubeRequestError } from '../kube/kube-client';
 import { liveCollection } from './source-live';
 
 const PATH = '/api/v1/pods';

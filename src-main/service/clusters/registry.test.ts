@@ -15,7 +15,7 @@ import { problemOf } from '../test/rejections';
 import { saveWorkspaceConfig, type WorkspaceConfig } from '../workspaces/config';
 import { ClusterConnection } from './cluster';
 import { memoryFrozen, NINE_ROWS } from './frozen.test-support';
-import { type ContextSource, contextsFromYaml } from './kubeconfig';
+import { type ContextSource, contextsFromYaml } from '../kube/kubeconfig';
 import { ClusterRegistry, type RegistryOptions } from './registry';
 
 const source = (contextName: string): ContextSource =>

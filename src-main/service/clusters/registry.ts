@@ -12,7 +12,7 @@ import {
 } from '../workspaces/config';
 import { ClusterConnection, type ClusterOptions, type EventRecording, type WatchOptions } from './cluster';
 import { kindOfDiscovered } from './kind-info';
-import type { ContextSource } from './kubeconfig';
+import type { ContextSource } from '../kube/kubeconfig';
 import { assignClusterIds } from './slug';
 import type { FrozenCluster } from './source-frozen';
 

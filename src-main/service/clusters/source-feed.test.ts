@@ -11,7 +11,7 @@ import { silentLogger } from '../logger';
 import { FAST_BACKOFF, recorder, SLOW_BACKOFF, until } from './cache.test-support';
 import { Collection } from './collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
-import { KubeRequestError } from './kube-client';
+import { KubeRequestError } from '../kube/kube-client';
 import { type CacheOptions, ResourceCache } from './resource-cache';
 import type { WatchEvent } from './source';
 import { FeedSource } from './source-feed';

@@ -12,7 +12,7 @@
 
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { keyOf } from './entries';
-import { KubeRequestError } from './kube-client';
+import { KubeRequestError } from '../kube/kube-client';
 import type { ListerWatcher, ListPage, ListRequest, WatchEvent, WatchRequest } from './source';
 
 interface Change {

@@ -9,7 +9,7 @@ import { silentLogger } from '../logger';
 import { SLOW_BACKOFF, until } from './cache.test-support';
 import { Collection } from './collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
-import { KubeRequestError } from './kube-client';
+import { KubeRequestError } from '../kube/kube-client';
 import { ResourceCache } from './resource-cache';
 import { FROZEN_RESOURCE_VERSION, type FrozenRows, frozenCollection } from './source-frozen';
 

@@ -22,7 +22,7 @@ import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import type { HistoryStore } from '../history/store';
 import type { KubeLogConnection, KubeLogRequest } from '../logs/kube-log';
-import { KubeRequestError } from './kube-client';
+import { KubeRequestError } from '../kube/kube-client';
 import type { ListerWatcher, WatchEvent } from './source';
 
 /** The rows of a frozen collection, read a page at a time. */

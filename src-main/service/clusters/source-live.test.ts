@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LocalApiserver, localApiserver } from '../test/local-apiserver';
-import { KubeRequestError } from './kube-client';
+import { KubeRequestError } from '../kube/kube-client';
 import { liveCollection } from './source-live';
 
 let local: LocalApiserver | undefined;

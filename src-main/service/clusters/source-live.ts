@@ -5,9 +5,9 @@
  */
 
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { type KubeClient, KubeRequestError, parseStatus } from './kube-client';
+import { type KubeClient, KubeRequestError, parseStatus } from '../kube/kube-client';
 import type { ListerWatcher } from './source';
-import { readWatchEvents } from './watch-stream';
+import { readWatchEvents } from '../kube/watch-stream';
 
 interface ListBody {
   metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };

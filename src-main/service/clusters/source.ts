@@ -17,9 +17,9 @@
  */
 
 import type { KubeObject } from '../../../src-shared/contract/models';
-import type { WatchEvent } from './watch-stream';
+import type { WatchEvent } from '../kube/watch-stream';
 
-export type { WatchEvent } from './watch-stream';
+export type { WatchEvent } from '../kube/watch-stream';
 
 export interface ListRequest {
   limit: number;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/index';
-import { type ContextSource, contextsFromYaml, loadContexts, resolveKubeconfigPaths } from './kubeconfig';
+import { type ContextSource, contextsFromYaml, loadContexts, resolveKubeconfigPaths } from '../kube/kubeconfig';
 
 export interface ClusterSources {
   /** The kubeconfig files read, in order. */

@@ -9,7 +9,7 @@ import type { KubeObjectInput } from '../../simulator/types';
 import { addPod, freshNamespace, simPerFile } from '../clusters/cache.test-support';
 import { ClusterConnection } from '../clusters/cluster';
 import type { KindInfo } from '../clusters/kind-info';
-import { contextsFromYaml } from '../clusters/kubeconfig';
+import { contextsFromYaml } from '../kube/kubeconfig';
 import { silentLogger } from '../logger';
 import { cacheExplainContext } from './cache-context';
 

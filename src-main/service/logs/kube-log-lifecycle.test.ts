@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeClient } from '../clusters/kube-client';
+import type { KubeClient } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import { localApiserver } from '../test/local-apiserver';
 import { type KubeLogConnection, type KubeLogRequest, openKubeLog } from './kube-log';

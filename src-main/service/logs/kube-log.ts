@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type KubeClient, type KubeStatus, parseStatus } from '../clusters/kube-client';
+import { type KubeClient, type KubeStatus, parseStatus } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import { LineReader } from './line-reader';
 

@@ -4,7 +4,7 @@ import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { parseSelector } from '../../../src-shared/kube/selector';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
 import type { ClusterConnection } from '../clusters/cluster';
-import { toProblem } from '../clusters/kube-client';
+import { toProblem } from '../kube/kube-client';
 import { resourceRows } from '../clusters/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';

@@ -13,7 +13,7 @@
 
 import type { ClusterConnection } from '../clusters/cluster';
 import type { KindInfo } from '../clusters/kind-info';
-import { toProblem } from '../clusters/kube-client';
+import { toProblem } from '../kube/kube-client';
 import { CountKeeper, type CountSource, type OnePage } from './counts';
 import type { KindRead, KindRef, RelationSource } from './model';
 

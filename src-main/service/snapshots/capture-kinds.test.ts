@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
 import type { DiscoveryGap } from '../clusters/discovery/model';
 import type { ResourceEntry } from '../clusters/entries';
-import { type KubeClient, KubeRequestError } from '../clusters/kube-client';
+import { type KubeClient, KubeRequestError } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import {
   captureKinds,

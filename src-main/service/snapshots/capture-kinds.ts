@@ -6,7 +6,7 @@ import { snapshotKindRows } from '../clusters/discovery/kinds-answer';
 import type { DiscoveryGap } from '../clusters/discovery/model';
 import { cleanObject, type ResourceEntry } from '../clusters/entries';
 import { isEventKind, isSecretKind, kindKey } from '../clusters/kind-info';
-import { KubeRequestError } from '../clusters/kube-client';
+import { KubeRequestError } from '../kube/kube-client';
 import { stripSecret } from '../clusters/secrets-strip';
 import { ProblemError } from '../errors';
 import { reasonOf } from './capture-logs';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
-import { type KubeClient, KubeRequestError } from '../clusters/kube-client';
+import { type KubeClient, KubeRequestError } from '../kube/kube-client';
 import { localApiserver } from '../test/local-apiserver';
 import { captureLogs, LOG_CONCURRENCY, reasonOf } from './capture-logs';
 import type { LogTarget } from './log-targets';

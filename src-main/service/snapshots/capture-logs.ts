@@ -1,5 +1,5 @@
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
-import { type KubeClient, KubeRequestError } from '../clusters/kube-client';
+import { type KubeClient, KubeRequestError } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import { openKubeLog } from '../logs/kube-log';
 import type { LogTarget } from './log-targets';

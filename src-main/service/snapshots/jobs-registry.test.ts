@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KubeClient } from '../clusters/kube-client';
+import type { KubeClient } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { NINE } from './capture-kinds';

@@ -2,7 +2,7 @@ import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import type { ClusterConnection } from '../clusters/cluster';
 import { kindRows } from '../clusters/discovery/kinds-answer';
 import type { ResourceEntry } from '../clusters/entries';
-import type { KubeClient } from '../clusters/kube-client';
+import type { KubeClient } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import type { HistoryRow } from '../history/filter';
 import type { EventHistory } from '../history/index';

@@ -10,7 +10,7 @@ import type { EventGroup, EventTimeline } from '../../../src-shared/contract/eve
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { SYNCING_RETRY_AFTER_S } from '../clusters/first-list';
-import { loadContexts } from '../clusters/kubeconfig';
+import { loadContexts } from '../kube/kubeconfig';
 import { createService } from '../index';
 import { silentLogger } from '../logger';
 import { checkedBody } from './contract-check';

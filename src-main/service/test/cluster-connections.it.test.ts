@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPki, DEMO_PODS, type SimPki, type Simulator, startSimulator } from '../../simulator/index';
-import { KubeClient } from '../clusters/kube-client';
-import { contextsFromYaml } from '../clusters/kubeconfig';
-import { SHORT_CONNECTIONS } from '../clusters/transport';
+import { KubeClient } from '../kube/kube-client';
+import { contextsFromYaml } from '../kube/kubeconfig';
+import { SHORT_CONNECTIONS } from '../kube/transport';
 import { eventually } from './eventually';
 import { type FaultProxy, portOf, startFaultProxy } from './fault-proxy';
 import { type Stack, startStack } from './harness';

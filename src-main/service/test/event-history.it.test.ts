@@ -11,7 +11,7 @@ import type { EventGroup, EventTimeline } from '../../../src-shared/contract/eve
 import type { EventRecord } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import type { EventInput } from '../../simulator/index';
-import { loadContexts } from '../clusters/kubeconfig';
+import { loadContexts } from '../kube/kubeconfig';
 import { createService, type Service } from '../index';
 import { silentLogger } from '../logger';
 import { checkedBody } from './contract-check';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import { rfc3339 } from '../../simulator/time';
-import { loadContexts } from '../clusters/kubeconfig';
+import { loadContexts } from '../kube/kubeconfig';
 import type { EventHistoryOptions } from '../history/index';
 import { createService, type Service } from '../index';
 import { silentLogger } from '../logger';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/index';
-import { loadContexts } from '../clusters/kubeconfig';
+import { loadContexts } from '../kube/kubeconfig';
 import { createService, type Service, type ServiceConfig } from '../index';
 import { silentLogger } from '../logger';
 import { checkAnswer } from './contract-check';

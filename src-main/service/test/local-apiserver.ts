@@ -1,8 +1,8 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { kubeconfigYaml } from '../../simulator/kubeconfig';
-import { KubeClient } from '../clusters/kube-client';
-import { contextsFromYaml } from '../clusters/kubeconfig';
+import { KubeClient } from '../kube/kube-client';
+import { contextsFromYaml } from '../kube/kubeconfig';
 
 /** A real KubeClient for a test's own handler on loopback, where the simulator cannot show what a test needs (each query sent, a hang-up). */
 export interface LocalApiserver {

@@ -19,7 +19,7 @@ import { parse, stringify } from 'yaml';
 import type { Problem } from '../../../src-shared/contract/problem';
 import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
 import { type Simulator, startSimulator } from '../../simulator/index';
-import { loadContexts } from '../clusters/kubeconfig';
+import { loadContexts } from '../kube/kubeconfig';
 import { createService, type Service } from '../index';
 import { silentLogger } from '../logger';
 import { checkAnswer } from './contract-check';

@@ -11,9 +11,9 @@ import { ProblemError } from '../../errors';
 import { LEVEL, recordingLogger } from '../../http/recording-logger.test-support';
 import { silentLogger } from '../../logger';
 import { eventually } from '../../test/eventually';
-import { DEFAULT_BACKOFF } from '../backoff';
-import { KubeClient, KubeRequestError } from '../kube-client';
-import { contextsFromYaml } from '../kubeconfig';
+import { DEFAULT_BACKOFF } from '../../kube/backoff';
+import { KubeClient, KubeRequestError } from '../../kube/kube-client';
+import { contextsFromYaml } from '../../kube/kubeconfig';
 import {
   ClusterDiscovery,
   DEBOUNCE_MS,

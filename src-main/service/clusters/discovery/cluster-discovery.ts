@@ -12,9 +12,9 @@
 import type { KubeObject } from '../../../../src-shared/contract/models';
 import { ProblemError } from '../../errors';
 import type { Logger } from '../../logger';
-import type { BackoffOptions } from '../backoff';
+import type { BackoffOptions } from '../../kube/backoff';
 import { Collection } from '../collection';
-import { type KubeClient, KubeRequestError, toProblem } from '../kube-client';
+import { type KubeClient, KubeRequestError, toProblem } from '../../kube/kube-client';
 import { type CacheObserver, ResourceCache } from '../resource-cache';
 import type { PinOptions } from '../snapshot-pins';
 import { liveCollection } from '../source-live';

@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { ExecConfig } from '../../clusters/exec-plugin';
+import type { ExecConfig } from '../../kube/exec-plugin';
 import { killCarrying, pidsIn, uniqueMarker } from './processes';
 
 export const PLUGIN = join(import.meta.dirname, 'credential.mjs');
