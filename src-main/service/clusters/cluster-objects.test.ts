@@ -8,7 +8,7 @@ import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { DEMO_NODES, type Pod } from '../../simulator';
 import { silentLogger } from '../logger';
 import { problemOf } from '../test/rejections';
-import { addPod, freshNamespace, simPerFile, sleep, until } from './cache.test-support';
+import { addPod, freshNamespace, simPerFile, sleep, until } from '../cache/cache.test-support';
 import { type ClusterConnection as Cluster, ClusterConnection, type ClusterOptions } from './cluster';
 import type { EventEntry } from './entries';
 import { contextsFromYaml } from '../kube/kubeconfig';

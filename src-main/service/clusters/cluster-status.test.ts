@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { type KubeconfigUser, kubeconfigYaml } from '../../simulator/kubeconfig';
 import { silentLogger } from '../logger';
-import { until } from './cache.test-support';
+import { until } from '../cache/cache.test-support';
 import { ClusterConnection } from './cluster';
 import { contextsFromYaml } from '../kube/kubeconfig';
 

@@ -2,7 +2,7 @@ import type { ClusterStatus, KubeObject, ResourceUsage } from '../../../src-shar
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
 import { type BackoffOptions, DEFAULT_BACKOFF } from '../kube/backoff';
-import { Collection } from './collection';
+import { Collection } from '../cache/collection';
 import { ClusterDiscovery } from './discovery/cluster-discovery';
 import type { DiscoveredKind } from './discovery/names';
 import {
@@ -30,9 +30,9 @@ import { KubeClient, KubeRequestError, toProblem } from '../kube/kube-client';
 import type { ContextSource } from '../kube/kubeconfig';
 import { PodUsageCache } from './pod-usage';
 import { resolveKind, tailoredKind } from './resolve-kind';
-import { type CacheObserver, ResourceCache } from './resource-cache';
+import { type CacheObserver, ResourceCache } from '../cache/resource-cache';
 import { stripSecret } from './secrets-strip';
-import { DEFAULT_PIN_OPTIONS, type PinOptions } from './snapshot-pins';
+import { DEFAULT_PIN_OPTIONS, type PinOptions } from '../cache/list-pins';
 import type { FrozenCluster, FrozenFacts } from './source-frozen';
 import { liveCollection } from './source-live';
 

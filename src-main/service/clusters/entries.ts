@@ -1,6 +1,6 @@
 import type { EventRecord, KubeObject } from '../../../src-shared/contract/models';
 import { compareEvents, normaliseEvent } from '../events/normalise';
-import type { Keyed } from './collection';
+import type { Keyed } from '../cache/collection';
 
 /**
  * What a cache keeps of each object: the object once, as JSON text (a one-byte V8 string is several

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEntry } from './entries';
 import { bothObservers, EventFeed, type FeedChange } from './event-feed';
-import type { CacheObserver } from './resource-cache';
+import type { CacheObserver } from '../cache/resource-cache';
 
 const entry = (key: string, message = ''): EventEntry =>
   ({ key, eventId: key, lastMs: 0, message, type: 'WARNING' }) as unknown as EventEntry;

@@ -1,6 +1,6 @@
 import type { EventEntry } from './entries';
 import { eventFingerprint } from './entries';
-import type { CacheObserver } from './resource-cache';
+import type { CacheObserver } from '../cache/resource-cache';
 
 export type FeedChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

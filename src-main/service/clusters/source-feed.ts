@@ -13,7 +13,7 @@
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { keyOf } from './entries';
 import { KubeRequestError } from '../kube/kube-client';
-import type { ListerWatcher, ListPage, ListRequest, WatchEvent, WatchRequest } from './source';
+import type { ListerWatcher, ListPage, ListRequest, WatchEvent, WatchRequest } from '../cache/source';
 
 interface Change {
   rv: number;

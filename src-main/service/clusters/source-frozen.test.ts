@@ -6,11 +6,11 @@ import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { silentLogger } from '../logger';
-import { SLOW_BACKOFF, until } from './cache.test-support';
-import { Collection } from './collection';
+import { SLOW_BACKOFF, until } from '../cache/cache.test-support';
+import { Collection } from '../cache/collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
 import { KubeRequestError } from '../kube/kube-client';
-import { ResourceCache } from './resource-cache';
+import { ResourceCache } from '../cache/resource-cache';
 import { FROZEN_RESOURCE_VERSION, type FrozenRows, frozenCollection } from './source-frozen';
 
 const pod = (name: string): KubeObject => ({

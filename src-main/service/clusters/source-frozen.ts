@@ -23,7 +23,7 @@ import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import type { HistoryStore } from '../history/store';
 import type { KubeLogConnection, KubeLogRequest } from '../logs/kube-log';
 import { KubeRequestError } from '../kube/kube-client';
-import type { ListerWatcher, WatchEvent } from './source';
+import type { ListerWatcher, WatchEvent } from '../cache/source';
 
 /** The rows of a frozen collection, read a page at a time. */
 export interface FrozenRows {

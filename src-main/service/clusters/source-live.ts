@@ -6,7 +6,7 @@
 
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { type KubeClient, KubeRequestError, parseStatus } from '../kube/kube-client';
-import type { ListerWatcher } from './source';
+import type { ListerWatcher } from '../cache/source';
 import { readWatchEvents } from '../kube/watch-stream';
 
 interface ListBody {

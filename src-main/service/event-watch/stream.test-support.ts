@@ -2,11 +2,11 @@
 import { type EventWatchRecord, NDJSON_WATCH } from '../../../src-shared/contract/event-watch-operations';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
-import { Collection } from '../clusters/collection';
+import { Collection } from '../cache/collection';
 import { compareEventEntries, EVENT_INDEXES, type EventEntry, eventEntry } from '../clusters/entries';
 import { EventFeed } from '../clusters/event-feed';
-import type { EventFilter } from '../clusters/list-queries';
-import type { ResourceCache } from '../clusters/resource-cache';
+import type { EventFilter } from '../cache/list-queries';
+import type { ResourceCache } from '../cache/resource-cache';
 import type { ProblemError } from '../errors';
 import { framingFor } from './framing';
 import { type EventWatchOptions, resolveWatchOptions } from './options';

@@ -2,8 +2,8 @@ import type { EventWatchRecord } from '../../../src-shared/contract/event-watch-
 import type { Problem } from '../../../src-shared/contract/problem';
 import { type EventEntry, eventRecord } from '../clusters/entries';
 import type { EventFeed, FeedChange, FeedChangeType } from '../clusters/event-feed';
-import { type EventFilter, eventRows, matchesEvent } from '../clusters/list-queries';
-import type { ResourceCache } from '../clusters/resource-cache';
+import { type EventFilter, eventRows, matchesEvent } from '../cache/list-queries';
+import type { ResourceCache } from '../cache/resource-cache';
 import { ProblemError } from '../errors';
 import type { Framing } from './framing';
 import type { ResolvedWatchOptions } from './options';

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObjectInput } from '../../simulator/types';
-import { addPod, freshNamespace, simPerFile } from '../clusters/cache.test-support';
+import { addPod, freshNamespace, simPerFile } from '../cache/cache.test-support';
 import { ClusterConnection } from '../clusters/cluster';
 import type { KindInfo } from '../clusters/kind-info';
 import { contextsFromYaml } from '../kube/kubeconfig';

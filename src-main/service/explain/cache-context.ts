@@ -26,7 +26,7 @@ import type { GuidanceRef } from '../../../src-shared/guidance/types';
 import type { ClusterConnection } from '../clusters/cluster';
 import type { ResourceEntry } from '../clusters/entries';
 import type { KindInfo } from '../clusters/kind-info';
-import { resourceRows } from '../clusters/list-queries';
+import { resourceRows } from '../cache/list-queries';
 
 /** The object as the explanation is about it: its kind and where it lives. */
 export interface ExplainedObject {

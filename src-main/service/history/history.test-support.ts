@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import type { MonitoringFlags } from '../../../src-shared/contract/models';
 import type { EventEntry } from '../clusters/entries';
-import type { EventFilter } from '../clusters/list-queries';
+import type { EventFilter } from '../cache/list-queries';
 import { silentLogger } from '../logger';
 import { type AppDatabase, openAppDatabase } from '../storage/database';
 import { type EventHistoryOptions, resolveHistoryOptions } from './options';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClusterConnection } from '../clusters/cluster';
-import type { EventFilter } from '../clusters/list-queries';
+import type { EventFilter } from '../cache/list-queries';
 import { silentLogger } from '../logger';
 import { ALL, entry, ids, MIN, type OpenStore, openStore, SEC, T0 } from './history.test-support';
 import { EventHistory, type EventHistoryOptions } from './index';

@@ -2,7 +2,7 @@ import type { EventTimeline } from '../../../src-shared/contract/event-history-m
 import type { MonitoringFlags } from '../../../src-shared/contract/models';
 import type { ClusterConnection, EventRecording } from '../clusters/cluster';
 import type { EventEntry } from '../clusters/entries';
-import type { CacheObserver } from '../clusters/resource-cache';
+import type { CacheObserver } from '../cache/resource-cache';
 import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
 import { addToTimeline, emptyTimeline, rangeOf, timelineRange } from './aggregate';

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MonitoringFlags } from '../../../src-shared/contract/models';
 import type { EventEntry } from '../clusters/entries';
-import type { CacheObserver } from '../clusters/resource-cache';
+import type { CacheObserver } from '../cache/resource-cache';
 import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
 import type { ResolvedHistoryOptions } from './options';

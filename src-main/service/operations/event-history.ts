@@ -1,7 +1,7 @@
 import type { EventGroup } from '../../../src-shared/contract/event-history-models';
-import type { CollectionSnapshot } from '../clusters/collection';
+import type { CollectionSnapshot } from '../cache/collection';
 import type { EventEntry } from '../clusters/entries';
-import { eventRows } from '../clusters/list-queries';
+import { eventRows } from '../cache/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { liveGroups, liveTimeline, toEventGroup } from '../history/aggregate';

@@ -13,7 +13,7 @@ import type { ObjectLike } from '../../../src-shared/guidance/findings';
 import type { ClusterConnection } from '../clusters/cluster';
 import type { ResourceEntry } from '../clusters/entries';
 import type { KindInfo } from '../clusters/kind-info';
-import { resourceRows } from '../clusters/list-queries';
+import { resourceRows } from '../cache/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { CallContext, OperationHandlers } from '../context';
 import { ProblemError } from '../errors';

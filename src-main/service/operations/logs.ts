@@ -5,7 +5,7 @@ import { parseSelector } from '../../../src-shared/kube/selector';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
 import type { ClusterConnection } from '../clusters/cluster';
 import { toProblem } from '../kube/kube-client';
-import { resourceRows } from '../clusters/list-queries';
+import { resourceRows } from '../cache/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';

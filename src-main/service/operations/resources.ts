@@ -11,7 +11,7 @@ import type { Selector } from '../../../src-shared/kube/selector';
 import type { ClusterConnection } from '../clusters/cluster';
 import { cleanObject, type ResourceEntry } from '../clusters/entries';
 import { apiVersionOf, type KindInfo } from '../clusters/kind-info';
-import { resourceRows } from '../clusters/list-queries';
+import { resourceRows } from '../cache/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { CallContext, OperationHandlers } from '../context';
 import { ProblemError } from '../errors';

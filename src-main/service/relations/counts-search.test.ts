@@ -4,7 +4,7 @@
  * search: name prefixes across caches, namespaces, the order of the hits, and hits built on demand.
  */
 import { describe, expect, it } from 'vitest';
-import { Collection } from '../clusters/collection';
+import { Collection } from '../cache/collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
 import {
   COUNT_TTL_MS,

@@ -12,9 +12,9 @@
  */
 
 import type { KindCount } from '../../../src-shared/contract/relations-operations';
-import type { CollectionSnapshot } from '../clusters/collection';
+import type { CollectionSnapshot } from '../cache/collection';
 import type { ResourceEntry } from '../clusters/entries';
-import { resourceRows } from '../clusters/list-queries';
+import { resourceRows } from '../cache/list-queries';
 import type { KindRef } from './model';
 import { problemDetail } from './problem-text';
 

@@ -5,7 +5,7 @@
  */
 
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { Collection } from '../clusters/collection';
+import { Collection } from '../cache/collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
 import { ProblemError } from '../errors';
 import { groupOf } from './json';

@@ -5,7 +5,7 @@
  * cluster per request: a source answers from caches it keeps.
  */
 
-import type { CollectionSnapshot } from '../clusters/collection';
+import type { CollectionSnapshot } from '../cache/collection';
 import type { ResourceEntry } from '../clusters/entries';
 
 /** What relations need of a kind; the service's KindInfo is one. */

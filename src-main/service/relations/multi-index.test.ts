@@ -4,7 +4,7 @@
  * and name.
  */
 import { describe, expect, it } from 'vitest';
-import { Collection } from '../clusters/collection';
+import { Collection } from '../cache/collection';
 import { compareResources, type ResourceEntry } from '../clusters/entries';
 import { diffSorted, indexFor, MultiIndex, SLICE } from './multi-index';
 

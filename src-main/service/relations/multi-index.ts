@@ -16,7 +16,7 @@
  *   and change.
  */
 
-import type { CollectionSnapshot } from '../clusters/collection';
+import type { CollectionSnapshot } from '../cache/collection';
 import { compareResources, type ResourceEntry } from '../clusters/entries';
 
 export type KeysOf = (entry: ResourceEntry) => readonly string[];

@@ -10,9 +10,9 @@
  */
 
 import type { SearchHit } from '../../../src-shared/contract/relations-operations';
-import type { CollectionSnapshot } from '../clusters/collection';
+import type { CollectionSnapshot } from '../cache/collection';
 import type { ResourceEntry } from '../clusters/entries';
-import { resourceRows } from '../clusters/list-queries';
+import { resourceRows } from '../cache/list-queries';
 import { factsOf } from './facts';
 import type { KindRef } from './model';
 import { compareText } from './refs';

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
-import { SYNCING_RETRY_AFTER_S } from '../clusters/first-list';
+import { SYNCING_RETRY_AFTER_S } from '../cache/first-list';
 import { loadContexts } from '../kube/kubeconfig';
 import { createService } from '../index';
 import { silentLogger } from '../logger';

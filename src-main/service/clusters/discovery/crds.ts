@@ -8,7 +8,7 @@
 
 import { z } from 'zod';
 import type { KubeObject } from '../../../../src-shared/contract/models';
-import type { Keyed } from '../collection';
+import type { Keyed } from '../../cache/collection';
 
 export interface PrinterColumn {
   readonly name: string;

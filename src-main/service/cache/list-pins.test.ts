@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
-import { SnapshotPins } from './snapshot-pins';
+import { SnapshotPins } from './list-pins';
 
 function setup(max = 3, idleMs = 1_000) {
   let now = 0;

@@ -17,7 +17,7 @@ import {
   startSim,
   until,
 } from './cache.test-support';
-import { type ResourceEntry, resourceEntry } from './entries';
+import { type ResourceEntry, resourceEntry } from '../clusters/entries';
 
 const env = simPerFile();
 

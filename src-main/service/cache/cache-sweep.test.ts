@@ -9,11 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { silentLogger } from '../logger';
 import { simPerFile, sleep, until } from './cache.test-support';
-import { ClusterConnection, type ClusterOptions } from './cluster';
-import { memoryFrozen, NINE_ROWS } from './frozen.test-support';
-import { kindOfDiscovered } from './kind-info';
+import { ClusterConnection, type ClusterOptions } from '../clusters/cluster';
+import { memoryFrozen, NINE_ROWS } from '../clusters/frozen.test-support';
+import { kindOfDiscovered } from '../clusters/kind-info';
 import { contextsFromYaml } from '../kube/kubeconfig';
-import type { SnapshotKindRow } from './source-frozen';
+import type { SnapshotKindRow } from '../clusters/source-frozen';
 
 const env = simPerFile();
 let cluster: ClusterConnection | undefined;

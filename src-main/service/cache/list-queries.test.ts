@@ -11,7 +11,7 @@ import {
   labelKeys,
   type ResourceEntry,
   resourceEntry,
-} from './entries';
+} from '../clusters/entries';
 import { type EventFilter, eventRows, resourceRows } from './list-queries';
 
 function lcg(seed: number) {

@@ -14,7 +14,7 @@ import type { BackoffOptions } from '../kube/backoff';
 import { FAST_BACKOFF, SLOW_BACKOFF, sleep, until } from './cache.test-support';
 import { Informer, type InformerSink, type WatchTimeout } from './informer';
 import type { KubeRequestError } from '../kube/kube-client';
-import { liveCollection } from './source-live';
+import { liveCollection } from '../clusters/source-live';
 
 const PATH = '/api/v1/pods';
 

@@ -1,6 +1,6 @@
 import { formatSelector, matchesSelector, type Selector } from '../../../src-shared/kube/selector';
 import type { CollectionSnapshot } from './collection';
-import type { EventEntry, ResourceEntry } from './entries';
+import type { EventEntry, ResourceEntry } from '../clusters/entries';
 
 /**
  * The rows a filtered list answers, cut from a snapshot through its indexes. A result is kept with

@@ -3,11 +3,11 @@ import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
 import type { BackoffOptions } from '../kube/backoff';
 import type { Collection, CollectionSnapshot, Keyed } from './collection';
-import { keyOf } from './entries';
+import { keyOf } from '../clusters/entries';
 import { FirstListWaiters, type ListProgress } from './first-list';
 import { Informer, type InformerSink } from './informer';
 import { toProblem } from '../kube/kube-client';
-import { type PinOptions, SnapshotPins } from './snapshot-pins';
+import { type PinOptions, SnapshotPins } from './list-pins';
 import type { ListerWatcher } from './source';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector, type Selector } from '../../../src-shared/kube/selector';
 import { Collection } from './collection';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
 import { resourceRows } from './list-queries';
 
 /** Pods inserted in an order that is neither namespace/name order nor its reverse. */

@@ -26,10 +26,10 @@ import {
   eventKeyOf,
   type ResourceEntry,
   resourceEntry,
-} from './entries';
+} from '../clusters/entries';
 import { resourceRows } from './list-queries';
 import { ResourceCache } from './resource-cache';
-import { liveCollection } from './source-live';
+import { liveCollection } from '../clusters/source-live';
 
 const env = simPerFile();
 

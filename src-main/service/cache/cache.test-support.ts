@@ -9,11 +9,11 @@ import { type Simulator, startSimulator } from '../../simulator';
 import { silentLogger } from '../logger';
 import type { BackoffOptions } from '../kube/backoff';
 import { Collection } from './collection';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
 import { KubeClient, type RequestOptions } from '../kube/kube-client';
 import { contextsFromYaml } from '../kube/kubeconfig';
 import { type CacheObserver, type CacheOptions, ResourceCache } from './resource-cache';
-import { liveCollection } from './source-live';
+import { liveCollection } from '../clusters/source-live';
 
 /** Retries come within a tenth of a second: tests wait for recoveries, never for backoff. */
 export const FAST_BACKOFF: BackoffOptions = { baseMs: 20, capMs: 100, stableAfterMs: 60_000 };
