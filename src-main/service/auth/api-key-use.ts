@@ -1,5 +1,8 @@
+import type { ClientDescription } from '../../../src-shared/contract/auth-models';
 import type { ClientInfo } from '../context';
-import type { AuthCore } from './core';
+import type { Logger } from '../logger';
+import type { ActivityLog } from './activity';
+import type { PendingWork } from './pending-work';
 import type { StoredApiKey } from './state';
 
 /**
@@ -12,7 +15,14 @@ export const API_KEY_USE_INTERVAL_MS = 10 * 60_000;
 /** Key-address pairs remembered; beyond it the oldest is forgotten (and may be logged once more). */
 const MAX_TRACKED = 10_000;
 
-type Deps = Pick<AuthCore, 'activity' | 'pending' | 'describe' | 'logger' | 'now'>;
+/** The parts of the auth core it writes through; named here, not picked from AuthCore, which builds it. */
+interface Deps {
+  activity: ActivityLog;
+  pending: PendingWork;
+  describe(client: Pick<ClientInfo, 'address' | 'userAgent'>): Promise<ClientDescription>;
+  logger: Logger;
+  now: () => number;
+}
 
 export class ApiKeyUseLog {
   private readonly last = new Map<string, number>();

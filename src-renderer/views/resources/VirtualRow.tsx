@@ -1,5 +1,5 @@
 import { memo, type ReactElement } from 'react';
-import type { Column } from './VirtualTable';
+import type { Column } from './tableColumn';
 
 interface RowProps<T> {
   row: T;

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Column, sortRows, VirtualTable } from './VirtualTable';
+import type { Column } from './tableColumn';
+import { sortRows, VirtualTable } from './VirtualTable';
 
 interface Pod {
   name: string;

@@ -2,7 +2,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   type KeyboardEvent,
   type PointerEvent,
-  type ReactNode,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -11,23 +10,9 @@ import {
   useState,
 } from 'react';
 import type { SortState } from '../../state/lists';
+import type { Column } from './tableColumn';
 import { cellTitle, VirtualRow } from './VirtualRow';
 import './table.css';
-
-export interface Column<T> {
-  id: string;
-  header: string;
-  /** A CSS grid track, e.g. "minmax(14rem, 3fr)" or "6rem". */
-  width: string;
-  /** The sort key; also the cell text unless `render` is given. */
-  value: (row: T) => string | number;
-  render?: (row: T) => ReactNode;
-  /** Tooltip for cells that may be cut off; defaults to the text of unrendered cells. */
-  title?: (row: T) => string;
-  align?: 'end';
-  /** A column whose values are all alike is not worth sorting by (e.g. a link). */
-  sortable?: boolean;
-}
 
 const ROW_HEIGHT = 32;
 // Rows beyond the viewport on each side; few, since each scroll renders in step (flushSync).

@@ -2,7 +2,7 @@ import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import { age, time } from '../../kube/format';
 import type { Tone } from '../../kube/meta';
 import { Badge } from '../common/Badge';
-import type { Column } from './VirtualTable';
+import type { Column } from './tableColumn';
 
 /** Columns every kind has; the kind's own columns go between namespace and age. */
 
