@@ -1,8 +1,8 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { Agent, fetch } from 'undici';
-import { buildDemo } from '../src-main/simulator/demo-data';
-import { createPki, DEFAULT_SEED, type SimPki, startSimulator } from '../src-main/simulator/index';
-import type { KubeObject } from '../src-main/simulator/types';
+import { buildDemo } from '../packages/kube-simulator/src/demo';
+import { createPki, DEFAULT_SEED, type SimPki, startSimulator } from '../packages/kube-simulator/src/index';
+import type { KubeObject } from '../packages/kube-simulator/src/types';
 import { median, ms, table, type Verdict } from './stats';
 
 /**

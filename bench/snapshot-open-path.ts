@@ -17,7 +17,7 @@ import { silentLogger } from '../src-main/service/logger';
 import { checkSnapshot } from '../src-main/service/snapshots/inspect';
 import { openSnapshotFile } from '../src-main/service/snapshots/reader';
 import { snapshotCluster } from '../src-main/service/snapshots/snapshot-cluster';
-import { type KubeObject, type SnapshotObject, startSimulator } from '../src-main/simulator/index';
+import { type KubeObject, type SnapshotObject, startSimulator } from '../packages/kube-simulator/src/index';
 import { RESOURCE_KINDS, RESOURCE_TYPES } from '../src-shared/kube/kinds';
 
 export interface OpenPathFigures {

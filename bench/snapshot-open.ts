@@ -8,7 +8,7 @@ import { createService } from '../src-main/service/index';
 import { silentLogger } from '../src-main/service/logger';
 import { writeSnapshotFixture } from '../src-main/service/snapshots/open-fixture.test-support';
 import { login } from '../src-main/service/test/login';
-import { DEMO_PODS, startSimulator } from '../src-main/simulator/index';
+import { DEMO_PODS, startSimulator } from '../packages/kube-simulator/src/index';
 import type { OpenPathFigures } from './snapshot-open-path';
 import { median, mib, table, type Verdict } from './stats';
 

@@ -18,7 +18,7 @@ import { parse } from 'yaml';
 import { serviceArgs } from '../../scripts/serve.mjs';
 import { TEST_ADMIN_PASSWORD } from '../service/test/login';
 import { type Captured, captureFixture, isExpired } from '../service/test/snapshot-open.test-support';
-import { DEMO_PODS } from '../simulator/index';
+import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
 
 const run = promisify(execFile);
 

@@ -23,7 +23,7 @@ import type { GuidanceEntry } from '../../src-shared/guidance/types';
 import { checkedBody } from '../service/test/contract-check';
 import { parseLinks } from '../service/test/harness';
 import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from '../service/test/login';
-import { DEMO_PODS } from '../simulator/index';
+import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
 
 interface Running {
   url: string;

@@ -8,7 +8,7 @@ import { serviceArgs } from '../../scripts/serve.mjs';
 import type { Cluster } from '../../src-shared/contract/models';
 import { checkedBody } from '../service/test/contract-check';
 import { login, TEST_ADMIN_PASSWORD } from '../service/test/login';
-import { type Simulator, startSimulator } from '../simulator/index';
+import { type Simulator, startSimulator } from '../../packages/kube-simulator/src/index';
 
 interface Running {
   url: string;

@@ -9,7 +9,7 @@ import { contextsFromYaml } from '../service/kube/kubeconfig';
 import { createService, type Service } from '../service/index';
 import { silentLogger } from '../service/logger';
 import { memoryStore } from '../service/storage/store';
-import { type Simulator, startSimulator } from '../simulator/index';
+import { type Simulator, startSimulator } from '../../packages/kube-simulator/src/index';
 import { APP_INDEX_URL } from './app-protocol-path';
 import { DesktopSession } from './desktop-session';
 import type { DesktopState, DesktopStore } from './desktop-store';

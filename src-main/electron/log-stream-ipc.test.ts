@@ -5,7 +5,7 @@ import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
 import type { Invoker } from '../service/invoke';
 import { type Stack, startStack } from '../service/test/harness';
-import { DEMO_PODS } from '../simulator/index';
+import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
 import { portStreamBridge } from './port-stream.test-support';
 import { PORT_STREAMS } from './port-stream-ipc';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationNames, operations } from '../../../src-shared/contract/operations';
-import { type Simulator, startSimulator } from '../../simulator/index';
+import { type Simulator, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { contextsFromYaml } from '../kube/kubeconfig';
 import { TEST_ADMIN_PASSWORD } from '../test/login';
 import { type AuthStack, startAuthStack, type Tokens } from './test-stack';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { type Simulator, startSimulator } from '../../simulator';
+import { type Simulator, startSimulator } from '../../../packages/kube-simulator/src';
 import { silentLogger } from '../logger';
 import type { BackoffOptions } from '../kube/backoff';
 import { Collection } from './collection';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import type { Simulator } from '../../simulator';
-import { objectKey } from '../../simulator/table';
+import type { Simulator } from '../../../packages/kube-simulator/src';
+import { objectKey } from '../../../packages/kube-simulator/src/table';
 import {
   addPod,
   clientOf,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector } from '../../../src-shared/kube/selector';
-import { objectKey } from '../../simulator/table';
+import { objectKey } from '../../../packages/kube-simulator/src/table';
 import { silentLogger } from '../logger';
 import {
   addPod,

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { DEMO_NODES, type Pod } from '../../simulator';
+import { DEMO_NODES, type Pod } from '../../../packages/kube-simulator/src';
 import { silentLogger } from '../logger';
 import { problemOf } from '../test/rejections';
 import { addPod, freshNamespace, simPerFile, sleep, until } from '../cache/cache.test-support';

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { type KubeconfigUser, kubeconfigYaml } from '../../simulator/kubeconfig';
+import { type KubeconfigUser, kubeconfigYaml } from '../../../packages/kube-simulator/src/kubeconfig';
 import { silentLogger } from '../logger';
 import { until } from '../cache/cache.test-support';
 import { ClusterConnection } from './cluster';

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { kubeconfigYaml } from '../../simulator/kubeconfig';
+import { kubeconfigYaml } from '../../../packages/kube-simulator/src/kubeconfig';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';

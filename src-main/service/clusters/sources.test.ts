@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TOKEN } from '../../simulator/index';
+import { DEFAULT_TOKEN } from '../../../packages/kube-simulator/src/index';
 import { type ClusterSources, loadClusterSources } from './sources';
 
 function kubeconfig(context: string, server: string): string {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/index';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { type ContextSource, contextsFromYaml, loadContexts, resolveKubeconfigPaths } from '../kube/kubeconfig';
 
 export interface ClusterSources {

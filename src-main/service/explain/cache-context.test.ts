@@ -5,7 +5,7 @@
  * request stops. States only, no timings.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObjectInput } from '../../simulator/types';
+import type { KubeObjectInput } from '../../../packages/kube-simulator/src/types';
 import { addPod, freshNamespace, simPerFile } from '../cache/cache.test-support';
 import { ClusterConnection } from '../clusters/cluster';
 import type { KindInfo } from '../clusters/kind-info';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { logPath } from '../logs/stream-client.test-support';
 import { type Stack, startStack } from '../test/harness';
 import { TEST_ADMIN_PASSWORD } from '../test/login';

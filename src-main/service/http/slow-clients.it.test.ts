@@ -5,7 +5,7 @@
  */
 import { request, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { linesOf, logPath, openStream } from '../logs/stream-client.test-support';
 import { eventually } from '../test/eventually';
 import { type Stack, startStack } from '../test/harness';

@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPki, type SimPki } from '../../simulator/tls';
+import { createPki, type SimPki } from '../../../packages/kube-simulator/src/tls';
 import type { ProblemError } from '../errors';
 import { eventually } from '../test/eventually';
 import { pluginFixtures } from '../test/exec-plugins/fixture';

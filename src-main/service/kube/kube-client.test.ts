@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kubeconfigYaml } from '../../simulator/kubeconfig';
+import { kubeconfigYaml } from '../../../packages/kube-simulator/src/kubeconfig';
 import { ProblemError } from '../errors';
 import { failureOf, problemOf } from '../test/rejections';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPki, type SimPki } from '../../simulator/tls';
+import { createPki, type SimPki } from '../../../packages/kube-simulator/src/tls';
 import type { ProblemError } from '../errors';
 import type { KubeCluster, KubeUser } from './kubeconfig-file';
 import { type TlsSettings, tlsSettingsOf } from './tls-options';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { type Dispatcher, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPki, type SimPki } from '../../simulator/tls';
+import { createPki, type SimPki } from '../../../packages/kube-simulator/src/tls';
 import type { TlsSettings } from './tls-options';
 import { createDispatchers, destroyDispatchers } from './transport';
 

@@ -1,6 +1,6 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { eventually } from '../test/eventually';
 import { type Stack, startStack } from '../test/harness';
 import { linesOf, logPath, markersOf, openStream, rawOf } from './stream-client.test-support';

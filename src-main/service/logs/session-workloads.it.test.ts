@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src-shared/contract/problem';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { type Stack, startStack } from '../test/harness';
 import { addDeployment, addNamespace, addPod, uniqueName, write } from './fixtures.test-support';
 import { linesOf, logPath, markersOf, openStream, rawOf, readAll } from './stream-client.test-support';

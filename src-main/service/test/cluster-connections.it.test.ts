@@ -5,7 +5,7 @@
  * nothing depends on how fast the machine is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPki, DEMO_PODS, type SimPki, type Simulator, startSimulator } from '../../simulator/index';
+import { createPki, DEMO_PODS, type SimPki, type Simulator, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { KubeClient } from '../kube/kube-client';
 import { contextsFromYaml } from '../kube/kubeconfig';
 import { SHORT_CONNECTIONS } from '../kube/transport';

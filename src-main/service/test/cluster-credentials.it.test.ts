@@ -17,7 +17,7 @@ import {
   type ExecPluginConfig,
   type SimPki,
   type Simulator,
-} from '../../simulator/index';
+} from '../../../packages/kube-simulator/src/index';
 import { eventually } from './eventually';
 import { killCarrying, pidsIn, processesCarrying, uniqueMarker } from './exec-plugins/processes';
 import { CLUSTER_ID, CONTEXT, type Stack, type StackOptions, startStack } from './harness';

@@ -20,7 +20,7 @@ import type { OperationSpec } from '../../../src-shared/contract/define';
 import { type OperationName, operationNames, operations } from '../../../src-shared/contract/operations';
 import { problem } from '../../../src-shared/contract/problem';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { checkAnswer } from './contract-check';
 import {
   type Baseline,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
-import { startSimulator } from '../../simulator/index';
+import { startSimulator } from '../../../packages/kube-simulator/src/index';
 import { eventually } from './eventually';
 import { portOf } from './fault-proxy';
 import {

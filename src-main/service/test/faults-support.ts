@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import type { Cluster, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
-import type { SimStore, Simulator } from '../../simulator/index';
+import type { SimStore, Simulator } from '../../../packages/kube-simulator/src/index';
 import { type FaultProxy, portOf, startFaultProxy } from './fault-proxy';
 import { CLUSTER_ID, type HttpResult, type Stack, type StackOptions, startStack } from './harness';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/index';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { loadContexts } from '../kube/kubeconfig';
 import { createService, type Service, type ServiceConfig } from '../index';
 import { silentLogger } from '../logger';

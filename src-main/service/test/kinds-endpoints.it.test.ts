@@ -9,7 +9,7 @@ import type { ServedKind } from '../../../src-shared/contract/kinds-operations';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
-import { DEFAULT_TOKEN, type Simulator } from '../../simulator/index';
+import { DEFAULT_TOKEN, type Simulator } from '../../../packages/kube-simulator/src/index';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import { eventually } from './eventually';

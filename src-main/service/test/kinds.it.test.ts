@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServedKind } from '../../../src-shared/contract/kinds-operations';
-import type { Simulator } from '../../simulator';
+import type { Simulator } from '../../../packages/kube-simulator/src';
 import type { Principal } from '../context';
 import { eventually } from './eventually';
 import { CLUSTER_ID, type Stack, startStack } from './harness';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
-import type { EventInput, Simulator } from '../../simulator/index';
+import type { EventInput, Simulator } from '../../../packages/kube-simulator/src/index';
 import { eventually } from './eventually';
 import { collectAll, type Stack, startStack } from './harness';
 

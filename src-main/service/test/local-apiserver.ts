@@ -1,6 +1,6 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { kubeconfigYaml } from '../../simulator/kubeconfig';
+import { kubeconfigYaml } from '../../../packages/kube-simulator/src/kubeconfig';
 import { KubeClient } from '../kube/kube-client';
 import { contextsFromYaml } from '../kube/kubeconfig';
 

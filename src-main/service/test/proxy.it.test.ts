@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
-import { DEFAULT_TOKEN } from '../../simulator/index';
+import { DEFAULT_TOKEN } from '../../../packages/kube-simulator/src/index';
 import { eventually } from './eventually';
 import { collectAll, type Stack, startStack } from './harness';
 

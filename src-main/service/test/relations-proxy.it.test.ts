@@ -10,7 +10,7 @@ import { createServer, request, type Server, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KindCount, Relations, SearchHit } from '../../../src-shared/contract/relations-operations';
-import type { KubeObject } from '../../simulator/types';
+import type { KubeObject } from '../../../packages/kube-simulator/src/types';
 import { METADATA_ONLY } from '../relations/cluster-source';
 import { eventually } from './eventually';
 import { type Stack, startStack } from './harness';

@@ -12,7 +12,7 @@ import type {
   Relations,
   SearchHit,
 } from '../../../src-shared/contract/relations-operations';
-import type { KubeObject } from '../../simulator/types';
+import type { KubeObject } from '../../../packages/kube-simulator/src/types';
 import type { Principal } from '../context';
 import { eventually } from './eventually';
 import { CLUSTER_ID, type Stack, startStack } from './harness';

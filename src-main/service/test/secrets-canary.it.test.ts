@@ -15,7 +15,7 @@ import type { OperationSpec } from '../../../src-shared/contract/define';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import { type OperationName, operations } from '../../../src-shared/contract/operations';
 import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
-import { DEFAULT_TOKEN } from '../../simulator/index';
+import { DEFAULT_TOKEN } from '../../../packages/kube-simulator/src/index';
 import type { Principal } from '../context';
 import { createLogger } from '../logger';
 import { pathParamsOf } from './contract-fuzz-schemas';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
-import type { Pod } from '../../simulator';
+import type { Pod } from '../../../packages/kube-simulator/src';
 import type { Principal } from '../context';
 import { CLUSTER_ID, type Stack, startStack } from './harness';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
-import { type Simulator, startSimulator } from '../../simulator/index';
+import { type Simulator, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { metaOf, readSnapshot } from './snapshot-capture-support';
 
 const SCRIPT = join(import.meta.dirname, '../../../scripts/snapshot.mjs');

@@ -17,7 +17,7 @@ import type { Problem } from '../../../src-shared/contract/problem';
 import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
-import { DEFAULT_TOKEN } from '../../simulator/index';
+import { DEFAULT_TOKEN } from '../../../packages/kube-simulator/src/index';
 import { ProblemError } from '../errors';
 import { listPath } from '../snapshots/capture-kinds';
 import { alterFile, toVersion1 } from '../snapshots/skiff-file.test-support';

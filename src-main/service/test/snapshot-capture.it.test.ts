@@ -12,7 +12,7 @@ import type { Problem } from '../../../src-shared/contract/problem';
 import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
 import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
-import { DEFAULT_TOKEN, DEMO_NODES, DEMO_PODS } from '../../simulator/index';
+import { DEFAULT_TOKEN, DEMO_NODES, DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { normaliseEvent } from '../events/normalise';
 import { SERVICE_VERSION } from '../operations/index';
 import { eventually } from './eventually';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src-shared/contract/problem';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { type ProxiedStack, startProxiedStack } from './faults-support';
 import { download, finished, readSnapshot, startCapture } from './snapshot-capture-support';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import { type EventWatchRecord, NDJSON_WATCH } from '../../../src-shared/contract/event-watch-operations';
 import type { EventRecord } from '../../../src-shared/contract/models';
-import { DEMO_PODS, type KubeObject, startSimulator } from '../../simulator/index';
+import { DEMO_PODS, type KubeObject, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { writeSnapshotFixture } from '../snapshots/open-fixture.test-support';
 import { checkRecordText } from './contract-check';
 import {

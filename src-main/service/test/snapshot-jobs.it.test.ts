@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { Problem } from '../../../src-shared/contract/problem';
 import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
-import { type Simulator, startSimulator } from '../../simulator/index';
+import { type Simulator, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { loadContexts } from '../kube/kubeconfig';
 import { createService, type Service } from '../index';
 import { silentLogger } from '../logger';

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { ProblemError } from '../errors';
 import { alterMeta } from '../snapshots/open-fixture.test-support';
 import {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
-import { DEMO_PODS } from '../../simulator/index';
+import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import {
   type Captured,
   type Cluster,

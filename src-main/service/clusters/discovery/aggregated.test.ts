@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregatedCore, aggregatedGroups } from '../../../simulator/discovery-aggregated';
-import { SimKinds } from '../../../simulator/kinds';
+import { aggregatedCore, aggregatedGroups } from '../../../../packages/kube-simulator/src/discovery-aggregated';
+import { SimKinds } from '../../../../packages/kube-simulator/src/kinds';
 import { AGGREGATED_ACCEPT, parseAggregated } from './aggregated';
 
 const list = (items: unknown[]) => ({

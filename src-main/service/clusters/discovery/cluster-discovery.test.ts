@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../../simulator/index';
+import { type Simulator, startSimulator } from '../../../../packages/kube-simulator/src/index';
 import { ProblemError } from '../../errors';
 import { LEVEL, recordingLogger } from '../../http/recording-logger.test-support';
 import { silentLogger } from '../../logger';

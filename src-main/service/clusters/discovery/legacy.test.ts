@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiGroupList, apiVersions, resourceList } from '../../../simulator/discovery';
-import { SimKinds } from '../../../simulator/kinds';
+import { apiGroupList, apiVersions, resourceList } from '../../../../packages/kube-simulator/src/discovery';
+import { SimKinds } from '../../../../packages/kube-simulator/src/kinds';
 import { coreVersion, parseResourceList, preferredGroupVersions } from './legacy';
 
 const kinds = new SimKinds();

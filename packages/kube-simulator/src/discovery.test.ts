@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGGREGATED_CONTENT_TYPE } from './discovery-aggregated';
 import { type Simulator, startSimulator } from './index';
-import { authHeaders } from './test-support';
+import { authHeaders } from './harness.test-support';
 
 const AGGREGATED = `${AGGREGATED_CONTENT_TYPE},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`;
 

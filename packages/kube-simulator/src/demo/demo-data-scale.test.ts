@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDemo } from './demo-data';
+import { buildDemo } from './';
 
 describe('the scaled demo cluster (the bench’s 50,000-pod point)', () => {
   it('gives every object its own uid, and owner references still name their owners', () => {

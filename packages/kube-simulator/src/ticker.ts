@@ -4,7 +4,7 @@
  * and metrics drifting. Every object change goes through the store, so watches see it.
  */
 
-import type { Crasher, RecurringEvent } from './demo-data';
+import type { Crasher, RecurringEvent } from './demo';
 import type { MetricsSource } from './metrics';
 import { currentRunRef } from './pod-lifecycle';
 import type { SimStore } from './store';

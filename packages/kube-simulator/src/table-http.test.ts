@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PODS, type Simulator } from './index';
 import { tableVersion } from './table-http';
-import { authHeaders, harness } from './test-support';
+import { authHeaders, harness } from './harness.test-support';
 
 /** What kubectl 1.32 sends with `get`. */
 const KUBECTL_ACCEPT =

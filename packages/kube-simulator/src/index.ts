@@ -7,23 +7,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { SimAuth } from './auth';
-import { buildDemo } from './demo-data';
+import { buildDemo } from './demo';
 import { expireEvents, startEventTtl } from './event-ttl';
 import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 import type { ListOrder } from './list';
 import { type MetricsProvider, MetricsSource } from './metrics';
 import { type Faults, Router } from './server';
-import { CapturedMetrics, type SnapshotContent, SnapshotLogSource, storable } from './snapshot-content';
+import { CapturedMetrics, type SnapshotContent, SnapshotLogSource, storable } from './captured';
 import { SimStore } from './store';
 import { Ticker } from './ticker';
 import { createPki, type SimPki } from './tls';
 
 export type { SimAuth } from './auth';
-export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod } from './demo-data';
+export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod } from './demo';
 export type { EventBump, EventInput } from './events';
 export type { ExecPluginConfig } from './kubeconfig';
 export type { Faults } from './server';
-export type { SnapshotContent, SnapshotObject } from './snapshot-content';
+export type { SnapshotContent, SnapshotObject } from './captured';
 export { type Change, SimStore } from './store';
 export { type ClientIdentity, createPki, type SimPki } from './tls';
 export type { CoreEvent, KubeObject, KubeObjectInput, Pod } from './types';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type KubeObject, type Simulator, type SnapshotObject, startSimulator } from './index';
-import { parseCapturedLog, parseLogTimestamp } from './snapshot-content';
+import { parseCapturedLog, parseLogTimestamp } from './captured';
 
 describe('captured log text', () => {
   it('keeps the nanoseconds below the millisecond of a CRI timestamp', () => {

@@ -4,7 +4,7 @@
  * of field labels per resource).
  */
 
-import { matchesSelector, parseSelector, type Selector } from '../../src-shared/kube/selector';
+import { matchesSelector, parseSelector, type Selector } from '../../../src-shared/kube/selector';
 import type { ResourceDef } from './resources';
 import type { KubeObject } from './types';
 
