@@ -8,8 +8,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // Builds the service once and gives the run its own temp dir, failing the run when a test file
-    // leaves anything in it (vitest.global-setup.ts).
-    globalSetup: ['./vitest.global-setup.ts'],
-    setupFiles: ['./vitest.tmpdir-per-file.ts'],
+    // leaves anything in it (test/setup/vitest.global-setup.ts).
+    globalSetup: ['./test/setup/vitest.global-setup.ts'],
+    setupFiles: ['./test/setup/vitest.tmpdir-per-file.ts'],
   },
 });

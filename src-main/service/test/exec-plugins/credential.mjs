@@ -9,7 +9,7 @@
 // Every file it is given must be an absolute path (it refuses to run otherwise), and it and its
 // helper run in os.tmpdir(), which the test setup makes each test file's own folder: nothing it
 // writes can land in the checkout (the service that runs it works in the repository), and a
-// stray file is reported against the test file when the run ends (vitest.global-setup.ts).
+// stray file is reported against the test file when the run ends (test/setup/vitest.global-setup.ts).
 // With `helper`, the plugin first starts a child that never exits, as plugins that leave an agent
 // or a browser behind do: its arguments carry `marker` (so a test can find it in /proc), it keeps
 // the plugin's stdout and stderr open with stdio "inherit", shrugs off SIGTERM with ignoreTerm,

@@ -1,6 +1,6 @@
 /**
  * `npm run test:mutation`: StrykerJS over every module of src-main/service and src-shared, one batch
- * at a time (mutation.batches.mjs), then the per-folder table (scripts/mutation-table.mjs).
+ * at a time (tools/mutation/batches.mjs), then the per-folder table (tools/mutation/table.mjs).
  *
  *   npm run test:mutation                      every batch, in order
  *   npm run test:mutation -- --batch auth,logs only these batches
@@ -16,8 +16,11 @@ import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
 import { matchesGlob } from 'node:path';
 import { parseArgs } from 'node:util';
-import { batches } from '../mutation.batches.mjs';
-import config from '../stryker.config.mjs';
+import { batches } from './batches.mjs';
+import config from './stryker.config.mjs';
+
+// Not at the root, so Stryker does not find it by itself: each run names it (paths from the repo root).
+const STRYKER_CONFIG = 'tools/mutation/stryker.config.mjs';
 
 let options;
 try {
@@ -45,8 +48,9 @@ const outside = [...owners.keys()].filter((f) => !modules.has(f));
 if (strays.length + doubles.length + outside.length > 0) {
   for (const f of strays) console.error(`not in any batch: ${f}`);
   for (const [f, names] of doubles) console.error(`in several batches (${names.join(', ')}): ${f}`);
-  for (const f of outside) console.error(`in a batch but not mutated by stryker.config.mjs: ${f}`);
-  console.error('Fix mutation.batches.mjs so that every module belongs to exactly one batch.');
+  for (const f of outside)
+    console.error(`in a batch but not mutated by tools/mutation/stryker.config.mjs: ${f}`);
+  console.error('Fix tools/mutation/batches.mjs so that every module belongs to exactly one batch.');
   process.exit(2);
 }
 
@@ -75,6 +79,7 @@ for (const batch of chosen) {
   console.log(`\n== mutation batch ${batch.name}`);
   const strykerArgs = [
     'run',
+    STRYKER_CONFIG,
     '--mutate',
     [...batch.mutate, ...exclude.map((g) => `!${g}`)].join(','),
     '--testFiles',
@@ -91,7 +96,7 @@ for (const batch of chosen) {
 }
 
 console.log('');
-spawnSync(process.execPath, ['scripts/mutation-table.mjs'], { stdio: 'inherit' });
+spawnSync(process.execPath, ['tools/mutation/table.mjs'], { stdio: 'inherit' });
 if (failed.length > 0) {
   console.error(`batches that failed to run: ${failed.join(', ')}`);
   process.exit(1);

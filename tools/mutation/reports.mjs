@@ -10,8 +10,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, matchesGlob } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { batches } from '../mutation.batches.mjs';
-import config from '../stryker.config.mjs';
+import { batches } from './batches.mjs';
+import config from './stryker.config.mjs';
 
 export const reportRoot = 'reports/mutation';
 

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import base from './vitest.config';
+import base from '../../vitest.config';
 
 /**
  * Runs a mutant's tests in the order most likely to end the run early. StrykerJS stops at the first
@@ -24,7 +24,7 @@ class FailedThenFastestFirst extends BaseSequencer {
   }
 }
 
-/** The suite as `vitest.config.ts` defines it, for `npm run test:mutation` (stryker.config.mjs) only. */
+/** The suite as `vitest.config.ts` defines it, for `npm run test:mutation` (tools/mutation/stryker.config.mjs) only. */
 export default mergeConfig(
   base,
   defineConfig({

@@ -2,10 +2,25 @@
 /**
  * StrykerJS for `npm run test:mutation` (issue 12): the Vitest suite, run against mutated copies of
  * the service and the shared contract. `npm run test:mutation` runs it once per batch of modules
- * (mutation.batches.mjs, scripts/mutation-run.mjs); `npx stryker run` alone mutates everything
- * against the whole suite, which does not finish in a day on two cores. Not part of `npm test`.
- * How to run it, read it and what survivors may stay: docs/mutation-testing.md.
+ * (tools/mutation/batches.mjs, tools/mutation/run.mjs); `npx stryker run tools/mutation/stryker.config.mjs`
+ * alone mutates everything against the whole suite, which does not finish in a day on two cores.
+ * Not part of `npm test`. How to run it, read it and what survivors may stay: docs/mutation-testing.md.
+ *
+ * This file lives in tools/mutation/ (issue 24), not at the root, so Stryker does not find it on its
+ * own: every run names it (`npx stryker run tools/mutation/stryker.config.mjs ...`), from the repo
+ * root. Every path below is relative to the repo root, which is the working directory Stryker copies
+ * into its sandbox and runs Vitest in; a run from anywhere else stops here with a message instead of
+ * mutating the wrong tree.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
+if (realpathSync(process.cwd()) !== repoRoot) {
+  throw new Error(
+    `Run Stryker from the repo root (${repoRoot}), not ${process.cwd()}: its paths are relative to it.`,
+  );
+}
 
 // A run limited with `--mutate` writes only the files it mutated, so it must not overwrite the
 // full run's incremental baseline and report: the next full run would then re-test everything.
@@ -21,7 +36,7 @@ const config = {
   testRunner: 'vitest',
   vitest: {
     // The project's Vitest config, with a test order that lets a killed mutant stop early.
-    configFile: 'vitest.mutation.config.ts',
+    configFile: 'tools/mutation/vitest.config.ts',
     // Only the test files whose imports reach a mutated module run at all; per-test coverage then
     // narrows each mutant to the tests that executed it.
     related: true,

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadMergedReports } from './mutation-reports.mjs';
+import { loadMergedReports } from './reports.mjs';
 
 let parsed;
 try {

@@ -1,6 +1,6 @@
 /**
  * `npm run mutation:table`: the per-folder table of mutation scores for the README, from every
- * report StrykerJS left under reports/mutation/ (merged as scripts/mutation-reports.mjs says).
+ * report StrykerJS left under reports/mutation/ (merged as tools/mutation/reports.mjs says).
  *
  * `--modules` adds one row per module; `--below 75` lists only the modules under that score.
  * Scores are mutation-testing-metrics' own (killed + timeout over valid mutants), the same figure
@@ -8,7 +8,7 @@
  */
 import { posix } from 'node:path';
 import { calculateMetrics } from 'mutation-testing-metrics';
-import { loadMergedReports } from './mutation-reports.mjs';
+import { loadMergedReports } from './reports.mjs';
 
 const args = process.argv.slice(2);
 const withModules = args.includes('--modules');
