@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { type EventHistoryOptions, parseDuration } from '../service/history/index';
+import { type EventHistoryOptions, parseDuration } from '../service/events/history/index';
 import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
 
 export interface ServeOptions {

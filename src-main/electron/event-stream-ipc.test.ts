@@ -5,7 +5,7 @@ import type { EventWatchRecord } from '../../src-shared/contract/event-watch-ope
 import type { EventRecord } from '../../src-shared/contract/models';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
-import { addEvent } from '../service/test/event-watch.test-support';
+import { addEvent } from '../service/events/watch/event-watch.test-support';
 import { eventually } from '../service/test/eventually';
 import { CLUSTER_ID, collectAll, type Stack, startStack } from '../service/test/harness';
 import { portStreamBridge } from './port-stream.test-support';

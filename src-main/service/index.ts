@@ -12,8 +12,8 @@ import { sealable } from './auth/sealed-store';
 import type { WatchOptions } from './clusters/cluster';
 import type { ContextSource } from './kube/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
-import type { EventWatchOptions } from './event-watch/options';
-import { EventHistory, type EventHistoryOptions } from './history/index';
+import type { EventWatchOptions } from './events/watch/options';
+import { EventHistory, type EventHistoryOptions } from './events/history/index';
 import { createHttpServer, type HttpServerOptions } from './http/http-server';
 import { createHttpApp } from './http/server';
 import { createStaticHandler } from './http/static';
@@ -60,9 +60,9 @@ export interface ServiceConfig {
   appHost?: AppHost;
   /** Timeouts and connection bounds for slow clients; the defaults suit production. */
   http?: HttpServerOptions;
-  /** When events are recorded into the event history and how long they are kept (history/options.ts). */
+  /** When events are recorded into the event history and how long they are kept (events/history/). */
   eventHistory?: EventHistoryOptions;
-  /** The event watch's heartbeat, credential checks and bounds (event-watch/options.ts). */
+  /** The event watch's heartbeat, credential checks and bounds (events/watch/options.ts). */
   eventWatch?: EventWatchOptions;
   /** Largest snapshot file `POST /v1/snapshots` accepts (`--snapshot-max-size`; default 4 GiB). */
   snapshotMaxBytes?: number;

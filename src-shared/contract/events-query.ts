@@ -9,7 +9,7 @@ const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /**
  * `since` and `until` take an ISO 8601 instant or a duration back from now (30s, 15m, 2h, 7d); on a
- * snapshot cluster a duration counts back from its takenAt (operations/event-clock.ts). Both are
+ * snapshot cluster a duration counts back from its takenAt (service/events/clock.ts). Both are
  * held to the API's time range (time-range.ts), so a resolved value is always a valid Date.
  */
 const instantParam = (name: string) =>

@@ -17,7 +17,7 @@ import {
   type ResourceEntry,
   resourceEntry,
 } from './entries';
-import { bothObservers, DEFAULT_FEED_CAPACITY, EventFeed } from './event-feed';
+import { bothObservers, DEFAULT_FEED_CAPACITY, EventFeed } from '../events/feed';
 import {
   apiVersionOf,
   isSecretKind,
@@ -40,7 +40,7 @@ import { liveCollection } from './source-live';
 export interface WatchOptions extends Partial<BackoffOptions> {
   snapshotIdleMs?: number;
   snapshotsKept?: number;
-  /** Event changes kept for the event watch's Last-Event-ID resume (event-feed.ts). */
+  /** Event changes kept for the event watch's Last-Event-ID resume (events/feed.ts). */
   feedCapacity?: number;
   /**
    * How long a request waits for a cache's first list while pages keep arriving, before it
@@ -49,7 +49,7 @@ export interface WatchOptions extends Partial<BackoffOptions> {
   fillWaitMs?: number;
 }
 
-/** How the event history hooks into a cluster's event cache (service/history/). */
+/** How the event history hooks into a cluster's event cache (service/events/history/). */
 export interface EventRecording {
   /** The observer of a cluster's new event cache; `current` reads the cache's entries now. */
   observer(clusterId: string, current: () => readonly EventEntry[]): CacheObserver<EventEntry> | undefined;

@@ -20,7 +20,7 @@
 import type { ServedKind } from '../../../src-shared/contract/kinds-operations';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
-import type { HistoryStore } from '../history/store';
+import type { HistoryStore } from '../events/history/store';
 import type { KubeLogConnection, KubeLogRequest } from '../logs/kube-log';
 import { KubeRequestError } from '../kube/kube-client';
 import type { ListerWatcher, WatchEvent } from '../cache/source';

@@ -4,11 +4,11 @@ import type { EventEntry } from '../clusters/entries';
 import { eventRows } from '../cache/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
-import { liveGroups, liveTimeline, toEventGroup } from '../history/aggregate';
-import { filterKey } from '../history/filter';
-import type { EventHistory } from '../history/index';
-import type { GroupRow } from '../history/store';
-import { durationsEnd } from './event-clock';
+import { liveGroups, liveTimeline, toEventGroup } from '../events/history/aggregate';
+import { filterKey } from '../events/history/filter';
+import type { EventHistory } from '../events/history/index';
+import type { GroupRow } from '../events/history/store';
+import { durationsEnd } from '../events/clock';
 import { eventsSource, liveCache, resolveEventFilter } from './events';
 
 /** Groups of a live snapshot, per filter: the pages of one view group once. */

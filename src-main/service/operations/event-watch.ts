@@ -1,11 +1,11 @@
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
-import { framingFor } from '../event-watch/framing';
-import { type EventWatchOptions, resolveWatchOptions } from '../event-watch/options';
-import { WatchSlots } from '../event-watch/slots';
-import { watchStream } from '../event-watch/stream';
-import { durationsEnd } from './event-clock';
+import { framingFor } from '../events/watch/framing';
+import { type EventWatchOptions, resolveWatchOptions } from '../events/watch/options';
+import { WatchSlots } from '../events/watch/slots';
+import { watchStream } from '../events/watch/stream';
+import { durationsEnd } from '../events/clock';
 import { resolveEventFilter, syncedEvents } from './events';
 
 export interface EventWatchHandlers extends Pick<OperationHandlers, 'watchEvents'> {
@@ -15,8 +15,8 @@ export interface EventWatchHandlers extends Pick<OperationHandlers, 'watchEvents
 
 /**
  * The event watch (watchEvents): the same filters as the list, answered as a stream of changes
- * from the cluster's event feed (clusters/event-feed.ts; framing, resume and bounds in
- * service/event-watch/). Its slot is taken before anything else so a 429 costs no cluster work.
+ * from the cluster's event feed (events/feed.ts; framing, resume and bounds in
+ * events/watch/). Its slot is taken before anything else so a 429 costs no cluster work.
  */
 export function eventWatchHandlers(
   registry: ClusterRegistry,

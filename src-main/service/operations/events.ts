@@ -7,10 +7,10 @@ import type { ClusterRegistry } from '../clusters/registry';
 import type { ResourceCache } from '../cache/resource-cache';
 import type { CallContext, OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
-import { formatRanges, type HistoryFilter, type HistoryRow } from '../history/filter';
-import type { EventHistory } from '../history/index';
+import { formatRanges, type HistoryFilter, type HistoryRow } from '../events/history/filter';
+import type { EventHistory } from '../events/history/index';
 import { serialisedPage } from '../pagination';
-import { durationsEnd } from './event-clock';
+import { durationsEnd } from '../events/clock';
 
 type Instant = { instant: number } | { durationMs: number } | undefined;
 

@@ -1,7 +1,7 @@
 import type { AuthService } from '../auth/index';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
-import type { EventHistory } from '../history/index';
+import type { EventHistory } from '../events/history/index';
 import type { AppSettingsDeps } from '../settings/app-settings';
 import type { SnapshotJobs } from '../snapshots/jobs';
 import type { SnapshotOpener } from '../snapshots/open';

@@ -14,7 +14,7 @@ import { formatLog } from '../logs/format';
 import { linearRegex } from '../logs/linear-regex';
 import type { PodLike } from '../logs/pod';
 import { type LogSessionDeps, openLogSession } from '../logs/session';
-import { durationsEnd } from './event-clock';
+import { durationsEnd } from '../events/clock';
 
 export interface LogHandlerOptions {
   logger?: Logger;
@@ -110,7 +110,7 @@ export function logHandlers(
   return {
     async getLogs({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
-      // On a snapshot a duration counts back from when it was taken (event-clock.ts).
+      // On a snapshot a duration counts back from when it was taken (events/clock.ts).
       const asOf = durationsEnd(cluster, Date.now());
       const since = instantOf(query.since, asOf);
       const until = instantOf(query.until, asOf);

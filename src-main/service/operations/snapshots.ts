@@ -8,7 +8,7 @@ import {
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
-import type { EventHistory } from '../history/index';
+import type { EventHistory } from '../events/history/index';
 import type { SnapshotJobs } from '../snapshots/jobs';
 import type { SnapshotOpener } from '../snapshots/open';
 import { clusterSource } from '../snapshots/source';

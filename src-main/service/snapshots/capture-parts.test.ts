@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
 import type { ResourceEntry } from '../clusters/entries';
 import type { KubeClient } from '../kube/kube-client';
-import type { HistoryRow } from '../history/filter';
+import type { HistoryRow } from '../events/history/filter';
 import { CaptureFailed, type CaptureRequest, captureSnapshot } from './capture';
 import { NINE } from './capture-kinds';
 import type { CaptureSource } from './source';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { cleanObject } from '../clusters/entries';
 import { normaliseEvent } from '../events/normalise';
-import type { HistoryRow } from '../history/filter';
+import type { HistoryRow } from '../events/history/filter';
 
 /** One row of the snapshot's `events` table. */
 export interface EventRow {

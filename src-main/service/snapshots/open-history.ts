@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { type EventEntry, eventEntry } from '../clusters/entries';
-import { HistoryStore } from '../history/store';
+import { HistoryStore } from '../events/history/store';
 import type { Logger } from '../logger';
 import { AppDatabase } from '../storage/database';
 import { isReadableEvent } from './event-shape';

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { ListerWatcher } from '../cache/source';
-import type { HistoryStore } from '../history/store';
+import type { HistoryStore } from '../events/history/store';
 import type { SnapshotKind } from './kinds-table';
 import type { SnapshotFile } from './reader';
 import {

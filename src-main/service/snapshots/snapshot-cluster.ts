@@ -20,7 +20,7 @@ import {
   type FrozenRows,
   frozenCollection,
 } from '../clusters/source-frozen';
-import type { HistoryStore } from '../history/store';
+import type { HistoryStore } from '../events/history/store';
 import type { Logger } from '../logger';
 import type { PodLike } from '../logs/pod';
 import type { FileKind, SnapshotFile, SnapshotObject } from './reader';

@@ -3,8 +3,8 @@ import { RESOURCE_KINDS, type ResourceKindInfo } from '../../../src-shared/kube/
 import type { ClusterConnection } from '../clusters/cluster';
 import type { ResourceEntry } from '../clusters/entries';
 import { ProblemError } from '../errors';
-import type { HistoryRow } from '../history/filter';
-import type { EventHistory } from '../history/index';
+import type { HistoryRow } from '../events/history/filter';
+import type { EventHistory } from '../events/history/index';
 import { clusterSource } from './source';
 
 /**

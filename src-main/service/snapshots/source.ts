@@ -4,8 +4,8 @@ import { kindRows } from '../clusters/discovery/kinds-answer';
 import type { ResourceEntry } from '../clusters/entries';
 import type { KubeClient } from '../kube/kube-client';
 import { ProblemError } from '../errors';
-import type { HistoryRow } from '../history/filter';
-import type { EventHistory } from '../history/index';
+import type { HistoryRow } from '../events/history/filter';
+import type { EventHistory } from '../events/history/index';
 import type { CaptureDiscovery } from './capture-kinds';
 
 /** What a capture reads from: one cluster's caches and client, and its recorded events. */

@@ -29,7 +29,7 @@ import type { DatabaseSync } from 'node:sqlite';
  *   session that was since forgotten stay readable; indexes on (at, seq), (account_id, at) and
  *   (type, at).
  *
- * Version 2, the event history (service/history/): every Kubernetes event the service saw.
+ * Version 2, the event history (service/events/history/): every Kubernetes event the service saw.
  * - event_history(id INTEGER PK, cluster_id, event_id, last_ms, first_ms, type, reason,
  *   namespace, kind, kind_key (kind lower-cased, the filter's key), name, resource_id,
  *   first_timestamp, last_timestamp, count, message, component, host, recorded_at, expired_at):

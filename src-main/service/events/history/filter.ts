@@ -1,0 +1,80 @@
+import type { EventEntry } from '../../clusters/entries';
+import type { EventFilter } from '../../cache/list-queries';
+
+/** The event list's filters, resolved: the same filter the live list answers. */
+export type HistoryFilter = EventFilter;
+
+/** A recorded event as stored: the live entry's fields, plus when the cluster dropped it. */
+export interface HistoryRow extends EventEntry {
+  readonly firstMs: number;
+  /** Epoch ms the service saw the event gone from the cluster; undefined while the cluster has it. */
+  readonly expiredAt: number | undefined;
+}
+
+/**
+ * The SQL condition of a filter, with its parameters. Every column named here leads one of the
+ * table's indexes after cluster_id, and each index ends in the list's order, so SQLite reads a
+ * filtered page in order without sorting.
+ */
+export function whereOf(
+  clusterId: string,
+  f: HistoryFilter,
+): { sql: string; params: Record<string, string | number> } {
+  const terms = ['cluster_id = :cluster'];
+  const params: Record<string, string | number> = { cluster: clusterId };
+  const eq = (column: string, name: string, value: string | undefined) => {
+    if (value === undefined) return;
+    terms.push(`${column} = :${name}`);
+    params[name] = value;
+  };
+  eq('type', 'type', f.type);
+  eq('reason', 'reason', f.reason);
+  eq('namespace', 'namespace', f.namespace);
+  eq('kind_key', 'kind', f.kind);
+  eq('name', 'name', f.name);
+  if (f.sinceMs !== undefined) {
+    terms.push('last_ms >= :since');
+    params.since = f.sinceMs;
+  }
+  if (f.untilMs !== undefined) {
+    terms.push('last_ms <= :until');
+    params.until = f.untilMs;
+  }
+  // The categories: events about namespaced objects are resource events, the others system events.
+  if (!f.resourceEvents && !f.systemEvents) terms.push('0');
+  else if (!f.resourceEvents) terms.push("namespace = ''");
+  else if (!f.systemEvents) terms.push("namespace <> ''");
+  return { sql: terms.join(' AND '), params };
+}
+
+/** A stable text of a filter, for memo keys. */
+export function filterKey(f: HistoryFilter): string {
+  return JSON.stringify([
+    f.type ?? null,
+    f.reason ?? null,
+    f.namespace ?? null,
+    f.kind ?? null,
+    f.name ?? null,
+    f.sinceMs ?? null,
+    f.untilMs ?? null,
+    f.resourceEvents,
+    f.systemEvents,
+  ]);
+}
+
+/**
+ * Row positions as ranges: [0, 1, 2, 5] → "0-2,5". The X-Expired-Rows header and
+ * PageInfo.expiredRows carry the expired rows of a page this way.
+ */
+export function formatRanges(positions: readonly number[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < positions.length) {
+    const start = positions[i]!;
+    let end = start;
+    while (i + 1 < positions.length && positions[i + 1] === end + 1) end = positions[++i]!;
+    parts.push(start === end ? String(start) : `${start}-${end}`);
+    i++;
+  }
+  return parts.join(',');
+}

@@ -1,0 +1,178 @@
+import type { EventTimeline } from '../../../../src-shared/contract/event-history-models';
+import type { MonitoringFlags } from '../../../../src-shared/contract/models';
+import type { ClusterConnection, EventRecording } from '../../clusters/cluster';
+import type { EventEntry } from '../../clusters/entries';
+import type { CacheObserver } from '../../cache/resource-cache';
+import type { Logger } from '../../logger';
+import type { AppDatabase } from '../../storage/database';
+import { addToTimeline, emptyTimeline, rangeOf, timelineRange } from './aggregate';
+import { filterKey, type HistoryFilter, type HistoryRow } from './filter';
+import { type EventHistoryOptions, type ResolvedHistoryOptions, resolveHistoryOptions } from './options';
+import { EventRecorder } from './recorder';
+import type { GroupRow, HistoryStore } from './store';
+
+export { type EventHistoryOptions, parseDuration, type RecordMode } from './options';
+
+const MEMO_MAX = 64;
+
+/**
+ * The event history as the rest of the service sees it: the hooks the cluster caches record
+ * through, and the reads of recorded events (live and expired) that `includeExpired=true` answers.
+ * Every read first writes what is pending, so an event the cache has just seen is never missing.
+ */
+export class EventHistory implements EventRecording {
+  readonly options: ResolvedHistoryOptions;
+  private readonly recorder: EventRecorder | undefined;
+  /** Totals by cluster, table version and filter: the pages of a walk count once. */
+  private readonly memo = new Map<string, number>();
+  /** A cluster's own history when it has one (a snapshot's: its file's copy), never recorded into. */
+  private readonly ownHistory: (clusterId: string) => (() => Promise<HistoryStore>) | undefined;
+
+  constructor(deps: {
+    db: Promise<AppDatabase>;
+    options?: EventHistoryOptions;
+    flags(clusterId: string): MonitoringFlags;
+    logger: Logger;
+    now?: () => number;
+    /**
+     * The history a cluster brings with it, if any: a snapshot's, read from its file
+     * (ClusterConnection.frozen, snapshots/open-history.ts). Its events are never recorded here:
+     * the cluster's event cache has no recorder (cluster.ts).
+     */
+    ownHistory?(clusterId: string): (() => Promise<HistoryStore>) | undefined;
+  }) {
+    this.ownHistory = deps.ownHistory ?? (() => undefined);
+    this.options = resolveHistoryOptions(deps.options);
+    this.recorder =
+      this.options.record === 'off'
+        ? undefined
+        : new EventRecorder({
+            db: deps.db,
+            options: this.options,
+            flags: deps.flags,
+            logger: deps.logger,
+            now: deps.now ?? Date.now,
+          });
+  }
+
+  /** False with `--record-events off`: nothing is recorded into the app's database. */
+  get recording(): boolean {
+    return this.recorder !== undefined;
+  }
+
+  /**
+   * Whether includeExpired has a history to answer for this cluster: the recorded one, or the
+   * cluster's own (a snapshot's answers whatever --record-events says).
+   */
+  answers(clusterId: string): boolean {
+    return this.recorder !== undefined || this.ownHistory(clusterId) !== undefined;
+  }
+
+  observer(clusterId: string, current: () => readonly EventEntry[]): CacheObserver<EventEntry> | undefined {
+    return this.recorder?.observer(clusterId, current);
+  }
+
+  keepsWatching(): boolean {
+    return this.recorder !== undefined;
+  }
+
+  monitoringChanged(clusterId: string): void {
+    this.recorder?.resync(clusterId);
+  }
+
+  /** `--record-events all`: every cluster's event watch starts now (failures retry on their own). */
+  startAll(clusters: readonly ClusterConnection[]): void {
+    if (this.options.record !== 'all') return;
+    for (const c of clusters)
+      c.events()
+        .acquire()
+        .catch(() => {});
+  }
+
+  async page(clusterId: string, f: HistoryFilter, limit: number, offset: number) {
+    const store = await this.ready(clusterId);
+    if (!store) return undefined;
+    const total = this.remember(`list|${clusterId}|${filterKey(f)}`, clusterId, () =>
+      store.count(clusterId, f),
+    );
+    const rows: HistoryRow[] = offset < total ? store.page(clusterId, f, limit, offset) : [];
+    return { rows, total };
+  }
+
+  async groups(clusterId: string, f: HistoryFilter, limit: number, offset: number) {
+    const store = await this.ready(clusterId);
+    if (!store) return undefined;
+    const total = this.remember(`groups|${clusterId}|${filterKey(f)}`, clusterId, () =>
+      store.groupCount(clusterId, f),
+    );
+    const groups: GroupRow[] = offset < total ? store.groupPage(clusterId, f, limit, offset) : [];
+    return { groups, total };
+  }
+
+  async timeline(
+    clusterId: string,
+    f: HistoryFilter,
+    now: number,
+    wanted: number,
+  ): Promise<EventTimeline | undefined> {
+    const store = await this.ready(clusterId);
+    if (!store) return undefined;
+    const span = store.span(clusterId, f);
+    const bounds = {
+      now,
+      ...(f.sinceMs !== undefined ? { sinceMs: f.sinceMs } : {}),
+      ...(f.untilMs !== undefined ? { untilMs: f.untilMs } : {}),
+    };
+    const range = timelineRange(...rangeOf(bounds, span?.oldest, span?.newest), wanted);
+    const timeline = emptyTimeline(range);
+    if (!span) return timeline;
+    // The buckets count events inside [from, until]: the same rows the list answers.
+    const within = { ...f, sinceMs: range.from, untilMs: range.until };
+    for (const b of store.buckets(clusterId, within, range.from, range.bucketMs))
+      addToTimeline(timeline, range, b.bucket, b.type, b.n);
+    return timeline;
+  }
+
+  /**
+   * A batch of every row recorded for a cluster, live and expired and whatever the monitoring flags
+   * say, in the list's order after `after` (snapshot capture walks the whole history with it).
+   * Undefined when nothing is recorded (`--record-events off`, or no database).
+   */
+  async rowsAfter(
+    clusterId: string,
+    after: { lastMs: number; eventId: string } | undefined,
+    limit: number,
+  ): Promise<HistoryRow[] | undefined> {
+    const store = await this.ready(clusterId);
+    return store?.rowsAfter(clusterId, after, limit);
+  }
+
+  /** When this cluster's history was last written, or undefined when nothing of it was ever recorded. */
+  async lastRecorded(clusterId: string): Promise<number | undefined> {
+    const store = await this.ready(clusterId);
+    return store?.lastRecorded(clusterId);
+  }
+
+  /** Writes what is pending and stops recording; the database is closed by its owner afterwards. */
+  async close(): Promise<void> {
+    await this.recorder?.close();
+  }
+
+  private async ready(clusterId: string) {
+    const own = this.ownHistory(clusterId);
+    if (own) return own();
+    if (!this.recorder) return undefined;
+    await this.recorder.flush();
+    return this.recorder.table();
+  }
+
+  private remember(key: string, clusterId: string, compute: () => number): number {
+    const full = `${this.recorder?.version(clusterId) ?? 0}|${key}`;
+    const hit = this.memo.get(full);
+    if (hit !== undefined) return hit;
+    const value = compute();
+    if (this.memo.size >= MEMO_MAX) this.memo.delete(this.memo.keys().next().value as string);
+    this.memo.set(full, value);
+    return value;
+  }
+}
