@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { login } from '../src-main/service/test/login';
+import { login } from '../src-main/service/test-support/login.test-support';
 import { BENCH_PASSWORD } from './list-pods';
 import { type ServiceProcess, type SpawnOptions, startServiceProcess } from './service-process';
 

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { HOSTILE_FILES } from '../src-main/service/snapshots/hostile-files.test-support';
-import { login } from '../src-main/service/test/login';
+import { login } from '../src-main/service/test-support/login.test-support';
 import { SNAPSHOT_MEDIA_TYPE } from '../src-shared/contract/snapshot-operations';
 import { BENCH_PASSWORD } from './list-pods';
 import { startServiceProcess } from './service-process';

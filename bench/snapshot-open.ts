@@ -3,12 +3,12 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { DEMO_PODS, startSimulator } from '@skiff/kube-simulator';
 import { request } from 'undici';
 import { createService } from '../src-main/service/index';
 import { silentLogger } from '../src-main/service/logger';
 import { writeSnapshotFixture } from '../src-main/service/snapshots/open-fixture.test-support';
-import { login } from '../src-main/service/test/login';
-import { DEMO_PODS, startSimulator } from '../packages/kube-simulator/src/index';
+import { login } from '../src-main/service/test-support/login.test-support';
 import type { OpenPathFigures } from './snapshot-open-path';
 import { median, mib, table, type Verdict } from './stats';
 

@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { serviceArgs } from '../../scripts/serve.mjs';
-import { TEST_ADMIN_PASSWORD } from '../service/test/login';
-import { type Captured, captureFixture, isExpired } from '../service/test/snapshot-open.test-support';
-import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
+import { type Captured, captureFixture, isExpired } from '../service/snapshots/snapshot-open.test-support';
+import { TEST_ADMIN_PASSWORD } from '../service/test-support/login.test-support';
 
 const run = promisify(execFile);
 

@@ -11,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceArgs } from '../../scripts/serve.mjs';
 import type { ActivityEntry, SessionRecord } from '../../src-shared/contract/auth-models';
@@ -20,10 +21,9 @@ import type { SnapshotJob } from '../../src-shared/contract/snapshot-models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../src-shared/contract/snapshot-operations';
 import { explainPod, type PodLike } from '../../src-shared/guidance/explain-pod';
 import type { GuidanceEntry } from '../../src-shared/guidance/types';
-import { checkedBody } from '../service/test/contract-check';
-import { parseLinks } from '../service/test/harness';
-import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from '../service/test/login';
-import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
+import { checkedBody } from '../service/test-support/contract-check.test-support';
+import { parseLinks } from '../service/test-support/harness.test-support';
+import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from '../service/test-support/login.test-support';
 
 interface Running {
   url: string;

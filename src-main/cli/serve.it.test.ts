@@ -3,12 +3,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceArgs } from '../../scripts/serve.mjs';
 import type { Cluster } from '../../src-shared/contract/models';
-import { checkedBody } from '../service/test/contract-check';
-import { login, TEST_ADMIN_PASSWORD } from '../service/test/login';
-import { type Simulator, startSimulator } from '../../packages/kube-simulator/src/index';
+import { checkedBody } from '../service/test-support/contract-check.test-support';
+import { login, TEST_ADMIN_PASSWORD } from '../service/test-support/login.test-support';
 
 interface Running {
   url: string;

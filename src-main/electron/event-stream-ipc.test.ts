@@ -6,8 +6,8 @@ import type { EventRecord } from '../../src-shared/contract/models';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
 import { addEvent } from '../service/events/watch/event-watch.test-support';
-import { eventually } from '../service/test/eventually';
-import { CLUSTER_ID, collectAll, type Stack, startStack } from '../service/test/harness';
+import { eventually } from '../service/test-support/eventually.test-support';
+import { CLUSTER_ID, collectAll, type Stack, startStack } from '../service/test-support/harness.test-support';
 import { portStreamBridge } from './port-stream.test-support';
 import { PORT_STREAMS } from './port-stream-ipc';
 

@@ -1,11 +1,11 @@
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogLineRecord } from '../../src-shared/contract/log-models';
 import type { LogStreamDown } from '../../src-shared/ipc/log-stream';
 import type { Principal } from '../service/context';
 import { ProblemError } from '../service/errors';
 import type { Invoker } from '../service/invoke';
-import { type Stack, startStack } from '../service/test/harness';
-import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
+import { type Stack, startStack } from '../service/test-support/harness.test-support';
 import { portStreamBridge } from './port-stream.test-support';
 import { PORT_STREAMS } from './port-stream-ipc';
 

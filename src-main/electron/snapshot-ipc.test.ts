@@ -8,7 +8,7 @@ import type { SnapshotJob } from '../../src-shared/contract/snapshot-models';
 import type { IpcOutcome } from '../../src-shared/ipc/channels';
 import type { SnapshotFilesBridge } from '../../src-shared/ipc/snapshot-files';
 import type { Principal } from '../service/context';
-import { CLUSTER_ID, type Stack, startStack } from '../service/test/harness';
+import { CLUSTER_ID, type Stack, startStack } from '../service/test-support/harness.test-support';
 import { APP_INDEX_URL } from './app-protocol-path';
 import { FakeIpc } from './fake-ipc.test-support';
 import { isAppUrl } from './navigation-policy';

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppSettings } from '../../src-shared/contract/settings-models';
-import { FAST_HASH } from './auth/test-stack';
+import { FAST_HASH } from './auth/stack.test-support';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
 import { createService, type Service, type ServiceConfig } from './index';
 import { silentLogger } from './logger';
-import { eventually } from './test/eventually';
-import { login, TEST_ADMIN_PASSWORD } from './test/login';
+import { eventually } from './test-support/eventually.test-support';
+import { login, TEST_ADMIN_PASSWORD } from './test-support/login.test-support';
 
 /** How a service starts listening and how it closes (service/index.ts), each service made in its test. */
 const open: Service[] = [];

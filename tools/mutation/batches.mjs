@@ -16,7 +16,11 @@
 
 /** @typedef {{ name: string, mutate: string[], tests: string[] }} MutationBatch */
 
-const it = (names) => names.map((n) => `src-main/service/test/${n}.it.test.ts`);
+// Integration tests sit beside the code they exercise (issue 24): `it(['cache/list-order'])` names
+// src-main/service/cache/list-order.it.test.ts. `unit('cache')` is a folder's unit tests without its
+// integration tests, for batches that pick only some of a folder's *.it.test.ts.
+const it = (names) => names.map((n) => `src-main/service/${n}.it.test.ts`);
+const unit = (dir) => ['src-main/service', dir, '!(*.it).test.ts'].filter(Boolean).join('/');
 
 /** @type {MutationBatch[]} */
 export const batches = [
@@ -25,7 +29,7 @@ export const batches = [
     mutate: ['src-shared/**/*.ts'],
     tests: [
       'src-shared/**/*.test.ts',
-      ...it(['errors', 'pagination', 'selectors']),
+      ...it(['errors', 'pagination', 'cache/selectors']),
       'src-main/service/events/events.it.test.ts',
       'src-main/service/logs/query.it.test.ts',
       // The shared code's other users: the IPC bridge, the renderer's stream readers and views, and
@@ -58,27 +62,27 @@ export const batches = [
       'src-main/service/workspaces/**/*.ts',
     ],
     tests: [
-      'src-main/service/clusters/*.test.ts',
+      unit('clusters'),
       'src-main/service/clusters/discovery/*.test.ts',
-      'src-main/service/kube/*.test.ts',
-      'src-main/service/cache/*.test.ts',
+      unit('kube'),
+      unit('cache'),
       'src-main/service/workspaces/*.test.ts',
       ...it([
-        'cluster-connections',
-        'cluster-credentials',
-        'faults-down',
-        'faults-recovery',
+        'kube/cluster-connections',
+        'kube/cluster-credentials',
+        'clusters/faults-down',
+        'clusters/faults-recovery',
         'proxy',
-        'list-order',
-        'selectors',
+        'cache/list-order',
+        'cache/selectors',
         'pagination',
         'last-page',
-        'single-reads',
-        'kinds',
+        'cache/single-reads',
+        'clusters/kinds',
         // The cluster operations' other rules: monitoring flags (events), workspaces (settings),
         // and a snapshot's cluster entry (snapshot-open).
-        'settings',
-        'snapshot-open',
+        'settings/settings',
+        'snapshots/snapshot-open',
       ]),
       'src-main/service/events/events.it.test.ts',
     ],
@@ -88,7 +92,8 @@ export const batches = [
     // Relations, counts and palette search (issue 23 §6): the pure modules against their unit
     // tests, the cluster side and the handlers against the HTTP and IPC tests.
     mutate: ['src-main/service/relations/**/*.ts', 'src-main/service/operations/relations.ts'],
-    tests: ['src-main/service/relations/*.test.ts', ...it(['relations', 'relations-proxy'])],
+    // Unit and integration tests (relations.it, relations-proxy.it) alike.
+    tests: ['src-main/service/relations/*.test.ts'],
   },
   {
     name: 'events',
@@ -103,15 +108,13 @@ export const batches = [
       'src-main/service/operations/explain.ts',
     ],
     tests: [
+      // explain.it.test.ts included.
       'src-main/service/explain/*.test.ts',
       // Its unit and integration tests sit beside it (events/**/*.it.test.ts included).
       'src-main/service/events/**/*.test.ts',
       'src-main/service/storage/*.test.ts',
-      ...it([
-        'explain',
-        // Durations on a snapshot count back from when it was taken (events/clock.ts).
-        'snapshot-durations',
-      ]),
+      // Durations on a snapshot count back from when it was taken (events/clock.ts).
+      ...it(['snapshots/snapshot-durations']),
     ],
   },
   {
@@ -122,7 +125,8 @@ export const batches = [
   {
     name: 'snapshots',
     mutate: ['src-main/service/snapshots/**/*.ts', 'src-main/service/operations/snapshot*.ts'],
-    tests: ['src-main/service/snapshots/*.test.ts', 'src-main/service/test/snapshot-*.it.test.ts'],
+    // Unit and integration tests (snapshot-*.it.test.ts) alike.
+    tests: ['src-main/service/snapshots/*.test.ts'],
   },
   {
     name: 'api',
@@ -135,22 +139,13 @@ export const batches = [
       'src-main/service/operations/settings.ts',
     ],
     tests: [
-      'src-main/service/*.test.ts',
+      unit(''),
+      // With their integration tests: http's, openapi's (openapi.it, examples.it), settings' (all three).
       'src-main/service/http/*.test.ts',
       'src-main/service/openapi/*.test.ts',
       'src-main/service/settings/*.test.ts',
-      'src-main/service/test/contract-check.test.ts',
-      ...it([
-        'errors',
-        'openapi',
-        'settings',
-        'settings-admin',
-        'settings-restart',
-        'health',
-        'pagination',
-        'last-page',
-        'examples',
-      ]),
+      'src-main/service/test-support/contract-check.test.ts',
+      ...it(['errors', 'health', 'pagination', 'last-page']),
     ],
   },
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../src-shared/contract/auth-models';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import { activityOf, stackPerTest } from './stack-per-test.test-support';
 
 const started = stackPerTest();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from '../../../src-shared/contract/auth-models';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { type AuthStack, startAuthStack, type Tokens } from './stack.test-support';
 
 let stack: AuthStack;
 let admin: Tokens;

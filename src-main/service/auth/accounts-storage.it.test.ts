@@ -7,7 +7,7 @@ import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { openAppDatabase } from '../storage/database';
 import { Accounts } from './accounts';
-import { FAST_HASH, FakeClock, queryDataDir, startAuthStack } from './test-stack';
+import { FAST_HASH, FakeClock, queryDataDir, startAuthStack } from './stack.test-support';
 
 let dataDir: string;
 beforeEach(async () => {

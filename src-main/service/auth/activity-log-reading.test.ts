@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
 import { ActivityLog } from './activity';
-import { FakeClock } from './test-stack';
+import { FakeClock } from './stack.test-support';
 
 /**
  * The activity log read back: filters, export batches, forgetting an account. Each test builds

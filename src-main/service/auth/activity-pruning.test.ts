@@ -2,7 +2,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
 import { ActivityLog } from './activity';
-import { FakeClock } from './test-stack';
+import { FakeClock } from './stack.test-support';
 
 /**
  * The activity log's bounds, by age and by count, enforced by pruning on later turns of the

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACTIVITY_CSV_COLUMNS } from '../../../src-shared/contract/activity-export';
 import type { ActivityEntry } from '../../../src-shared/contract/auth-models';
 import { API_KEY_USE_INTERVAL_MS } from './api-key-use';
-import { type AuthStack, CHROME_WINDOWS, SAFARI_IPHONE, startAuthStack } from './test-stack';
+import { type AuthStack, CHROME_WINDOWS, SAFARI_IPHONE, startAuthStack } from './stack.test-support';
 
 let stack: AuthStack | undefined;
 afterEach(async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Account, SessionRecord } from '../../../src-shared/contract/auth-models';
 import { ADMIN_PASSWORD_FILE } from './bootstrap';
+import type { AuthStack, Tokens } from './stack.test-support';
 import { activityOf, stackPerTest } from './stack-per-test.test-support';
-import type { AuthStack, Tokens } from './test-stack';
 
 const started = stackPerTest();
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../../../src-shared/contract/auth-models';
-import { FakeClock, startAuthStack } from './test-stack';
+import { FakeClock, startAuthStack } from './stack.test-support';
 
 /**
  * An API key's last use is written in batches (api-keys.ts); closing the service writes the batch

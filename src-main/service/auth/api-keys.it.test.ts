@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../../../src-shared/contract/auth-models';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { type AuthStack, startAuthStack, type Tokens } from './stack.test-support';
 
 /**
  * API keys over HTTP: the list, revocation and removal rules as a client sees them. The service

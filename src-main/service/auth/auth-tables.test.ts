@@ -14,8 +14,8 @@ import {
   saveAccount,
 } from './auth-tables';
 import { CLIENT } from './session-store.test-support';
+import { T0 } from './stack.test-support';
 import type { StoredAccount, StoredApiKey, StoredSession } from './state';
-import { T0 } from './test-stack';
 
 /** The auth tables' rows written and read back over an in-memory database, one per test. */
 

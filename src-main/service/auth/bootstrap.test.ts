@@ -15,7 +15,7 @@ import {
   printAdminCreated,
 } from './bootstrap';
 import type { AdminCreatedInfo } from './options';
-import { FAST_HASH } from './test-stack';
+import { FAST_HASH } from './stack.test-support';
 
 let db: AppDatabase;
 let accounts: Accounts;

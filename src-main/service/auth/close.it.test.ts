@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { reappears } from '../test/eventually';
-import { queryDataDir, startAuthStack } from './test-stack';
+import { reappears } from '../test-support/eventually.test-support';
+import { queryDataDir, startAuthStack } from './stack.test-support';
 
 /**
  * A closed service leaves its data dir alone: every run used to leave a `skiff-auth-*` folder

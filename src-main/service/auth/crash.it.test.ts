@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureServiceBuilt, SERVICE_NODE_FLAGS } from '../../../scripts/serve.mjs';
-import { checkedBody } from '../test/contract-check';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { checkedBody } from '../test-support/contract-check.test-support';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import { hashSecret } from './secrets';
-import { queryDataDir } from './test-stack';
+import { queryDataDir } from './stack.test-support';
 
 /**
  * Crash safety of the database: the built service (out/service/serve.js) is killed with SIGKILL

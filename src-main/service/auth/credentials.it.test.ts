@@ -1,9 +1,9 @@
+import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationNames, operations } from '../../../src-shared/contract/operations';
-import { type Simulator, startSimulator } from '../../../packages/kube-simulator/src/index';
 import { contextsFromYaml } from '../kube/kubeconfig';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
+import { type AuthStack, startAuthStack, type Tokens } from './stack.test-support';
 
 const SAMPLE: Record<string, string> = {
   workspaceId: 'default',

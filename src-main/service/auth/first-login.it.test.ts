@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CurrentSession } from '../../../src-shared/contract/auth-models';
 import { ADMIN_PASSWORD_FILE } from './bootstrap';
-import { type AuthStack, startAuthStack } from './test-stack';
+import { type AuthStack, startAuthStack } from './stack.test-support';
 
 let stack: AuthStack;
 afterEach(() => stack?.close());

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AuthStack, startAuthStack } from './test-stack';
+import { type AuthStack, startAuthStack } from './stack.test-support';
 
 /**
  * The Host guard on every form of Host it parses: names and IP literals, IPv6 in brackets, an

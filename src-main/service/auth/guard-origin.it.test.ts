@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { AuthStack } from './stack.test-support';
 import { stackPerTest } from './stack-per-test.test-support';
-import type { AuthStack } from './test-stack';
 
 /**
  * An Origin is the same origin only with the request's own scheme, host and port (issue 22 §6):

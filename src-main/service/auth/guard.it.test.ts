@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { type AuthStack, startAuthStack, type Tokens } from './stack.test-support';
 
 // A stack per test: the allowlist is parsed when the service starts, and a mutation run credits
 // code run in a beforeAll to no test (docs/mutation-testing.md).

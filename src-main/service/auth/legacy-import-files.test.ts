@@ -7,8 +7,8 @@ import { AppDatabase } from '../storage/database';
 import { loadAccounts, loadApiKeys, readMeta } from './auth-tables';
 import { legacyAuthImport } from './legacy-import';
 import { CLIENT } from './session-store.test-support';
+import { T0 } from './stack.test-support';
 import { AuthStateError, type StoredAccount, type StoredActivity, type StoredApiKey } from './state';
-import { T0 } from './test-stack';
 
 /**
  * The import of the older JSON files, one rule at a time: each test writes its own data dir and

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ActivityEntry, SessionRecord } from '../../../src-shared/contract/auth-models';
 import { hashPassword } from './passwords';
 import { API_KEY_PREFIX, hashSecret, newSecret, REFRESH_TOKEN_PREFIX } from './secrets';
+import { FAST_HASH, FakeClock, queryDataDir, startAuthStack, T0 } from './stack.test-support';
 import type { StoredAccount, StoredActivity, StoredApiKey, StoredSession } from './state';
-import { FAST_HASH, FakeClock, queryDataDir, startAuthStack, T0 } from './test-stack';
 
 /** A data dir as the JSON-file version of Skiff left it, and its first start on the database. */
 

@@ -5,8 +5,8 @@
  */
 import type * as Crypto from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
-import { type AuthStack, startAuthStack } from './test-stack';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
+import { type AuthStack, startAuthStack } from './stack.test-support';
 
 /** The cost parameters of each scrypt derivation the service ran (the real one: only counted). */
 const derivations = vi.hoisted(() => [] as Array<{ N?: number; r?: number; p?: number }>);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
+import type { AuthStack } from './stack.test-support';
 import { stackPerTest } from './stack-per-test.test-support';
-import type { AuthStack } from './test-stack';
 
 /** What each login limit counts under (auth/login.ts): the client's address, the normalised username. */
 const started = stackPerTest();

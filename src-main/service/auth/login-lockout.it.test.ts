@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
+import type { AuthStack } from './stack.test-support';
 import { stackPerTest } from './stack-per-test.test-support';
-import type { AuthStack } from './test-stack';
 
 /**
  * Wrong passwords cannot lock anyone else out (issue 22 §6): failures count per account and

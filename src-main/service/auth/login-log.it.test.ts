@@ -5,8 +5,8 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
-import { type AuthStack, startAuthStack } from './test-stack';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
+import { type AuthStack, startAuthStack } from './stack.test-support';
 
 let stack: AuthStack | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Account } from '../../../src-shared/contract/auth-models';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { type AuthStack, startAuthStack, type Tokens } from './stack.test-support';
 
 /** Login-side rules: the desktop window's own session, per-account refresh limits, failed logins. */
 

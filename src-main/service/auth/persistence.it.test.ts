@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ActivityEntry, SessionRecord } from '../../../src-shared/contract/auth-models';
-import { FakeClock, startAuthStack } from './test-stack';
+import { FakeClock, startAuthStack } from './stack.test-support';
 
 let dataDir: string;
 beforeEach(async () => {

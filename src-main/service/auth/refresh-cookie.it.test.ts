@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CurrentSession, SessionRecord } from '../../../src-shared/contract/auth-models';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import { REFRESH_COOKIE } from './refresh-cookie';
-import { type Answer, type AuthStack, CHROME_WINDOWS, startAuthStack } from './test-stack';
+import { type Answer, type AuthStack, CHROME_WINDOWS, startAuthStack } from './stack.test-support';
 
 interface Pair {
   accessToken: string;

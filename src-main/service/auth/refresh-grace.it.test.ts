@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import type { AuthCore } from './core';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { type AuthStack, startAuthStack, type Tokens } from './stack.test-support';
 
 /**
  * The overlap window keeps, in memory, the pair a rotated refresh token was exchanged for, so a

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { hashSecret } from './secrets';
-import { type AuthStack, queryDataDir, startAuthStack, type Tokens } from './test-stack';
+import { type AuthStack, queryDataDir, startAuthStack, type Tokens } from './stack.test-support';
 
 /**
  * A session's refresh tokens are one family: any token it was handed before the current one is

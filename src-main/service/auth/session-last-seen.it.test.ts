@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../src-shared/contract/auth-models';
-import { type AuthStack, queryDataDir, startAuthStack, T0, type Tokens } from './test-stack';
+import { type AuthStack, queryDataDir, startAuthStack, T0, type Tokens } from './stack.test-support';
 
 /**
  * A session's lastSeenAt is the time of its last request. It moves in memory on every request and

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Account, SessionRecord } from '../../../src-shared/contract/auth-models';
 import { ENDED_RETENTION_MS } from './sessions';
-import { type AuthStack, queryDataDir, startAuthStack, T0, type Tokens } from './test-stack';
+import { type AuthStack, queryDataDir, startAuthStack, T0, type Tokens } from './stack.test-support';
 
 /** What GET /v1/auth/sessions answers: whose sessions, in which order, and for how long ended ones stay. */
 

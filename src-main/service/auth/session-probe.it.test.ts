@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CreatedApiKey, CurrentSession, SessionRecord } from '../../../src-shared/contract/auth-models';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
-import { type AuthStack, startAuthStack, type Tokens } from './test-stack';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
+import { type AuthStack, startAuthStack, type Tokens } from './stack.test-support';
 
 /**
  * GET /v1/session over real HTTP: a question about credentials that never answers with an error.

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Account, SessionRecord } from '../../../src-shared/contract/auth-models';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import type { AuthCore } from './core';
-import { type AuthStack, queryDataDir, startAuthStack, type Tokens } from './test-stack';
+import { type AuthStack, queryDataDir, startAuthStack, type Tokens } from './stack.test-support';
 
 /** How sessions end: a logout, a new password for their account, the account's removal. */
 

@@ -4,7 +4,7 @@ import { AppDatabase } from '../storage/database';
 import { ActivityLog } from './activity';
 import { saveAccount } from './auth-tables';
 import { SessionStore } from './sessions';
-import { FakeClock } from './test-stack';
+import { FakeClock } from './stack.test-support';
 
 /**
  * Test support for the SessionStore unit tests (not itself a test): a store over an in-memory

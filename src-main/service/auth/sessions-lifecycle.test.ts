@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT, DAY, HOUR, MINUTE, openStore } from './session-store.test-support';
-import { T0 } from './test-stack';
+import { T0 } from './stack.test-support';
 
 /**
  * The session store's rules called directly over an in-memory database: how a session starts,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT, DAY, HOUR, MINUTE, openStore, SECOND } from './session-store.test-support';
 import { ENDED_RETENTION_MS } from './sessions';
-import { T0 } from './test-stack';
+import { T0 } from './stack.test-support';
 
 /**
  * The session list and its retention, called directly on the session store; the HTTP side of the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT, DAY, HOUR, MINUTE, openStore } from './session-store.test-support';
-import { T0 } from './test-stack';
+import { T0 } from './stack.test-support';
 
 /**
  * A session's refresh-token family, called directly on the session store: rotation, what an old

@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry, SessionRecord } from '../../../src-shared/contract/auth-models';
-import { type AuthStack, CHROME_WINDOWS, dataDirText, SAFARI_IPHONE, startAuthStack } from './test-stack';
+import {
+  type AuthStack,
+  CHROME_WINDOWS,
+  dataDirText,
+  SAFARI_IPHONE,
+  startAuthStack,
+} from './stack.test-support';
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,6 @@
 import { afterEach, expect } from 'vitest';
 import type { ActivityEntry } from '../../../src-shared/contract/auth-models';
-import { type AuthStack, startAuthStack } from './test-stack';
+import { type AuthStack, startAuthStack } from './stack.test-support';
 
 /**
  * Starts an auth stack inside the test that needs it (so no rule's fixture lives in a beforeAll)

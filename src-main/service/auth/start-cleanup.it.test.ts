@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { eventually } from '../test/eventually';
+import { eventually } from '../test-support/eventually.test-support';
 import { ENDED_RETENTION_MS } from './sessions';
-import { type AuthStack, FakeClock, queryDataDir, startAuthStack } from './test-stack';
+import { type AuthStack, FakeClock, queryDataDir, startAuthStack } from './stack.test-support';
 
 const DAY = 86_400_000;
 

@@ -2,7 +2,7 @@ import { jwtVerify } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
-import { FakeClock } from './test-stack';
+import { FakeClock } from './stack.test-support';
 import { AccessTokens } from './tokens';
 
 /**

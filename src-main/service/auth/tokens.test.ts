@@ -4,7 +4,7 @@ import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
 import { readMeta, writeMeta } from './auth-tables';
-import { FakeClock } from './test-stack';
+import { FakeClock } from './stack.test-support';
 import { AccessTokens, bearerChallenge, invalidToken } from './tokens';
 
 /**

@@ -7,8 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { localApiserver } from '../test/local-apiserver';
-import { failureOf, problemOf } from '../test/rejections';
+import { localApiserver } from '../test-support/local-apiserver.test-support';
+import { failureOf, problemOf } from '../test-support/rejections.test-support';
 import { podCache, SLOW_BACKOFF, sleep, until } from './cache.test-support';
 import { SYNCING_RETRY_AFTER_S } from './first-list';
 
@@ -106,7 +106,7 @@ describe('a first list that is still arriving', () => {
     // Eight pages, each a fifth of the timeout: the whole list takes well past it.
     const { cache } = await pagedCluster(16, () => sleep(300), { timeoutMs: 1_500, fillWaitMs: 60_000 });
     await cache.acquire();
-    expect(cache.read().snapshot.all).toHaveLength(16);
+    expect(cache.read().view.all).toHaveLength(16);
     expect(cache.listProgress).toBeUndefined();
   });
 
@@ -131,7 +131,7 @@ describe('a first list that is still arriving', () => {
 
     held.open();
     await cache.acquire();
-    expect(cache.read().snapshot.all).toHaveLength(10);
+    expect(cache.read().view.all).toHaveLength(10);
     expect(cache.listProgress).toBeUndefined();
   });
 
@@ -177,7 +177,7 @@ describe('a first list that is still arriving', () => {
   it('a last page that comes past fillWaitMs completes the wait: the list is done, nothing to retry', async () => {
     const { cache } = await pagedCluster(CHUNK, () => sleep(400), { timeoutMs: 10_000, fillWaitMs: 100 });
     await cache.acquire();
-    expect(cache.read().snapshot.all).toHaveLength(CHUNK);
+    expect(cache.read().view.all).toHaveLength(CHUNK);
   });
 
   it('a cluster that stops answering half-way is a 504, however long the fill wait', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProblemError } from '../errors';
-import { problemOf } from '../test/rejections';
+import { problemOf } from '../test-support/rejections.test-support';
 import {
   addPod,
   freshNamespace,
@@ -114,7 +114,7 @@ describe('after the first list', () => {
       expect(cache.neverSyncedCause).toBeUndefined();
       const read = cache.read();
       expect(read.staleSince).toBe(new Date(brokeAt).toISOString());
-      expect(read.snapshot.all.map((e) => e.name)).toEqual(['a', 'b']);
+      expect(read.view.all.map((e) => e.name)).toEqual(['a', 'b']);
       expect(cache.liveEntry(`${ns}/a`)).toBeUndefined();
       await cache.acquire();
 
@@ -152,14 +152,14 @@ describe('reads', () => {
       await until(() => cache.liveEntry(`${ns}/b`) !== undefined, 'b arrives');
       clock += 60_000;
       const page2 = cache.read(first.token);
-      expect(page2.snapshot).toBe(first.snapshot);
+      expect(page2.view).toBe(first.view);
       expect(page2.asOf).toBe(firstAt);
       expect(page2.token).toBe(first.token);
-      expect(page2.snapshot.all.map((e) => e.name)).toEqual(['a']);
+      expect(page2.view.all.map((e) => e.name)).toEqual(['a']);
       const fresh = cache.read();
       expect(fresh.asOf).toBe(clock);
       expect(fresh.token).not.toBe(first.token);
-      expect(fresh.snapshot.all.map((e) => e.name)).toEqual(['a', 'b']);
+      expect(fresh.view.all.map((e) => e.name)).toEqual(['a', 'b']);
       expect(() => cache.read('not-a-token')).toThrowError(
         expect.objectContaining({ code: 'snapshot_expired' }),
       );

@@ -6,9 +6,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProblemError } from '../errors';
-import { localApiserver } from '../test/local-apiserver';
-import { keysOf, podCache, SLOW_BACKOFF, sleep, until } from './cache.test-support';
 import type { KubeClient } from '../kube/kube-client';
+import { localApiserver } from '../test-support/local-apiserver.test-support';
+import { keysOf, podCache, SLOW_BACKOFF, sleep, until } from './cache.test-support';
 import type { ResourceCache } from './resource-cache';
 
 type Answer = (res: ServerResponse) => void;

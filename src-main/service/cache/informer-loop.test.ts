@@ -7,14 +7,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
+import { liveCollection } from '../clusters/source-live';
 import type { ProblemError } from '../errors';
-import { silentLogger } from '../logger';
-import { localApiserver } from '../test/local-apiserver';
 import type { BackoffOptions } from '../kube/backoff';
+import type { KubeRequestError } from '../kube/kube-client';
+import { silentLogger } from '../logger';
+import { localApiserver } from '../test-support/local-apiserver.test-support';
 import { FAST_BACKOFF, SLOW_BACKOFF, sleep, until } from './cache.test-support';
 import { Informer, type InformerSink, type WatchTimeout } from './informer';
-import type { KubeRequestError } from '../kube/kube-client';
-import { liveCollection } from '../clusters/source-live';
 
 const PATH = '/api/v1/pods';
 

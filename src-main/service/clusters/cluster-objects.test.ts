@@ -3,15 +3,16 @@
  * and from a live cache, which cache's staleness the cluster reports, pod usage's own timeout, the
  * event history's hook, and which idle caches a sweep stops.
  */
+
+import { DEMO_NODES, type Pod } from '@skiff/kube-simulator';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { DEMO_NODES, type Pod } from '../../../packages/kube-simulator/src';
-import { silentLogger } from '../logger';
-import { problemOf } from '../test/rejections';
 import { addPod, freshNamespace, simPerFile, sleep, until } from '../cache/cache.test-support';
+import { contextsFromYaml } from '../kube/kubeconfig';
+import { silentLogger } from '../logger';
+import { problemOf } from '../test-support/rejections.test-support';
 import { type ClusterConnection as Cluster, ClusterConnection, type ClusterOptions } from './cluster';
 import type { EventEntry } from './entries';
-import { contextsFromYaml } from '../kube/kubeconfig';
 
 const env = simPerFile();
 let cluster: Cluster | undefined;
@@ -169,7 +170,7 @@ describe('events and the event history', () => {
       },
     });
     await c.events().acquire();
-    expect(current?.().length).toBe(c.events().read().snapshot.all.length);
+    expect(current?.().length).toBe(c.events().read().view.all.length);
     expect(current?.().length).toBeGreaterThan(0);
   });
 });

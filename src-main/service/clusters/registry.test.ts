@@ -4,18 +4,19 @@
  * monitoring flags, snapshot clusters that live one run, and the idle sweep's timer. No cluster is
  * asked anything: a connection only talks when a request reads it.
  */
+
+import { kubeconfigYaml } from '@skiff/kube-simulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { kubeconfigYaml } from '../../../packages/kube-simulator/src/kubeconfig';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
+import { type ContextSource, contextsFromYaml } from '../kube/kubeconfig';
 import { silentLogger } from '../logger';
 import { type KeyValueStore, memoryStore } from '../storage/store';
-import { problemOf } from '../test/rejections';
+import { problemOf } from '../test-support/rejections.test-support';
 import { saveWorkspaceConfig, type WorkspaceConfig } from '../workspaces/config';
 import { ClusterConnection } from './cluster';
 import { memoryFrozen, NINE_ROWS } from './frozen.test-support';
-import { type ContextSource, contextsFromYaml } from '../kube/kubeconfig';
 import { ClusterRegistry, type RegistryOptions } from './registry';
 
 const source = (contextName: string): ContextSource =>
@@ -354,7 +355,7 @@ describe('snapshot clusters', () => {
     const cache = snap.resources(RESOURCE_KINDS.pod);
     await cache.acquire();
     expect(frozen.pages.get('pods')).toEqual([1_000, 1_000, 1_000]);
-    expect(cache.read().snapshot.all).toHaveLength(2_500);
+    expect(cache.read().view.all).toHaveLength(2_500);
     // One object is the snapshot's, never the apiserver's (its client is closed from the start).
     const signal = new AbortController().signal;
     const one = await snap.getObject(RESOURCE_KINDS.pod, 'p-0007', 'ns', signal);

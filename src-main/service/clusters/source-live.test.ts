@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalApiserver, localApiserver } from '../test/local-apiserver';
 import { KubeRequestError } from '../kube/kube-client';
+import { type LocalApiserver, localApiserver } from '../test-support/local-apiserver.test-support';
 import { liveCollection } from './source-live';
 
 let local: LocalApiserver | undefined;

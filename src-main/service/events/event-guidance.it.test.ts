@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src-shared/contract/problem';
 import type { GuidanceEntry } from '../../../src-shared/guidance/index';
 import { listGuidance } from '../../../src-shared/guidance/index';
-import { type Stack, startStack } from '../test/harness';
+import { type Stack, startStack } from '../test-support/harness.test-support';
 
 /**
  * The knowledge base the event views link to (/v1/guidance), over real HTTP: the list and its

@@ -1,8 +1,8 @@
+import type { EventInput } from '@skiff/kube-simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster, EventRecord } from '../../../src-shared/contract/models';
-import type { EventInput } from '@skiff/kube-simulator';
-import { eventually } from '../test/eventually';
-import { type Stack, startStack } from '../test/harness';
+import { eventually } from '../test-support/eventually.test-support';
+import { type Stack, startStack } from '../test-support/harness.test-support';
 
 /**
  * How a Kubernetes event becomes a record: its category (what the monitoring flags act on), and

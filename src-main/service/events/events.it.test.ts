@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster, EventRecord } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
-import { eventually } from '../test/eventually';
-import { collectAll, type Stack, startStack } from '../test/harness';
-import { login } from '../test/login';
+import { eventually } from '../test-support/eventually.test-support';
+import { collectAll, type Stack, startStack } from '../test-support/harness.test-support';
+import { login } from '../test-support/login.test-support';
 
 let stack: Stack;
 beforeAll(async () => {

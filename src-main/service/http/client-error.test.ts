@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
-import { eventually } from '../test/eventually';
+import { eventually } from '../test-support/eventually.test-support';
 import { LINGER_MS, MAX_HEAD_BYTES, MAX_URL_BYTES, problemFor, rawProblemResponse } from './client-error';
 import { createHttpServer, type HttpServerOptions } from './http-server';
 import { serverPerTest } from './raw-clients.test-support';

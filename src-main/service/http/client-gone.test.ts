@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../test/eventually';
+import { eventually } from '../test-support/eventually.test-support';
 import { clientWentAway } from './client-gone';
 import { type Edge, type EdgeOptions, startEdge } from './edge.test-support';
 import { LEVEL } from './recording-logger.test-support';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../test/eventually';
+import { eventually } from '../test-support/eventually.test-support';
 import { ConnectionGuard, type ConnectionGuardOptions } from './connection-guard';
 import { serverPerTest } from './raw-clients.test-support';
 

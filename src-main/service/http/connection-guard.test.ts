@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../test/eventually';
+import { eventually } from '../test-support/eventually.test-support';
 import { ConnectionGuard } from './connection-guard';
 import { type RawClient, serverPerTest } from './raw-clients.test-support';
 

@@ -1,10 +1,10 @@
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { logPath } from '../logs/stream-client.test-support';
-import { type Stack, startStack } from '../test/harness';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { type Stack, startStack } from '../test-support/harness.test-support';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import { freshRequest, RawClients, slowLogin } from './raw-clients.test-support';
 import { LEVEL, type LogEntry, recordingLogger } from './recording-logger.test-support';
 

@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { eventually } from '../test/eventually';
+import { eventually } from '../test-support/eventually.test-support';
 import { createHttpServer, HTTP_DEFAULTS, type HttpServerOptions } from './http-server';
 import { serverPerTest } from './raw-clients.test-support';
 import { LEVEL, recordingLogger } from './recording-logger.test-support';

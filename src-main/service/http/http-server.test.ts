@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { eventually } from '../test/eventually';
+import { eventually } from '../test-support/eventually.test-support';
 import {
   createHttpServer,
   defaultMaxConnections,

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src-shared/contract/problem';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
-import { type AuthStack, startAuthStack, type Tokens } from '../auth/test-stack';
-import { eventually } from '../test/eventually';
+import { type AuthStack, startAuthStack, type Tokens } from '../auth/stack.test-support';
+import { eventually } from '../test-support/eventually.test-support';
 
 let stack: AuthStack;
 let admin: Tokens;

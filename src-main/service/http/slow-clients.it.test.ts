@@ -4,12 +4,12 @@
  * from elapsed time; how fast normal requests are answered during a flood is bench/slow-clients.ts.
  */
 import { request, type Server } from 'node:http';
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
 import { linesOf, logPath, openStream } from '../logs/stream-client.test-support';
-import { eventually } from '../test/eventually';
-import { type Stack, startStack } from '../test/harness';
-import { TEST_ADMIN_PASSWORD } from '../test/login';
+import { eventually } from '../test-support/eventually.test-support';
+import { type Stack, startStack } from '../test-support/harness.test-support';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import {
   endlessHeaders,
   freshRequest,

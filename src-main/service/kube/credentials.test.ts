@@ -7,12 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPki, type SimPki } from '@skiff/kube-simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPki, type SimPki } from '../../../packages/kube-simulator/src/tls';
 import type { ProblemError } from '../errors';
-import { eventually } from '../test/eventually';
-import { pluginFixtures } from '../test/exec-plugins/fixture';
-import { processesCarrying } from '../test/exec-plugins/processes';
+import { eventually } from '../test-support/eventually.test-support';
+import { pluginFixtures } from '../test-support/exec-plugins/fixture.test-support';
+import { processesCarrying } from '../test-support/exec-plugins/processes.test-support';
 import { ClusterCredentials, type CredentialOptions } from './credentials';
 import type { KubeCluster, KubeUser } from './kubeconfig-file';
 

@@ -6,10 +6,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { kubeconfigYaml } from '@skiff/kube-simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kubeconfigYaml } from '../../../packages/kube-simulator/src/kubeconfig';
 import { ProblemError } from '../errors';
-import { failureOf, problemOf } from '../test/rejections';
+import { failureOf, problemOf } from '../test-support/rejections.test-support';
 import { KubeClient, KubeRequestError, toProblem } from './kube-client';
 import { contextsFromYaml } from './kubeconfig';
 

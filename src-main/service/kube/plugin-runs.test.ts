@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
-import { eventually } from '../test/eventually';
-import { pluginFixtures } from '../test/exec-plugins/fixture';
-import { processesCarrying } from '../test/exec-plugins/processes';
+import { eventually } from '../test-support/eventually.test-support';
+import { pluginFixtures } from '../test-support/exec-plugins/fixture.test-support';
+import { processesCarrying } from '../test-support/exec-plugins/processes.test-support';
 import type { ExecConfig, ExecCredential } from './exec-plugin';
 import { type PluginRunOptions, PluginRuns } from './plugin-runs';
 

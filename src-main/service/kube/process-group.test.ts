@@ -5,8 +5,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { eventually } from '../test/eventually';
-import { killCarrying, processesCarrying, uniqueMarker } from '../test/exec-plugins/processes';
+import { eventually } from '../test-support/eventually.test-support';
+import {
+  killCarrying,
+  processesCarrying,
+  uniqueMarker,
+} from '../test-support/exec-plugins/processes.test-support';
 import { ProcessGroup, spawnInGroup } from './process-group';
 
 const markers: string[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src-shared/contract/problem';
-import { eventually } from '../test/eventually';
-import { type Stack, startStack } from '../test/harness';
+import { eventually } from '../test-support/eventually.test-support';
+import { type Stack, startStack } from '../test-support/harness.test-support';
 import { addNamespace, addPod, write } from './fixtures.test-support';
 import { logPath, markersOf, openStream, rawOf, readAll } from './stream-client.test-support';
 

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
-import { type LocalApiserver, localApiserver } from '../test/local-apiserver';
+import { type LocalApiserver, localApiserver } from '../test-support/local-apiserver.test-support';
 import { ContainerLog, type ContainerLogOptions } from './container-log';
 import type { LogEvent } from './events';
 import type { PodLike } from './pod';

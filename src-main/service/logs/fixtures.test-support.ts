@@ -1,4 +1,4 @@
-import type { Stack } from '../test/harness';
+import type { Stack } from '../test-support/harness.test-support';
 
 let counter = 0;
 /** A name no other test uses: each test creates the objects it reads. */

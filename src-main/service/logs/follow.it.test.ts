@@ -1,8 +1,8 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
-import { eventually } from '../test/eventually';
-import { type Stack, startStack } from '../test/harness';
+import { eventually } from '../test-support/eventually.test-support';
+import { type Stack, startStack } from '../test-support/harness.test-support';
 import { linesOf, logPath, markersOf, openStream, rawOf } from './stream-client.test-support';
 
 let stack: Stack;

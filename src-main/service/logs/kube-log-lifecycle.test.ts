@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeClient } from '../kube/kube-client';
 import { ProblemError } from '../errors';
-import { localApiserver } from '../test/local-apiserver';
+import type { KubeClient } from '../kube/kube-client';
+import { localApiserver } from '../test-support/local-apiserver.test-support';
 import { type KubeLogConnection, type KubeLogRequest, openKubeLog } from './kube-log';
 
 /**

@@ -1,7 +1,7 @@
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src-shared/contract/problem';
-import { DEMO_PODS } from '../../../packages/kube-simulator/src/index';
-import { type Stack, startStack } from '../test/harness';
+import { type Stack, startStack } from '../test-support/harness.test-support';
 import { addDeployment, addNamespace, addPod, uniqueName, write } from './fixtures.test-support';
 import { linesOf, logPath, markersOf, openStream, rawOf, readAll } from './stream-client.test-support';
 

@@ -4,8 +4,8 @@ import {
   type LogRecord,
   NDJSON,
 } from '../../../src-shared/contract/log-models';
-import { ContractViolation, checkRecordText } from '../test/contract-check';
-import type { Stack } from '../test/harness';
+import { ContractViolation, checkRecordText } from '../test-support/contract-check.test-support';
+import type { Stack } from '../test-support/harness.test-support';
 
 /** A log request held open by a test, collecting what arrives and when. */
 export interface OpenStream {

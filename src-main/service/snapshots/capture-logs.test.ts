@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import { type KubeClient, KubeRequestError } from '../kube/kube-client';
-import { localApiserver } from '../test/local-apiserver';
+import { localApiserver } from '../test-support/local-apiserver.test-support';
 import { captureLogs, LOG_CONCURRENCY, reasonOf } from './capture-logs';
 import type { LogTarget } from './log-targets';
 

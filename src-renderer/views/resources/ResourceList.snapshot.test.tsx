@@ -4,8 +4,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src-shared/contract/models';
 import { useClusters } from '../../state/clusters';
 import { useRoute } from '../../state/route';
-import { CLUSTER, EVENTS, NS, PODS, WORKSPACE } from './fixtures/cluster';
-import { fakeBridge } from './fixtures/fake-bridge';
+import { CLUSTER, EVENTS, NS, PODS, WORKSPACE } from './fixtures/cluster.test-support';
+import { fakeBridge } from './fixtures/fake-bridge.test-support';
 import { ResourceList } from './ResourceList';
 
 /** A snapshot's list does not claim to be fresh: it says when the snapshot was taken. */

@@ -5,15 +5,15 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../../../packages/kube-simulator/src/index';
 import { ProblemError } from '../../errors';
 import { LEVEL, recordingLogger } from '../../http/recording-logger.test-support';
-import { silentLogger } from '../../logger';
-import { eventually } from '../../test/eventually';
 import { DEFAULT_BACKOFF } from '../../kube/backoff';
 import { KubeClient, KubeRequestError } from '../../kube/kube-client';
 import { contextsFromYaml } from '../../kube/kubeconfig';
+import { silentLogger } from '../../logger';
+import { eventually } from '../../test-support/eventually.test-support';
 import {
   ClusterDiscovery,
   DEBOUNCE_MS,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../../../src-shared/contract/models';
-import { eventually } from '../../test/eventually';
-import { type Stack, startStack } from '../../test/harness';
+import { eventually } from '../../test-support/eventually.test-support';
+import { type Stack, startStack } from '../../test-support/harness.test-support';
 
 /**
  * An event the cluster drops moments after Skiff first sees it (an apiserver --event-ttl deleting

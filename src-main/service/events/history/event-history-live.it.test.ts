@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { EventRecord } from '../../../../src-shared/contract/models';
-import { eventually } from '../../test/eventually';
-import { type ProxiedStack, STALE, startProxiedStack } from '../../test/faults-support';
-import type { Stack } from '../../test/harness';
+import { eventually } from '../../test-support/eventually.test-support';
+import { type ProxiedStack, STALE, startProxiedStack } from '../../test-support/faults.test-support';
+import type { Stack } from '../../test-support/harness.test-support';
 
 /**
  * The timeline and groups of the live events (no includeExpired), over real HTTP: the range the

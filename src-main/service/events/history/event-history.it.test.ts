@@ -6,18 +6,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+import type { EventInput } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { EventRecord } from '../../../../src-shared/contract/models';
 import type { Problem } from '../../../../src-shared/contract/problem';
-import type { EventInput } from '@skiff/kube-simulator';
-import { loadContexts } from '../../kube/kubeconfig';
 import { createService, type Service } from '../../index';
+import { loadContexts } from '../../kube/kubeconfig';
 import { silentLogger } from '../../logger';
-import { checkedBody } from '../../test/contract-check';
-import { eventually } from '../../test/eventually';
-import { type HttpResult, parseLinks, type Stack, startStack } from '../../test/harness';
-import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from '../../test/login';
+import { checkedBody } from '../../test-support/contract-check.test-support';
+import { eventually } from '../../test-support/eventually.test-support';
+import { type HttpResult, parseLinks, type Stack, startStack } from '../../test-support/harness.test-support';
+import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from '../../test-support/login.test-support';
 
 /**
  * The event history over real HTTP: the simulator's clock starts 400 days back so the demo data

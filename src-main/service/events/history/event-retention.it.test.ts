@@ -1,14 +1,14 @@
+import { rfc3339 } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../../../src-shared/contract/models';
-import { rfc3339 } from '@skiff/kube-simulator';
-import { loadContexts } from '../../kube/kubeconfig';
-import type { EventHistoryOptions } from './index';
 import { createService, type Service } from '../../index';
+import { loadContexts } from '../../kube/kubeconfig';
 import { silentLogger } from '../../logger';
-import { checkedBody } from '../../test/contract-check';
-import { eventually } from '../../test/eventually';
-import { parseLinks, type Stack, startStack } from '../../test/harness';
-import { login, TEST_ADMIN_PASSWORD } from '../../test/login';
+import { checkedBody } from '../../test-support/contract-check.test-support';
+import { eventually } from '../../test-support/eventually.test-support';
+import { parseLinks, type Stack, startStack } from '../../test-support/harness.test-support';
+import { login, TEST_ADMIN_PASSWORD } from '../../test-support/login.test-support';
+import type { EventHistoryOptions } from './index';
 
 /**
  * Retention of the event history over real HTTP: by age (recorded events whose lastTimestamp is

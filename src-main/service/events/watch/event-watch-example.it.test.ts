@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test-support/eventually.test-support';
+import { CLUSTER_ID, type Stack, startStack } from '../../test-support/harness.test-support';
 import { addEvent } from './event-watch.test-support';
-import { eventually } from '../../test/eventually';
-import { CLUSTER_ID, type Stack, startStack } from '../../test/harness';
 
 const SCRIPT = join(import.meta.dirname, '../../../../docs/scripts/watch-warnings.mjs');
 

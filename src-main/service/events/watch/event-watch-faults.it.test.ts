@@ -2,11 +2,11 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventWatchRecord, NDJSON_WATCH } from '../../../../src-shared/contract/event-watch-operations';
 import type { Problem } from '../../../../src-shared/contract/problem';
-import { checkRecordText } from '../../test/contract-check';
+import { checkRecordText } from '../../test-support/contract-check.test-support';
+import { eventually } from '../../test-support/eventually.test-support';
+import { startProxiedStack } from '../../test-support/faults.test-support';
+import { type Stack, startStack } from '../../test-support/harness.test-support';
 import { addEvent, changeOf, openWatch } from './event-watch.test-support';
-import { eventually } from '../../test/eventually';
-import { startProxiedStack } from '../../test/faults-support';
-import { type Stack, startStack } from '../../test/harness';
 
 const BACKLOG = 5;
 

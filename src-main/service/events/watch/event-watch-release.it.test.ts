@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamBody } from '../../../../src-shared/contract/define';
-import { eventually } from '../../test/eventually';
-import { type Stack, startStack } from '../../test/harness';
+import { eventually } from '../../test-support/eventually.test-support';
+import { type Stack, startStack } from '../../test-support/harness.test-support';
 
 /**
  * Watches that never read their stream: a HEAD request (answered with the headers alone, so the

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import type { Problem } from '../../../../src-shared/contract/problem';
 import { SseParser } from '../../../../src-shared/streams/sse';
+import { eventually } from '../../test-support/eventually.test-support';
+import { type Stack, startStack } from '../../test-support/harness.test-support';
 import { addEvent, changeOf, openWatch, type WatchClient } from './event-watch.test-support';
-import { eventually } from '../../test/eventually';
-import { type Stack, startStack } from '../../test/harness';
 
 /** Changes the feed keeps for a resume. */
 const CAPACITY = 6;

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventChange, EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import type { EventRecord } from '../../../../src-shared/contract/models';
 import type { Problem } from '../../../../src-shared/contract/problem';
+import { eventually } from '../../test-support/eventually.test-support';
+import { collectAll, type Stack, startStack } from '../../test-support/harness.test-support';
+import { login } from '../../test-support/login.test-support';
 import { addEvent, changeOf, openWatch, type WatchClient } from './event-watch.test-support';
-import { eventually } from '../../test/eventually';
-import { collectAll, type Stack, startStack } from '../../test/harness';
-import { login } from '../../test/login';
 
 const MAX_WATCHES = 3;
 const FEED_CAPACITY = 40;

@@ -1,12 +1,12 @@
+import type { EventInput } from '@skiff/kube-simulator';
 import {
   type EventWatchRecord,
   NDJSON_WATCH,
   SSE,
 } from '../../../../src-shared/contract/event-watch-operations';
 import { SseParser } from '../../../../src-shared/streams/sse';
-import type { EventInput } from '@skiff/kube-simulator';
-import { ContractViolation, checkRecordText } from '../../test/contract-check';
-import type { Stack } from '../../test/harness';
+import { ContractViolation, checkRecordText } from '../../test-support/contract-check.test-support';
+import type { Stack } from '../../test-support/harness.test-support';
 
 /** One record as it arrived: the JSON, and over SSE the `event:` name and the id in force. */
 export interface Received {

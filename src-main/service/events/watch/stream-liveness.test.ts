@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../../errors';
-import { eventually } from '../../test/eventually';
+import { eventually } from '../../test-support/eventually.test-support';
 import { changeIds, endAll, event, problemOf, start } from './stream.test-support';
 
 afterEach(endAll);

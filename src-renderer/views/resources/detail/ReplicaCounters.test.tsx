@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest';
 import { useLists } from '../../../state/lists';
 import { useRoute } from '../../../state/route';
-import { NS, wrap } from '../fixtures/cluster';
+import { NS, wrap } from '../fixtures/cluster.test-support';
 import { ReplicaCounters } from './ReplicaCounters';
 
 afterEach(cleanup);

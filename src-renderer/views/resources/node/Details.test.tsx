@@ -3,9 +3,9 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useRoute } from '../../../state/route';
 import { DetailPane } from '../detail/DetailPane';
-import { CLUSTER, EVENTS, NODE, PODS, WORKSPACE } from '../fixtures/cluster';
-import { fakeBridge } from '../fixtures/fake-bridge';
-import { nodeUnder } from '../fixtures/nodes';
+import { CLUSTER, EVENTS, NODE, PODS, WORKSPACE } from '../fixtures/cluster.test-support';
+import { fakeBridge } from '../fixtures/fake-bridge.test-support';
+import { nodeUnder } from '../fixtures/nodes.test-support';
 
 /**
  * The node pane under each pressure condition the guidance explains: the condition's badge, its

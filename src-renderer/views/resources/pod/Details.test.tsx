@@ -4,8 +4,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../src-shared/contract/models';
 import { type ResourceRef, useRoute } from '../../../state/route';
 import { DetailPane } from '../detail/DetailPane';
-import { CLUSTER, EVENTS, NODE, NS, PODS, WORKSPACE } from '../fixtures/cluster';
-import { fakeBridge } from '../fixtures/fake-bridge';
+import { CLUSTER, EVENTS, NODE, NS, PODS, WORKSPACE } from '../fixtures/cluster.test-support';
+import { fakeBridge } from '../fixtures/fake-bridge.test-support';
 
 /**
  * The pod pane as a person sees it, for each failure the guidance explains: the status badge,
