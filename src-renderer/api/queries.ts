@@ -1,4 +1,4 @@
-import type { EventRecord, ResourceWrapper } from '../../src-shared/contract/models';
+import type { ResourceWrapper } from '../../src-shared/contract/models';
 import type { OperationName } from '../../src-shared/contract/operations';
 import { MAX_PAGE_LIMIT } from '../../src-shared/contract/params';
 import { RESOURCE_KINDS, RESOURCE_TYPES, type ResourceType } from '../../src-shared/kube/kinds';
@@ -164,27 +164,4 @@ export async function getOne(
     signal ? { signal } : {},
   );
   return r.data;
-}
-
-/**
- * The events whose involvedObject is this object (the events endpoint filters by kind, name and
- * namespace); `kind` is the object's Kind ("Certificate"), as events name it.
- */
-export async function objectEvents(
-  client: ApiClient,
-  scope: Scope,
-  kind: string,
-  name: string,
-  namespace: string | undefined,
-  signal?: AbortSignal,
-): Promise<{ items: EventRecord[]; total: number }> {
-  const r = await client.call(
-    'listEvents',
-    {
-      params: scope,
-      query: { kind, name, ...(namespace ? { namespace } : {}), limit: '200' },
-    },
-    signal ? { signal } : {},
-  );
-  return { items: r.data, total: r.page?.total ?? r.data.length };
 }

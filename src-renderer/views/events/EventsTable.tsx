@@ -1,4 +1,4 @@
-import { Fragment, type KeyboardEvent, useRef } from 'react';
+import { Fragment, type KeyboardEvent, type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import { age, timestamp } from '../../kube/format';
 import { Badge } from '../common/Badge';
@@ -6,9 +6,37 @@ import { type ActionTarget, GuidanceActions } from '../guidance/actions';
 import { EventExplanation } from './EventExplanation';
 import { eventObject } from './eventActions';
 
+/** Below this width (rem) the box has no room for Type and Message columns beside recency. */
+const COMPACT_REM = 44;
+
+/** True while `ref`'s box is narrower than `rem` root ems (a detail pane, a small window). */
+function useNarrow(ref: RefObject<HTMLElement | null>, rem: number): boolean {
+  const [narrow, setNarrow] = useState(false);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const root = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+      // A box not laid out (a hidden tab) says nothing about the room it will have.
+      if (el.clientWidth > 0) setNarrow(el.clientWidth < rem * root);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref, rem]);
+  return narrow;
+}
+
 /**
  * Events as a table whose rows expand to their explanation. Arrow keys move between rows,
  * Enter (or clicking) expands. `showObject` adds the involved-object column (cluster-wide view).
+ * Layout rule: recency (Count, First seen, Last seen) always shows without scrolling sideways.
+ * Those columns have fixed narrow widths and every row is one line; reason, object and message
+ * share the rest and are cut with an ellipsis, the whole text in their title and in the expanded
+ * row. In a narrow box (a detail pane) Type and Message are not columns: the message sits under
+ * the reason and a warning is the row's tint (and said to screen readers). The columns are left
+ * out rather than hidden by CSS so the expanded row's colSpan always matches them.
  */
 export function EventsTable({
   events,
@@ -31,6 +59,8 @@ export function EventsTable({
   /** Recorded events the cluster no longer has (eventIds): shown muted with an "expired" badge. */
   expired?: ReadonlySet<string>;
 }) {
+  const box = useRef<HTMLDivElement>(null);
+  const compact = useNarrow(box, COMPACT_REM);
   const body = useRef<HTMLTableSectionElement>(null);
   const onKey = (e: KeyboardEvent<HTMLTableSectionElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -44,94 +74,138 @@ export function EventsTable({
       next.focus();
     }
   };
-  const cols = showObject ? 7 : 6;
+  const cols = 4 + (showObject ? 1 : 0) + (compact ? 0 : 2);
   return (
-    <table className="table events-table" aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">Type</th>
-          <th scope="col">Reason</th>
-          {showObject && <th scope="col">Object</th>}
-          <th scope="col">Message</th>
-          <th scope="col" className="end">
-            Count
-          </th>
-          <th scope="col">First seen</th>
-          <th scope="col">Last seen</th>
-        </tr>
-      </thead>
-      <tbody ref={body} onKeyDown={onKey}>
-        {events.map((e) => {
-          const open = expanded === e.eventId;
-          const o = e.involvedObject;
-          const gone = expired?.has(e.eventId) ?? false;
-          return (
-            <Fragment key={e.eventId}>
-              <tr
-                className={`event-row ${e.type === 'WARNING' ? 'row-warn' : ''} ${open ? 'open' : ''} ${gone ? 'row-expired' : ''}`}
-              >
-                <td className="nowrap">
-                  <Badge tone={e.type === 'WARNING' ? 'bad' : 'neutral'}>
-                    {e.type === 'WARNING' ? 'Warning' : 'Normal'}
-                  </Badge>
-                  {gone && (
-                    <>
-                      {' '}
-                      <Badge tone="neutral" title="Recorded by Skiff; the cluster no longer has this event">
-                        expired
-                      </Badge>
-                    </>
+    <div className="events-table-box" ref={box}>
+      <table
+        className={`table events-table${showObject ? ' with-object' : ''}${compact ? ' compact' : ''}`}
+        aria-label={label}
+      >
+        <thead>
+          <tr>
+            {!compact && (
+              <th scope="col" className="col-type">
+                Type
+              </th>
+            )}
+            <th scope="col" className="col-reason">
+              Reason
+            </th>
+            {showObject && (
+              <th scope="col" className="col-object">
+                Object
+              </th>
+            )}
+            {!compact && (
+              <th scope="col" className="col-message">
+                Message
+              </th>
+            )}
+            <th scope="col" className="col-count end">
+              Count
+            </th>
+            <th scope="col" className="col-seen">
+              First seen
+            </th>
+            <th scope="col" className="col-seen">
+              Last seen
+            </th>
+          </tr>
+        </thead>
+        <tbody ref={body} onKeyDown={onKey}>
+          {events.map((e) => {
+            const open = expanded === e.eventId;
+            const o = e.involvedObject;
+            const gone = expired?.has(e.eventId) ?? false;
+            const warning = e.type === 'WARNING';
+            const objectText = `${o.kind}/${o.namespace ? `${o.namespace}/` : ''}${o.name}`;
+            return (
+              <Fragment key={e.eventId}>
+                <tr
+                  className={`event-row ${warning ? 'row-warn' : ''} ${open ? 'open' : ''} ${gone ? 'row-expired' : ''}`}
+                >
+                  {!compact && (
+                    <td className="col-type">
+                      <Badge tone={warning ? 'bad' : 'neutral'}>{warning ? 'Warning' : 'Normal'}</Badge>
+                      {gone && (
+                        <>
+                          {' '}
+                          <Badge
+                            tone="neutral"
+                            title="Recorded by Skiff; the cluster no longer has this event"
+                          >
+                            expired
+                          </Badge>
+                        </>
+                      )}
+                    </td>
                   )}
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="event-toggle link"
-                    aria-expanded={open}
-                    aria-controls={`event-${e.eventId}`}
-                    onClick={() => onToggle(e.eventId)}
-                  >
-                    <span aria-hidden="true">{open ? '▾' : '▸'}</span> {e.reason}
-                  </button>
-                </td>
-                {showObject && (
-                  <td>
-                    {onOpenObject && eventObject(e) ? (
-                      <button type="button" className="link" onClick={() => onOpenObject(e)}>
-                        {o.kind}/{o.namespace ? `${o.namespace}/` : ''}
-                        {o.name}
-                      </button>
-                    ) : (
-                      `${o.kind}/${o.name}`
+                  <td className="col-reason">
+                    <button
+                      type="button"
+                      className="event-toggle link cut"
+                      aria-expanded={open}
+                      aria-controls={`event-${e.eventId}`}
+                      title={e.reason}
+                      onClick={() => onToggle(e.eventId)}
+                    >
+                      <span aria-hidden="true">{open ? '▾' : '▸'}</span> {e.reason}
+                    </button>
+                    {compact && (
+                      <span className="event-inline cut" title={e.message}>
+                        {(warning || gone) && (
+                          <span className="sr-only">
+                            {[warning ? 'Warning' : '', gone ? 'expired' : ''].filter(Boolean).join(', ')}:{' '}
+                          </span>
+                        )}
+                        {e.message}
+                      </span>
                     )}
                   </td>
-                )}
-                <td className="wrap event-message">{e.message}</td>
-                <td className="end">{e.count}</td>
-                <td className="nowrap" title={timestamp(e.firstTimestamp)}>
-                  {age(e.firstTimestamp)} ago
-                </td>
-                <td className="nowrap" title={timestamp(e.lastTimestamp)}>
-                  {age(e.lastTimestamp)} ago
-                </td>
-              </tr>
-              {open && (
-                <tr className="event-detail" id={`event-${e.eventId}`}>
-                  <td colSpan={cols}>
-                    {actionsFor ? (
-                      <GuidanceActions.Provider value={actionsFor(e)}>
-                        <EventExplanation event={e} />
-                      </GuidanceActions.Provider>
-                    ) : (
-                      <EventExplanation event={e} />
-                    )}
+                  {showObject && (
+                    <td className="col-object cut" title={objectText}>
+                      {onOpenObject && eventObject(e) ? (
+                        <button type="button" className="link cut" onClick={() => onOpenObject(e)}>
+                          {objectText}
+                        </button>
+                      ) : (
+                        `${o.kind}/${o.name}`
+                      )}
+                    </td>
+                  )}
+                  {!compact && (
+                    <td className="col-message cut event-message" title={e.message}>
+                      {e.message}
+                    </td>
+                  )}
+                  <td className="col-count end">{e.count}</td>
+                  <td className="col-seen nowrap" title={timestamp(e.firstTimestamp)}>
+                    {age(e.firstTimestamp)} ago
+                  </td>
+                  <td className="col-seen nowrap" title={timestamp(e.lastTimestamp)}>
+                    {age(e.lastTimestamp)} ago
                   </td>
                 </tr>
-              )}
-            </Fragment>
-          );
-        })}
-      </tbody>
-    </table>
+                {open && (
+                  <tr className="event-detail" id={`event-${e.eventId}`}>
+                    <td colSpan={cols}>
+                      {/* The row cuts the message to one line; here it is whole. */}
+                      <p className="event-full-message wrap">{e.message}</p>
+                      {actionsFor ? (
+                        <GuidanceActions.Provider value={actionsFor(e)}>
+                          <EventExplanation event={e} />
+                        </GuidanceActions.Provider>
+                      ) : (
+                        <EventExplanation event={e} />
+                      )}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,10 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { isDnsLabel } from '../../../src-shared/kube/names';
 import { useDebounced } from '../../hooks/useDebounced';
-import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
 import { useCurrentCluster } from '../../state/clusters';
-import { EMPTY_FILTERS, useEventsView, useLiveEvents } from '../../state/events';
+import { EMPTY_FILTERS, useEventsView } from '../../state/events';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
 import { StaleBanner } from '../common/StaleBanner';
@@ -12,19 +11,19 @@ import { EventFilterBar } from './EventFilterBar';
 import { EventGroupsTable } from './EventGroupsTable';
 import { EventsTable } from './EventsTable';
 import { EventTimelinePanel } from './EventTimelinePanel';
-import { fetchEvents, fetchGroups } from './event-fetch';
 import { eventActionTarget, eventObject } from './eventActions';
 import { isEmptyRange, rangeQuery } from './history-range';
 import { useEventHistory } from './history-state';
+import { useEventsFeed } from './useEventsFeed';
 import './events.css';
 import './history.css';
 
 const PAGE = 100;
-const NO_EXPIRED: Set<string> = new Set();
 
 /**
  * Cluster-wide events, newest first: the timeline over the chosen range, then the filtered list
- * (or its groups by object and reason), paged by scrolling, refreshed by polling.
+ * (or its groups by object and reason), paged by scrolling. Its data, live or polled, and the
+ * timeline's come from one hook (useEventsFeed); the view only lays them out.
  */
 export function EventsView({ workspaceId, clusterId }: { workspaceId: string; clusterId: string }) {
   const f = useEventsView();
@@ -53,41 +52,26 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
   // A new filter starts from the first page again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: filterKey is the trigger, not an input
   useEffect(() => setCount(PAGE), [filterKey]);
-  // The plain list follows the live watch; groups and the recorded history are polled, and so is
-  // the list while its watch is down (a reconnect with Last-Event-ID is under way meanwhile).
-  const liveMode = !h.grouped && !h.showExpired;
-  const live = useLiveEvents(liveMode ? scope : null, query, count);
-  const polling = !liveMode || live.down;
-  const rows = usePolling(
-    polling ? `${filterKey}/${count}` : null,
-    async (signal) =>
-      h.grouped
-        ? { kind: 'groups' as const, ...(await fetchGroups(scope, query, count, signal)) }
-        : { kind: 'events' as const, ...(await fetchEvents(scope, query, count, signal)) },
-    { intervalMs: 5000, keepPrevious: true },
-  );
+  const feed = useEventsFeed({
+    scope,
+    query,
+    count,
+    grouped: h.grouped,
+    expired: h.showExpired,
+    timeline: h.chartOpen,
+  });
   const sentinel = useRef<HTMLDivElement>(null);
-  const liveData =
-    liveMode && live.events && !polling
-      ? {
-          kind: 'events' as const,
-          items: live.events,
-          total: live.total,
-          expired: NO_EXPIRED,
-          ...(live.watch.kind === 'live' && live.watch.stale ? { staleSince: live.watch.stale } : {}),
-        }
-      : undefined;
-  const data = liveData ?? rows.data;
+  const data = feed.data;
   const more = data ? data.items.length < data.total : false;
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !more) return;
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !rows.fetching) setCount((c) => c + PAGE);
+      if (entries.some((e) => e.isIntersecting) && !feed.fetching) setCount((c) => c + PAGE);
     });
     io.observe(el);
     return () => io.disconnect();
-  }, [more, rows.fetching]);
+  }, [more, feed.fetching]);
 
   const headingId = useId();
   const filtered =
@@ -104,12 +88,12 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
         <p className="list-updated muted">
           {takenAt
             ? `snapshot taken ${age(takenAt)} ago`
-            : liveData
+            : feed.live
               ? 'live'
-              : rows.updatedAt
-                ? `updated ${age(new Date(rows.updatedAt).toISOString())} ago`
+              : feed.updatedAt
+                ? `updated ${age(new Date(feed.updatedAt).toISOString())} ago`
                 : ''}
-          {rows.fetching && <span className="dot-busy" aria-hidden="true" />}
+          {feed.fetching && <span className="dot-busy" aria-hidden="true" />}
         </p>
       </header>
       <StaleBanner staleSince={data?.staleSince} />
@@ -118,20 +102,20 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
         namespaceError={nsValid ? null : 'a namespace is a DNS label: lower-case letters, digits and "-"'}
       />
       <EventTimelinePanel
-        scope={scope}
-        query={query}
+        timeline={feed.timeline}
         range={h.range}
         onRange={h.setRange}
-        changes={liveData ? live.changes : undefined}
         takenAt={takenAt}
+        open={h.chartOpen}
+        onOpen={h.setChartOpen}
       />
-      {rows.error && data && (
+      {feed.error && data && (
         <p className="stale" role="status">
-          Showing the last answer; the latest refresh failed: {problemText(rows.error)}
+          Showing the last answer; the latest refresh failed: {problemText(feed.error)}
         </p>
       )}
-      {rows.error && !data && <ProblemNotice error={rows.error} what="events" />}
-      {!data && !rows.error && <Loading label="Loading events…" />}
+      {feed.error && !data && <ProblemNotice error={feed.error} what="events" />}
+      {!data && !feed.error && <Loading label="Loading events…" />}
       {data && data.items.length === 0 && (
         <Empty>
           {filtered
@@ -168,8 +152,8 @@ export function EventsView({ workspaceId, clusterId }: { workspaceId: string; cl
           )}
           {more && (
             <div ref={sentinel} className="load-more">
-              <button type="button" onClick={() => setCount((c) => c + PAGE)} disabled={rows.fetching}>
-                {rows.fetching ? 'Loading…' : `Load ${PAGE} more`}
+              <button type="button" onClick={() => setCount((c) => c + PAGE)} disabled={feed.fetching}>
+                {feed.fetching ? 'Loading…' : `Load ${PAGE} more`}
               </button>
             </div>
           )}
