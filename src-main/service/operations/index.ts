@@ -8,7 +8,6 @@ import type { SnapshotOpener } from '../snapshots/open';
 import { authHandlers } from './auth';
 import { authActivityHandlers } from './auth-activity';
 import { authAdminHandlers } from './auth-admin';
-import { eventHistoryHandlers } from './event-history';
 import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
 import { explainHandlers } from './explain';
@@ -44,7 +43,6 @@ export function createHandlers(
     ...resourceHandlers(registry),
     ...eventHandlers(registry, history, now),
     watchEvents: eventWatch.watchEvents,
-    ...eventHistoryHandlers(registry, history, now),
     ...logHandlers(registry),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),

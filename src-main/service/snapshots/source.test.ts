@@ -132,7 +132,7 @@ describe('clusterSource', () => {
     const c = cluster([]);
     const after = { lastMs: 5, eventId: 'u-0' };
     expect(await clusterSource(c.connection, history).history(after, 50)).toBe(rows);
-    expect(calls).toEqual([['prod-eu', after, 50]]);
+    expect(calls).toEqual([[c.connection, after, 50]]);
     expect(await clusterSource(c.connection).history(undefined, 50)).toBeUndefined();
   });
 });

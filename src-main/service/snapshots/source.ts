@@ -69,6 +69,6 @@ export function clusterSource(cluster: ClusterConnection, history?: EventHistory
       return { kinds, gaps: view.gaps };
     },
     history: async (after, limit) =>
-      history ? history.rowsAfter(cluster.clusterId, after, limit) : undefined,
+      history ? history.rowsAfter(cluster, after, limit) : undefined,
   };
 }

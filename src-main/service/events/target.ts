@@ -1,0 +1,36 @@
+/**
+ * What an events request is about, resolved once at its edge and passed down: the list, the
+ * timeline, the groups and the watch never look their cluster up again, and neither does the
+ * history they read (it takes the connection: a snapshot brings its own).
+ *
+ * Rules: this is the only place the events feature asks the registry anything. The cluster is
+ * resolved with the caller's principal (404 for a cluster outside the caller's workspaces, as every
+ * cluster read), the monitoring flags read at the same moment; only the watch, which outlives
+ * requests, reads the flags again as they change.
+ */
+import type { MonitoringFlags } from '../../../src-shared/contract/models';
+import type { ClusterConnection } from '../clusters/cluster';
+import type { ClusterRegistry } from '../clusters/registry';
+import type { Principal } from '../context';
+
+export interface EventsTarget {
+  readonly workspaceId: string;
+  readonly cluster: ClusterConnection;
+  /** The monitoring flags as the request found them. */
+  readonly flags: MonitoringFlags;
+  /** The flags as they are now: a watch applies a change made while it is open. */
+  readonly currentFlags: () => MonitoringFlags;
+}
+
+/** The registry as the events feature uses it, and nothing more. */
+export type EventsRegistry = Pick<ClusterRegistry, 'cluster' | 'monitoring'>;
+
+export function eventsTarget(
+  registry: EventsRegistry,
+  params: { workspaceId: string; clusterId: string },
+  principal: Principal,
+): EventsTarget {
+  const cluster = registry.cluster(params.workspaceId, params.clusterId, principal);
+  const currentFlags = () => registry.monitoring(cluster.clusterId);
+  return { workspaceId: params.workspaceId, cluster, flags: currentFlags(), currentFlags };
+}
