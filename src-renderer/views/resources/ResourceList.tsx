@@ -11,6 +11,7 @@ import { useListSettings, useLists } from '../../state/lists';
 import { useRoute } from '../../state/route';
 import { Empty, Loading, ProblemNotice, problemText } from '../common/Problem';
 import { StaleBanner } from '../common/StaleBanner';
+import { sizeBadgeColumns } from './badgeWidth';
 import { ageColumn, type KindColumn, nameColumn, namespaceColumn, type Row } from './columns';
 import { fitColumns, NARROW_NAME_WIDTH } from './fitColumns';
 import { kindView } from './registry';
@@ -103,9 +104,11 @@ function KindList({ scope, entry, namespace }: { scope: Scope; entry: KindEntry;
     () => [nameColumn, ...(info.namespaced && !ns ? [namespaceColumn] : []), ...own, ageColumn],
     [own, info.namespaced, ns],
   );
+  // A badge column is as wide as its widest badge, so no status is cut.
+  const sized = useMemo(() => sizeBadgeColumns(allColumns, list.data?.items ?? []), [allColumns, list.data]);
   // Beside the detail pane, the columns that do not fit go (name and status stay), rather than
   // the table scrolling sideways with the status out of sight.
-  const fitted = fitColumns(allColumns, room);
+  const fitted = fitColumns(sized, room);
   const fittedKey = fitted.map((c) => `${c.id}:${c.width}`).join('|');
   // biome-ignore lint/correctness/useExhaustiveDependencies: one array per set of columns, so the table does not redo its rows on every pixel of a resize
   const columns: KindColumn[] = useMemo(

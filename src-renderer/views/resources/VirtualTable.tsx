@@ -10,6 +10,7 @@ import {
   useState,
 } from 'react';
 import type { SortState } from '../../state/lists';
+import { neededRem } from './fitColumns';
 import type { Column } from './tableColumn';
 import { cellTitle, VirtualRow } from './VirtualRow';
 import './table.css';
@@ -70,12 +71,7 @@ export function VirtualTable<T>(props: Props<T>) {
   const [headHeight, setHeadHeight] = useState(34);
   const template = useMemo(() => columns.map((c) => c.width).join(' '), [columns]);
   // Columns shrink to their minimum widths, then the grid scrolls sideways instead of squeezing further.
-  const minWidthRem = useMemo(
-    () =>
-      columns.reduce((sum, c) => sum + Number(/([\d.]+)rem/.exec(c.width)?.[1] ?? 6), 0) +
-      1.2 * columns.length,
-    [columns],
-  );
+  const minWidthRem = useMemo(() => neededRem(columns), [columns]);
 
   useLayoutEffect(() => {
     if (headRef.current) setHeadHeight(headRef.current.offsetHeight);

@@ -2,14 +2,17 @@ import { create } from 'zustand';
 
 /**
  * The detail pane's width, chosen with the drag handle, kept across navigation and restarts.
- * null means "not chosen": the stylesheet's default (46% of the area) applies.
+ * null means "not chosen": the stylesheet's default (34% of the area) applies.
  */
 
 const KEY = 'skiff.detailPaneWidth';
 
-/** Bounds in rem: the pane's narrowest, and what the list keeps beside it (name and status fit). */
-export const PANE_MIN_REM = 25;
-export const LIST_MIN_REM = 22;
+/**
+ * Bounds in rem: the pane's narrowest, and what the list keeps beside it: a narrowed name and a
+ * status as wide as "CreateContainerConfigError" (fitColumns.ts, badgeWidth.ts).
+ */
+export const PANE_MIN_REM = 22;
+export const LIST_MIN_REM = 23.5;
 
 function stored(): number | null {
   try {

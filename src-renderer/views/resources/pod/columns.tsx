@@ -15,13 +15,15 @@ export const podColumns: KindColumn[] = [
       const { ready, total } = readyCount(pod(r));
       return [ready, total];
     },
-    undefined,
+    // "Ready ▲" and "1/1" fit: beside the detail pane, every rem goes to keeping columns.
+    '4.5rem',
     (r) => readyShort(pod(r)),
   ),
   {
     id: 'restarts',
     header: 'Restarts',
-    width: '7.5rem',
+    // The count fits in 5.5rem; the "(5m ago)" after it takes what room there is, up to 7.5rem.
+    width: 'minmax(5.5rem, 7.5rem)',
     align: 'end',
     value: (r) => restarts(pod(r)),
     render: (r) => {
