@@ -33,10 +33,24 @@ interface Props {
   fixed?: boolean;
 }
 
-/** What is streamed (container, run, follow, history) and how it is shown (pause, wrap, time). */
+/**
+ * What is streamed (container, run, follow, history) and how it is shown (pause, wrap, time), in
+ * one row that scrolls sideways when the pane is narrow (logs.css): rows of controls stacked above
+ * the terminal left it a third of the pane. Full height comes first, so it is in sight at any width.
+ */
 export function LogToolbar(p: Props) {
   return (
     <div className="log-toolbar">
+      <button
+        type="button"
+        className="log-expand"
+        data-testid="log-expand"
+        aria-pressed={p.expanded}
+        title={p.expanded ? 'Back into the pane (Esc)' : 'Show the logs at full height'}
+        onClick={() => p.onExpand(!p.expanded)}
+      >
+        {p.expanded ? 'Back to pane' : 'Full height'}
+      </button>
       {p.containers.length > 0 && (
         <label>
           Container{' '}
@@ -134,15 +148,6 @@ export function LogToolbar(p: Props) {
         onClick={() => p.onDownload(false)}
       >
         Download all
-      </button>
-      <button
-        type="button"
-        data-testid="log-expand"
-        aria-pressed={p.expanded}
-        title={p.expanded ? 'Back into the pane (Esc)' : 'Use the whole window'}
-        onClick={() => p.onExpand(!p.expanded)}
-      >
-        {p.expanded ? 'Collapse' : 'Expand'}
       </button>
     </div>
   );

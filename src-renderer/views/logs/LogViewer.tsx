@@ -6,6 +6,7 @@ import type { LogTarget } from '../../api/log-stream';
 import { useDebounced } from '../../hooks/useDebounced';
 import { useClusters } from '../../state/clusters';
 import { ProblemNotice } from '../common/Problem';
+import { usePalette } from '../palette/CommandPalette';
 import { type BufferClient, createBufferClient } from './buffer-client';
 import { type FilterState, INITIAL_FILTER, LogFilterBar } from './LogFilterBar';
 import { LogScrollbar } from './LogScrollbar';
@@ -105,7 +106,8 @@ export function LogViewer(props: LogViewerProps) {
   useEffect(() => setPrevious(props.previous ?? false), [props.previous]);
   const [follow, setFollow] = useState(true);
   const [tail, setTail] = useState<number | undefined>(DEFAULT_TAIL);
-  const [wrap, setWrap] = useState(false);
+  // null until the person chooses: then logs with JSON or logfmt lines wrap, others do not.
+  const [wrapChoice, setWrap] = useState<boolean | null>(null);
   const [timestamps, setTimestamps] = useState(false);
   const [filter, setFilter] = useState<FilterState>(INITIAL_FILTER);
   const [generation, setGeneration] = useState(0);
@@ -169,6 +171,9 @@ export function LogViewer(props: LogViewerProps) {
   );
   const search = compiled?.ok ? compiled.search : null;
   const viewError = compiled && !compiled.ok ? compiled.error : stats.error;
+  // Structured lines are long and their end (the fields) is what matters: cut at the pane's edge
+  // they say nothing, so they wrap unless the person turned wrapping off.
+  const wrap = wrapChoice ?? stats.structured > 0;
   useEffect(() => {
     term.current?.setDisplay({ wrap, timestamps, search, currentRow: current.row });
   }, [wrap, timestamps, search, current.row]);
@@ -199,15 +204,27 @@ export function LogViewer(props: LogViewerProps) {
     saveBlob(blob, `${parts.join('-')}.log`);
   };
 
+  // Escape leaves full height wherever the focus is: the terminal (whose own key handling would
+  // swallow it, hence the capture phase), a control, the page. A palette or dialog above it keeps
+  // its Escape. The detail pane's Escape stands aside (escapeCloses.ts: the key is taken).
+  useEffect(() => {
+    if (!expanded) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || usePalette.getState().open) return;
+      if (document.querySelector('dialog[open], [aria-modal="true"]')) return;
+      e.preventDefault();
+      setExpanded(false);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [expanded]);
+
   const below = Math.max(0, scroll.total - scroll.top - scroll.screenRows);
   return (
     <section
       className={`log-viewer ${expanded ? 'log-viewer-expanded' : ''}`}
       data-testid="log-viewer"
       aria-label={`Logs of ${target.resourceType} ${target.name}`}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && expanded) setExpanded(false);
-      }}
     >
       <LogToolbar
         containers={containers}

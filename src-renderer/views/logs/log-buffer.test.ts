@@ -156,6 +156,25 @@ describe('LogBuffer', () => {
     expect(s.total).toBe(751);
     expect(s.dropped).toBe(250);
     expect(b.rowsAt(0, 1)[0]!.text).toBe(BODIES[250 % 5]!(250));
+    // Of 751 kept (250..1000), those whose body is JSON (i % 5 == 0) or logfmt (i % 5 == 1).
+    expect(s.structured).toBe(151 + 150);
+  });
+
+  it('counts the JSON and logfmt lines it holds, which makes the viewer wrap by default', () => {
+    const b = filled(10);
+    expect(b.stats().structured).toBe(4);
+    const plain = new LogBuffer();
+    plain.ingest(ndjson([record(2), record(3), record(4)]));
+    plain.add({
+      type: 'marker',
+      pod: 'p1',
+      container: 'c',
+      event: 'restarted',
+      time: BASE,
+      message: '{"not":"a line"}',
+    });
+    expect(plain.stats().structured).toBe(0);
+    expect(b.clear().structured).toBe(0);
   });
 
   it('exports the view or everything, with timestamps on request', () => {

@@ -13,6 +13,9 @@ export const DEFAULT_CAPACITY = 2_000_000;
 
 const MARKER = 1;
 
+/** Lines the shared parser recognised as JSON or logfmt (src-shared/logs/parse.ts): long by nature. */
+const isStructured = (format: LogEntry['format']) => format === 'json' || format === 'logfmt';
+
 /**
  * The viewer's source of truth: every line received, parsed, plus the filtered view of them.
  * It runs in a Web Worker (see worker.ts), so neither parsing nor filtering a million lines
@@ -31,6 +34,8 @@ export class LogBuffer {
   private readonly sourceIndex = new Map<string, number>();
   private partial = '';
   private dropped = 0;
+  /** JSON and logfmt lines held: the viewer wraps such logs unless told not to. */
+  private structured = 0;
   private streamError: string | undefined;
 
   private spec: ViewSpec = { context: 0 };
@@ -55,6 +60,7 @@ export class LogBuffer {
 
   add(record: LogRecord): void {
     if (record.type === 'line') {
+      if (isStructured(record.format)) this.structured++;
       this.push(record.pod, 0, {
         ts: record.time,
         tsText: undefined,
@@ -85,6 +91,7 @@ export class LogBuffer {
     this.meta = new GrowableInt32();
     this.partial = '';
     this.dropped = 0;
+    this.structured = 0;
     this.streamError = undefined;
     this.rebuild();
     return this.stats();
@@ -104,6 +111,7 @@ export class LogBuffer {
       searching: this.searching,
       sources: this.sources.length,
       dropped: this.dropped,
+      structured: this.structured,
       ...(this.viewError ? { error: this.viewError } : {}),
       ...(this.streamError ? { streamError: this.streamError } : {}),
     };
@@ -245,6 +253,8 @@ export class LogBuffer {
   private trim(): void {
     const drop = Math.max(this.entries.length - this.capacity, Math.floor(this.capacity / 4));
     this.entries = this.entries.slice(drop);
+    this.structured = 0;
+    for (const e of this.entries) if (isStructured(e.format)) this.structured++;
     const meta = new GrowableInt32(this.entries.length + 1024);
     for (let i = drop; i < drop + this.entries.length; i++) meta.push(this.meta.get(i));
     this.meta = meta;

@@ -41,6 +41,8 @@ export interface ViewStats {
   sources: number;
   /** Lines dropped from the front to stay within the buffer's capacity. */
   dropped: number;
+  /** JSON or logfmt lines held (markers excluded): above zero, wrapping is on unless chosen off. */
+  structured: number;
   /** The view could not be built (an invalid regex, a reversed time range). */
   error?: string;
   /** The service reported that the stream failed. */

@@ -3,7 +3,15 @@ import type { LogStream } from '../../api/log-stream';
 import type { ViewStats } from './model';
 import { MAX_IN_FLIGHT, pump } from './pump';
 
-const STATS: ViewStats = { total: 0, rows: 0, matches: 0, searching: false, sources: 1, dropped: 0 };
+const STATS: ViewStats = {
+  total: 0,
+  rows: 0,
+  matches: 0,
+  searching: false,
+  sources: 1,
+  dropped: 0,
+  structured: 0,
+};
 
 function fakeStream(chunks: number) {
   const state = { pulled: 0, cancelled: false };

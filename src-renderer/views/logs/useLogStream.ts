@@ -22,6 +22,7 @@ export const EMPTY_STATS: ViewStats = {
   searching: false,
   sources: 0,
   dropped: 0,
+  structured: 0,
 };
 
 /**
