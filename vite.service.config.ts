@@ -37,7 +37,7 @@ export default defineConfig({
       input: {
         serve: resolve(import.meta.dirname, 'src-main/cli/serve.ts'),
         snapshot: resolve(import.meta.dirname, 'src-main/cli/snapshot.ts'),
-        simulator: resolve(import.meta.dirname, 'src-main/simulator/cli.ts'),
+        simulator: resolve(import.meta.dirname, 'packages/kube-simulator/src/cli.ts'),
       },
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     },

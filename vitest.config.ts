@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Playwright specs live in e2e/ and must never be collected by Vitest.
-    include: ['src-*/**/*.test.ts', 'src-*/**/*.test.tsx'],
+    include: ['src-*/**/*.test.ts', 'src-*/**/*.test.tsx', 'packages/*/src/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

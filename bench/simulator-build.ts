@@ -1,8 +1,7 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '@skiff/kube-simulator';
+import { buildDemo, createPki, DEFAULT_SEED, type SimPki, startSimulator } from '@skiff/kube-simulator';
 import { Agent, fetch } from 'undici';
-import { buildDemo } from '../packages/kube-simulator/src/demo';
-import { createPki, DEFAULT_SEED, type SimPki, startSimulator } from '../packages/kube-simulator/src/index';
-import type { KubeObject } from '../packages/kube-simulator/src/types';
 import { median, ms, table, type Verdict } from './stats';
 
 /**

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { startSimulator } from '@skiff/kube-simulator';
 import { ClusterConnection } from '../src-main/service/clusters/cluster';
 import { kindOfDiscovered } from '../src-main/service/clusters/kind-info';
 import { contextsFromYaml } from '../src-main/service/kube/kubeconfig';
@@ -17,7 +18,7 @@ import { silentLogger } from '../src-main/service/logger';
 import { checkSnapshot } from '../src-main/service/snapshots/inspect';
 import { openSnapshotFile } from '../src-main/service/snapshots/reader';
 import { snapshotCluster } from '../src-main/service/snapshots/snapshot-cluster';
-import { type KubeObject, type SnapshotObject, startSimulator } from '../packages/kube-simulator/src/index';
+import { snapshotContent } from '../src-main/service/snapshots/snapshot-content';
 import { RESOURCE_KINDS, RESOURCE_TYPES } from '../src-shared/kube/kinds';
 
 export interface OpenPathFigures {
@@ -80,15 +81,7 @@ async function main() {
       tls: false,
       tickMs: false,
       token: randomBytes(24).toString('base64url'),
-      content: {
-        objects: Object.fromEntries(
-          RESOURCE_TYPES.map((t) => [RESOURCE_KINDS[t].kind, () => fileOf.objects(t) as SnapshotObject[]]),
-        ),
-        events: () => fileOf.liveEvents() as SnapshotObject[],
-        log: (namespace, pod, container, previous) => fileOf.log(namespace, pod, container, previous),
-        podMetrics: () => fileOf.podMetrics() as KubeObject[],
-        nodeMetrics: () => fileOf.nodeMetrics() as KubeObject[],
-      },
+      content: snapshotContent(fileOf),
     });
     cluster = new ClusterConnection('bench', contextsFromYaml(sim.kubeconfigYaml('bench'))[0]!, opts);
     stop = () => sim.close();

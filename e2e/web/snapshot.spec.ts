@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
+import { DEMO_PODS } from '@skiff/kube-simulator';
 import {
   apiLogin,
   expect,

@@ -1,3 +1,4 @@
+import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBridge } from '../../src-preload/bridge';
 import { ipcTransport } from '../../src-renderer/api/ipc-transport';
@@ -5,11 +6,10 @@ import type { SessionRecord } from '../../src-shared/contract/auth-models';
 import type { Reply } from '../../src-shared/contract/define';
 import { operationNames } from '../../src-shared/contract/operations';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
-import { contextsFromYaml } from '../service/kube/kubeconfig';
 import { createService, type Service } from '../service/index';
+import { contextsFromYaml } from '../service/kube/kubeconfig';
 import { silentLogger } from '../service/logger';
 import { memoryStore } from '../service/storage/store';
-import { type Simulator, startSimulator } from '../../packages/kube-simulator/src/index';
 import { APP_INDEX_URL } from './app-protocol-path';
 import { DesktopSession } from './desktop-session';
 import type { DesktopState, DesktopStore } from './desktop-store';

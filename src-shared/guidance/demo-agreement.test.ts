@@ -1,8 +1,7 @@
+import type { KubeObject, Pod } from '@skiff/kube-simulator';
+import { buildDemo, DEMO_PODS } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
 import { podUses, refsInMessage } from './refs';
-import { buildDemo } from '../../packages/kube-simulator/src/demo';
-import { DEMO_PODS } from '../../packages/kube-simulator/src/index';
-import type { KubeObject, Pod } from '../../packages/kube-simulator/src/types';
 
 /**
  * The demo agrees with its scenarios (issue 23 §8): what a scenario says is missing is missing,

@@ -1,7 +1,7 @@
 import { AppsV1Api, BatchV1Api, CoreV1Api, type KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS, type Simulator } from './index';
 import { apiError, authHeaders, harness, statusOf } from './harness.test-support';
+import { DEMO_PODS, type Simulator } from './index';
 
 let sim: Simulator;
 let kc: KubeConfig;

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type KubeObject, type Simulator, type SnapshotObject, startSimulator } from './index';
 import { parseCapturedLog, parseLogTimestamp } from './captured';
+import {
+  type CapturedObject,
+  capturedContent,
+  type KubeObject,
+  type Simulator,
+  startSimulator,
+} from './index';
 
 describe('captured log text', () => {
   it('keeps the nanoseconds below the millisecond of a CRI timestamp', () => {
@@ -27,7 +33,7 @@ describe('captured log text', () => {
 });
 
 /** An object as a snapshot file holds it: apiVersion and kind first, then the rest. */
-function captured(obj: KubeObject, decoded: string[]): SnapshotObject {
+function captured(obj: KubeObject, decoded: string[]): CapturedObject {
   const { apiVersion, kind, ...rest } = obj;
   const json = JSON.stringify({ apiVersion, kind, ...rest });
   return {
@@ -80,19 +86,18 @@ describe('a frozen cluster from captured text', () => {
     sim = undefined;
   });
 
-  async function frozen(objects: SnapshotObject[], events: SnapshotObject[] = []) {
+  async function frozen(objects: CapturedObject[], events: CapturedObject[] = []) {
     sim = await startSimulator({
       tickMs: false,
-      // What is served, not how: plain HTTP here (a snapshot is HTTPS by default, tls.test.ts).
-      tls: false,
+      // What is served, not how: plain HTTP here (HTTPS when asked, tls.test.ts).
       token: 'frozen-token',
-      content: {
+      content: capturedContent({
         objects: Object.fromEntries([['Pod', () => objects]]),
         events: () => events,
         log: () => undefined,
         podMetrics: () => [],
         nodeMetrics: () => [],
-      },
+      }),
     });
     const url = sim.url;
     return async (path: string) => {
@@ -143,7 +148,7 @@ describe('a frozen cluster from captured text', () => {
       kind: 'Pod',
       apiVersion: 'v1',
     });
-    const objects: SnapshotObject[] = [
+    const objects: CapturedObject[] = [
       captured(pod('good', 11, 'api'), decoded),
       {
         json: oddText,

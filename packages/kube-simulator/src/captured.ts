@@ -1,13 +1,14 @@
 /**
- * A frozen cluster: what the simulator serves in place of the demo data when it stands in for a
- * snapshot (issue 10 §2). Objects load into the store as they were captured, each kind when it is
+ * A frozen cluster, as a ContentProvider (content.ts): what the simulator serves in place of the
+ * demo data when it stands in for a capture (Skiff's snapshots, issue 10 §2). Objects load into the store as they were captured, each kind when it is
  * first read (the first page of pods waits for no other kind, nor for the events), and each
  * object stays the captured text until something reads it: a list sends that text as it is, so
  * opening a big snapshot parses and serialises nothing before the first page. Logs come from the
  * captured lines (and every follow ends with them), metrics from the captured metrics.k8s.io
- * items. The simulator knows nothing of the file: the service reads it and hands over this.
+ * items. The simulator knows nothing of any file: its reader hands over a CapturedContent.
  */
 
+import type { ContentProvider } from './content';
 import type { LogLine, LogSource, RunRef } from './logs';
 import type { MetricsProvider, MetricsResult } from './metrics';
 import { primeItemJson } from './present';
@@ -19,7 +20,7 @@ import { LazyObject } from './table';
 import type { ContainerStatus, KubeObject, Pod } from './types';
 
 /** A captured object as its text, and how to parse it. */
-export interface SnapshotObject {
+export interface CapturedObject {
   json: string;
   /** True when `json` is known to be valid JSON: only then is it sent without being parsed. */
   valid: boolean;
@@ -30,11 +31,11 @@ export interface SnapshotObject {
   decode(): KubeObject;
 }
 
-export interface SnapshotContent {
+export interface CapturedContent {
   /** Every object but the events, by kind ('Pod', 'Deployment', ...), read when that kind is first read. */
-  objects: Readonly<Record<string, () => Iterable<SnapshotObject>>>;
+  objects: Readonly<Record<string, () => Iterable<CapturedObject>>>;
   /** The core/v1 Events, read only when something first asks for events. */
-  events(): Iterable<SnapshotObject>;
+  events(): Iterable<CapturedObject>;
   /**
    * A container's captured log as the apiserver sends it with timestamps=true (an RFC 3339
    * timestamp, a space and the line, newline-terminated), or undefined when none was captured.
@@ -44,6 +45,25 @@ export interface SnapshotContent {
   /** metrics.k8s.io PodMetrics and NodeMetrics items as captured, read when first asked for. */
   podMetrics(): readonly KubeObject[];
   nodeMetrics(): readonly KubeObject[];
+}
+
+/**
+ * The captured cluster as the simulator's content: each kind and the events load when first read,
+ * logs and metrics are the captured ones, and nothing moves (no simulated life).
+ */
+export function capturedContent(content: CapturedContent): ContentProvider {
+  return {
+    load(store) {
+      for (const [kind, read] of Object.entries(content.objects)) {
+        const d = store.kinds.forObject(undefined, kind);
+        if (!d) throw new Error(`unknown kind ${kind}`);
+        store.defer(d.key, () => storable(d, read()));
+      }
+      const events = store.kinds.forObject('v1', 'Event');
+      if (events) store.defer(events.key, () => storable(events, content.events()));
+      return { logSource: new CapturedLogSource(store, content), metrics: new CapturedMetrics(content) };
+    },
+  };
 }
 
 /** An event's name and namespace as the capture writes them, first in its metadata. */
@@ -57,10 +77,7 @@ const RESOURCE_VERSION = '"resourceVersion":"';
  * is the rest of the text; any other is parsed now. One that cannot be parsed is left out: it
  * could not be served, and the rest of the snapshot still can.
  */
-export function* storable(
-  d: ResourceDef,
-  items: Iterable<SnapshotObject>,
-): Generator<KubeObject | LazyObject> {
+function* storable(d: ResourceDef, items: Iterable<CapturedObject>): Generator<KubeObject | LazyObject> {
   const typeMeta = [
     `{"apiVersion":${JSON.stringify(apiVersionOf(d))},"kind":${JSON.stringify(d.kind)},`,
     `{"kind":${JSON.stringify(d.kind)},"apiVersion":${JSON.stringify(apiVersionOf(d))},`,
@@ -82,7 +99,7 @@ export function* storable(
 function lazyObject(
   d: ResourceDef,
   typeMeta: readonly string[],
-  item: SnapshotObject,
+  item: CapturedObject,
 ): LazyObject | undefined {
   const { json } = item;
   const head = typeMeta.find((h) => json.startsWith(h));
@@ -147,12 +164,12 @@ function statusOf(pod: Pod, container: string): ContainerStatus | undefined {
 }
 
 /** Logs from the captured lines: nothing is ever added, and each run is over once read. */
-export class SnapshotLogSource implements LogSource {
+class CapturedLogSource implements LogSource {
   readonly final = true;
 
   constructor(
     private readonly store: SimStore,
-    private readonly content: Pick<SnapshotContent, 'log'>,
+    private readonly content: Pick<CapturedContent, 'log'>,
   ) {}
 
   backlog(ref: RunRef): LogLine[] {
@@ -187,10 +204,10 @@ const NODE_METRICS = { resource: 'nodemetrics', group: 'metrics.k8s.io' };
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
 /** metrics.k8s.io from the captured items, filtered as metrics-server filters (labels, namespace). */
-export class CapturedMetrics implements MetricsProvider {
+class CapturedMetrics implements MetricsProvider {
   private read: { pods: Map<string, KubeObject>; nodes: Map<string, KubeObject> } | undefined;
 
-  constructor(private readonly content: Pick<SnapshotContent, 'podMetrics' | 'nodeMetrics'>) {}
+  constructor(private readonly content: Pick<CapturedContent, 'podMetrics' | 'nodeMetrics'>) {}
 
   private get pods(): Map<string, KubeObject> {
     return this.items().pods;

@@ -1,6 +1,6 @@
 /**
  * Runs the demo cluster standalone:
- *   npx tsx src-main/simulator/cli.ts --port 0 --pods 10000
+ *   npx tsx packages/kube-simulator/src/cli.ts --port 0 --pods 10000
  * Prints the URL and the path of the kubeconfig it wrote, then serves until interrupted.
  */
 

@@ -27,7 +27,7 @@ interface CrdNames {
   categories?: string[];
 }
 
-export interface CrdSpec {
+interface CrdSpec {
   group: string;
   names: CrdNames;
   scope: 'Namespaced' | 'Cluster';
@@ -68,7 +68,7 @@ export function crdSpec(
 }
 
 /** Kubernetes' version priority: GA before beta before alpha, higher numbers first, then by name. */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const rank = (v: string): [number, number, number] | undefined => {
     const m = VERSION.exec(v);
     if (!m) return undefined;

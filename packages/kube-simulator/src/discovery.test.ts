@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGGREGATED_CONTENT_TYPE } from './discovery-aggregated';
-import { type Simulator, startSimulator } from './index';
 import { authHeaders } from './harness.test-support';
+import { type Simulator, startSimulator } from './index';
 
 const AGGREGATED = `${AGGREGATED_CONTENT_TYPE},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`;
 

@@ -10,7 +10,7 @@ import type { SimKinds } from './kinds';
 import { METRICS_RESOURCES } from './metrics';
 import type { ResourceDef } from './resources';
 
-export const KUBE_VERSION = 'v1.31.4';
+const KUBE_VERSION = 'v1.31.4';
 
 export function versionInfo(): unknown {
   return {

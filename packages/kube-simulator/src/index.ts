@@ -1,30 +1,49 @@
 /**
- * The demo cluster: an in-process Kubernetes API server simulator for demos, tests and
- * benchmarks. Clients reach it only through a kubeconfig, exactly like a real cluster.
+ * The package's one entry point: an in-process Kubernetes API server simulator for demos, tests
+ * and benchmarks. Clients reach it only through a kubeconfig, exactly like a real cluster. The
+ * engine serves what a ContentProvider (content.ts) loads: the demo cluster unless `content` names
+ * another. Rules: everything a user of the package needs is exported here, nothing else is
+ * reachable (package.json `exports`); the package imports nothing of its host but the selector
+ * grammar (biome.json).
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { SimAuth } from './auth';
-import { buildDemo } from './demo';
+import type { ContentProvider } from './content';
+import { demoContent } from './demo';
 import { expireEvents, startEventTtl } from './event-ttl';
 import { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 import type { ListOrder } from './list';
 import { type MetricsProvider, MetricsSource } from './metrics';
 import { type Faults, Router } from './server';
-import { CapturedMetrics, type SnapshotContent, SnapshotLogSource, storable } from './captured';
 import { SimStore } from './store';
 import { Ticker } from './ticker';
 import { createPki, type SimPki } from './tls';
 
 export type { SimAuth } from './auth';
-export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod } from './demo';
+export { type CapturedContent, type CapturedObject, capturedContent } from './captured';
+export type { ContentProvider, LoadedContent } from './content';
+export {
+  buildDemo,
+  DEMO_NAMESPACES,
+  DEMO_NODES,
+  DEMO_PODS,
+  DEMO_WORKLOADS,
+  demoContent,
+  type NotablePod,
+} from './demo';
+// The discovery documents, for tests of a client's discovery reader against the simulator's own.
+export { apiGroupList, apiVersions, resourceList } from './discovery';
+export { aggregatedCore, aggregatedGroups } from './discovery-aggregated';
 export type { EventBump, EventInput } from './events';
-export type { ExecPluginConfig } from './kubeconfig';
+export { SimKinds } from './kinds';
+export { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
 export type { Faults } from './server';
-export type { SnapshotContent, SnapshotObject } from './captured';
 export { type Change, SimStore } from './store';
+export { objectKey } from './table';
+export { rfc3339 } from './time';
 export { type ClientIdentity, createPki, type SimPki } from './tls';
 export type { CoreEvent, KubeObject, KubeObjectInput, Pod } from './types';
 
@@ -33,8 +52,12 @@ export interface SimulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   seed?: number;
-  /** Interval of simulated activity (logs, restarts, events, metrics); false/undefined = frozen. */
+  /**
+   * Interval of simulated activity (logs, restarts, events, metrics); false/undefined = frozen.
+   * Content without simulated life (captured content) never ticks.
+   */
   tickMs?: number | false;
+  /** Size of the default demo content; ignored with `content`. */
   scale?: { pods?: number; events?: number; nodes?: number; namespaces?: number };
   now?: () => number;
   /** Interval of BOOKMARK events on watches with allowWatchBookmarks (default 15 s). */
@@ -45,9 +68,9 @@ export interface SimulatorOptions {
   tokens?: string[];
   /**
    * Serve HTTPS with a CA of the simulator's own (or the PKI given, so a restarted simulator keeps
-   * its CA), accepting client certificates that CA signed. Default: HTTPS for `content` (a
-   * snapshot is served to kubectl, which sends no bearer token to an http:// server), plain HTTP
-   * for the demo data (tests); the demo Skiff starts asks for HTTPS.
+   * its CA), accepting client certificates that CA signed. Default plain HTTP (tests); whoever
+   * serves kubectl asks for HTTPS, since kubectl sends no bearer token to an http:// server (Skiff's
+   * demo and its snapshots' kubeconfig do).
    */
   tls?: boolean | { pki?: SimPki };
   /** Order of list answers (see ListOrder); default `key`, etcd's order. */
@@ -58,10 +81,11 @@ export interface SimulatorOptions {
    */
   eventTtlMs?: number;
   /**
-   * Serve this frozen cluster (a snapshot) instead of the demo data: no demo objects, no ticker,
-   * logs and metrics as captured.
+   * Where the cluster comes from (content.ts): default the demo cluster at `scale`;
+   * `capturedContent(...)` serves a frozen capture (no demo objects, no ticker, logs and metrics
+   * as captured).
    */
-  content?: SnapshotContent;
+  content?: ContentProvider;
   /**
    * Answer aggregated discovery (apidiscovery.k8s.io/v2) on /api and /apis to a client whose Accept
    * asks for it, as every apiserver since 1.30 does. Default true; false makes the simulator an
@@ -106,26 +130,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const seed = opts.seed ?? DEFAULT_SEED;
   const token = opts.token ?? DEFAULT_TOKEN;
   const auth = new SimAuth([token, ...(opts.tokens ?? [])]);
-  const tls = opts.tls ?? opts.content !== undefined;
+  const tls = opts.tls ?? false;
   const pki = tls ? ((tls !== true ? tls.pki : undefined) ?? (await createPki())) : undefined;
   const store = new SimStore(now);
-  const { content } = opts;
-  const demo = content
-    ? undefined
-    : buildDemo({ seed, now: now(), ...(opts.scale ? { scale: opts.scale } : {}) });
-  store.load(demo?.objects ?? []);
-  if (content) {
-    for (const [kind, read] of Object.entries(content.objects)) {
-      const d = store.kinds.forObject(undefined, kind);
-      if (!d) throw new Error(`unknown kind ${kind}`);
-      store.defer(d.key, () => storable(d, read()));
-    }
-    const events = store.kinds.forObject('v1', 'Event');
-    if (events) store.defer(events.key, () => storable(events, content.events()));
-  }
-  store.logs.source = content ? new SnapshotLogSource(store, content) : demo?.logSource;
+  const content = opts.content ?? demoContent(opts.scale ? { scale: opts.scale } : {});
+  const loaded = content.load(store, { seed, now: now() });
+  store.logs.source = loaded.logSource;
   const computed = new MetricsSource(store, seed);
-  const metrics: MetricsProvider = content ? new CapturedMetrics(content) : computed;
+  const metrics: MetricsProvider = loaded.metrics ?? computed;
   const faults: Faults = {
     metricsDown: false,
     metricsMissing: false,
@@ -137,8 +149,8 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const ticker = new Ticker({
     store,
     metrics: computed,
-    crashers: demo?.crashers ?? [],
-    recurring: demo?.recurring ?? [],
+    crashers: loaded.life?.crashers ?? [],
+    recurring: loaded.life?.recurring ?? [],
   });
 
   const host = opts.host ?? '127.0.0.1';
@@ -186,7 +198,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   });
   const { port } = server.address() as AddressInfo;
   url = `${pki ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  if (opts.tickMs && !content) ticker.start(opts.tickMs);
+  if (opts.tickMs && loaded.life) ticker.start(opts.tickMs);
   const { eventTtlMs } = opts;
   const stopEventTtl = eventTtlMs ? startEventTtl(store, eventTtlMs) : () => {};
 

@@ -25,7 +25,7 @@ export type KubeconfigUser =
   | { clientCert: { certPem: string; keyPem: string } }
   | { exec: ExecPluginConfig };
 
-export interface KubeconfigOptions {
+interface KubeconfigOptions {
   server: string;
   contextName?: string;
   /** The CA to trust (PEM); required for an https server. */

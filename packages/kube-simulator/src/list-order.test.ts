@@ -1,7 +1,7 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from './index';
 import { harness } from './harness.test-support';
+import type { Simulator } from './index';
 
 /**
  * `listOrder: 'scrambled'` answers each chunk in an order unrelated to the keys, as kine and the

@@ -19,7 +19,7 @@ import { objectKey } from './table';
  */
 export type ListOrder = 'key' | 'scrambled';
 
-export interface ListParams {
+interface ListParams {
   namespace: string | undefined;
   filter: Filter;
   limit: number;
@@ -35,7 +35,7 @@ interface ContinueToken {
   start: string;
 }
 
-export function encodeContinue(rv: number, lastKey: string): string {
+function encodeContinue(rv: number, lastKey: string): string {
   const token: ContinueToken = { v: 'meta.k8s.io/v1', rv, start: `${lastKey}\u0000` };
   return Buffer.from(JSON.stringify(token)).toString('base64url');
 }

@@ -1,7 +1,7 @@
 import { CoreV1Api, type KubeConfig, Log } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS, type Simulator } from './index';
 import { apiError, authHeaders, harness, sink, statusOf, until } from './harness.test-support';
+import { DEMO_PODS, type Simulator } from './index';
 
 let sim: Simulator;
 let kc: KubeConfig;

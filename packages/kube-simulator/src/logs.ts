@@ -39,7 +39,7 @@ export interface LogSource {
   readonly final?: boolean;
 }
 
-export type LogFollower = (line: LogLine | null) => void;
+type LogFollower = (line: LogLine | null) => void;
 
 export interface LogRun {
   ref: RunRef;
@@ -136,6 +136,6 @@ export class LogStore {
   }
 }
 
-export function containerKey(namespace: string, pod: string, container: string): string {
+function containerKey(namespace: string, pod: string, container: string): string {
   return `${namespace}/${pod}/${container}`;
 }

@@ -115,7 +115,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export interface ManagerSpec {
+interface ManagerSpec {
   manager: string;
   apiVersion: string;
   time: string;

@@ -1,7 +1,7 @@
 import { ApiException, type KubeConfig, Metrics } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS, type Simulator } from './index';
 import { authHeaders, harness } from './harness.test-support';
+import { DEMO_PODS, type Simulator } from './index';
 
 let sim: Simulator;
 let kc: KubeConfig;

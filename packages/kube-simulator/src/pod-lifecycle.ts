@@ -13,7 +13,7 @@ import type { ContainerStatus, KubeObject, Pod } from './types';
  * The part of the store the lifecycle reads and writes. SimStore satisfies it and calls in here;
  * naming only this much keeps the two modules from importing each other.
  */
-export interface PodStore {
+interface PodStore {
   readonly logs: LogStore;
   now(): number;
   get<T extends KubeObject = KubeObject>(resource: string, namespace: string, name: string): T | undefined;
@@ -218,7 +218,7 @@ function backoff(restarts: number): string {
 }
 
 /** Keeps the Ready/ContainersReady conditions in line with the container statuses. */
-export function refreshReadiness(pod: Pod, now: number): void {
+function refreshReadiness(pod: Pod, now: number): void {
   const statuses = pod.status.containerStatuses ?? [];
   const notReady = statuses.filter((c) => !c.ready).map((c) => c.name);
   const ready = notReady.length === 0;

@@ -10,7 +10,7 @@
 
 import type { ContainerStatus, CoreEvent, KubeObject, Pod, PodCondition } from './types';
 
-export interface ColumnDefinition {
+interface ColumnDefinition {
   name: string;
   type: 'string' | 'integer' | 'date';
   format: string;
@@ -18,14 +18,14 @@ export interface ColumnDefinition {
   priority: number;
 }
 
-export interface RowCondition {
+interface RowCondition {
   type: 'Completed';
   status: 'True';
   reason: string;
   message: string;
 }
 
-export interface PrintedRow {
+interface PrintedRow {
   cells: (string | number)[];
   conditions?: RowCondition[];
 }

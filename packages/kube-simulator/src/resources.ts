@@ -7,7 +7,7 @@
  * resources by name within a group version.
  */
 
-export interface GroupVersionKind {
+interface GroupVersionKind {
   group: string;
   version: string;
   kind: string;
@@ -351,7 +351,7 @@ export function resourceForKind(kind: string): ResourceDef | undefined {
  * events.k8s.io/v1 is a second view of the core/v1 events; it is kept out of RESOURCES because
  * lookups by kind ("Event") must resolve to the stored core type.
  */
-export const EVENTS_V1: ResourceDef = {
+const EVENTS_V1: ResourceDef = {
   resource: 'events',
   singular: 'event',
   kind: 'Event',

@@ -8,7 +8,7 @@ import { matchesSelector, parseSelector, type Selector } from '../../../src-shar
 import type { ResourceDef } from './resources';
 import type { KubeObject } from './types';
 
-export interface FieldRequirement {
+interface FieldRequirement {
   field: string;
   op: '=' | '!=';
   value: string;
@@ -21,7 +21,7 @@ export interface Filter {
   empty: boolean;
 }
 
-export type FilterResult = { ok: true; filter: Filter } | { ok: false; message: string };
+type FilterResult = { ok: true; filter: Filter } | { ok: false; message: string };
 
 export function buildFilter(
   def: ResourceDef,

@@ -60,7 +60,7 @@ export interface Faults extends MetricsFaults {
   discoveryDown: string[];
 }
 
-export interface ServerDeps {
+interface ServerDeps {
   store: SimStore;
   metrics: MetricsProvider;
   faults: Faults;

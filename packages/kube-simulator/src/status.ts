@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ResourceDef } from './resources';
 
-export interface StatusDetails {
+interface StatusDetails {
   name?: string;
   group?: string;
   kind?: string;

@@ -37,7 +37,7 @@ export interface Change {
   prev?: KubeObject;
 }
 
-export type ChangeListener = (change: Change) => void;
+type ChangeListener = (change: Change) => void;
 
 interface History {
   changes: Change[];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authHeaders, harness } from './harness.test-support';
 import { DEMO_PODS, type Simulator } from './index';
 import { tableVersion } from './table-http';
-import { authHeaders, harness } from './harness.test-support';
 
 /** What kubectl 1.32 sends with `get`. */
 const KUBECTL_ACCEPT =

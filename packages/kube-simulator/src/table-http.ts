@@ -15,9 +15,9 @@ import { apiVersionOf, type ResourceDef } from './resources';
 import { badRequest, type Status } from './status';
 import type { KubeObject, ObjectMeta } from './types';
 
-export type IncludeObject = 'None' | 'Metadata' | 'Object';
+type IncludeObject = 'None' | 'Metadata' | 'Object';
 
-export interface TableRequest {
+interface TableRequest {
   printer: Printer;
   /** meta.k8s.io version the client asked for. */
   version: 'v1' | 'v1beta1';

@@ -1,7 +1,7 @@
 import { CoreV1Api, type KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PODS, type Pod, type Simulator } from './index';
 import { harness, until } from './harness.test-support';
+import { DEMO_PODS, type Pod, type Simulator } from './index';
 import type { CoreEvent } from './types';
 
 let sim: Simulator;

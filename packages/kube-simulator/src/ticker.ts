@@ -4,13 +4,13 @@
  * and metrics drifting. Every object change goes through the store, so watches see it.
  */
 
-import type { Crasher, RecurringEvent } from './demo';
+import type { Crasher, RecurringEvent } from './content';
 import type { MetricsSource } from './metrics';
 import { currentRunRef } from './pod-lifecycle';
 import type { SimStore } from './store';
 import type { CoreEvent, Pod } from './types';
 
-export interface TickerDeps {
+interface TickerDeps {
   store: SimStore;
   metrics: MetricsSource;
   crashers: Crasher[];

@@ -3,7 +3,14 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createPki, DEFAULT_TOKEN, type SimPki, type Simulator, startSimulator } from './index';
+import {
+  capturedContent,
+  createPki,
+  DEFAULT_TOKEN,
+  type SimPki,
+  type Simulator,
+  startSimulator,
+} from './index';
 
 let sim: Simulator;
 let other: SimPki;
@@ -144,16 +151,16 @@ describe('simulator kubeconfig', () => {
     });
   });
 
-  it('serves a snapshot over https by default, since kubectl sends no token to an http server', async () => {
-    const content = {
+  it('serves captured content over https when asked (kubectl sends no token to an http server), else plain http', async () => {
+    const content = capturedContent({
       objects: {},
       events: () => [],
       log: () => undefined,
       podMetrics: () => [],
       nodeMetrics: () => [],
-    };
-    const frozen = await startSimulator({ content });
-    const told = await startSimulator({ content, tls: false });
+    });
+    const frozen = await startSimulator({ content, tls: true });
+    const told = await startSimulator({ content });
     try {
       expect(frozen.url).toMatch(/^https:/);
       const doc = parse(frozen.kubeconfigYaml()) as { clusters: { cluster: Record<string, unknown> }[] };

@@ -27,7 +27,7 @@ export interface SimPki {
   issueClient(user: string, groups?: readonly string[]): Promise<ClientIdentity>;
 }
 
-export interface PkiOptions {
+interface PkiOptions {
   /** Names the server certificate is valid for, besides 127.0.0.1, ::1 and localhost. */
   hosts?: readonly string[];
   /** CN of the ready-made client certificate. */
@@ -36,7 +36,7 @@ export interface PkiOptions {
   days?: number;
 }
 
-export const DEFAULT_CLIENT_USER = 'skiff-admin';
+const DEFAULT_CLIENT_USER = 'skiff-admin';
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;

@@ -61,11 +61,11 @@ export interface KubeObjectInput {
   [key: string]: unknown;
 }
 
-export interface ContainerStateWaiting {
+interface ContainerStateWaiting {
   reason?: string;
   message?: string;
 }
-export interface ContainerStateRunning {
+interface ContainerStateRunning {
   startedAt?: string;
 }
 export interface ContainerStateTerminated {
@@ -158,8 +158,6 @@ export interface CoreEvent extends KubeObject {
   reportingComponent: string;
   reportingInstance: string;
 }
-
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 export function isPod(obj: KubeObject): obj is Pod {
   return obj.kind === 'Pod';

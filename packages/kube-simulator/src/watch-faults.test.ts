@@ -1,7 +1,7 @@
 import { CoreV1Api, type KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from './index';
 import { harness, until } from './harness.test-support';
+import type { Simulator } from './index';
 
 let sim: Simulator;
 let kc: KubeConfig;

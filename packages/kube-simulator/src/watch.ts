@@ -14,7 +14,7 @@ import { expired } from './status';
 import type { Change, SimStore } from './store';
 import type { KubeObject } from './types';
 
-export interface WatchParams {
+interface WatchParams {
   namespace: string | undefined;
   filter: Filter;
   resourceVersion: string | undefined;

@@ -1,7 +1,8 @@
+import type { Simulator } from '@skiff/kube-simulator';
+import { objectKey } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import type { Simulator } from '../../../packages/kube-simulator/src';
-import { objectKey } from '../../../packages/kube-simulator/src/table';
+import { type ResourceEntry, resourceEntry } from '../clusters/entries';
 import {
   addPod,
   clientOf,
@@ -17,7 +18,6 @@ import {
   startSim,
   until,
 } from './cache.test-support';
-import { type ResourceEntry, resourceEntry } from '../clusters/entries';
 
 const env = simPerFile();
 

@@ -5,13 +5,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type KubeconfigUser, kubeconfigYaml } from '@skiff/kube-simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { type KubeconfigUser, kubeconfigYaml } from '../../../packages/kube-simulator/src/kubeconfig';
-import { silentLogger } from '../logger';
 import { until } from '../cache/cache.test-support';
-import { ClusterConnection } from './cluster';
 import { contextsFromYaml } from '../kube/kubeconfig';
+import { silentLogger } from '../logger';
+import { ClusterConnection } from './cluster';
 
 let server: Server | undefined;
 let cluster: ClusterConnection | undefined;

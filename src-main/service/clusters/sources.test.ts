@@ -1,9 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_TOKEN } from '@skiff/kube-simulator';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TOKEN } from '../../../packages/kube-simulator/src/index';
 import { type ClusterSources, loadClusterSources } from './sources';
 
 function kubeconfig(context: string, server: string): string {

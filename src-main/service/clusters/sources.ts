@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../../packages/kube-simulator/src/index';
-import { type ContextSource, contextsFromYaml, loadContexts, resolveKubeconfigPaths } from '../kube/kubeconfig';
+import { type Simulator, type SimulatorOptions, startSimulator } from '@skiff/kube-simulator';
+import {
+  type ContextSource,
+  contextsFromYaml,
+  loadContexts,
+  resolveKubeconfigPaths,
+} from '../kube/kubeconfig';
 
 export interface ClusterSources {
   /** The kubeconfig files read, in order. */

@@ -4,8 +4,9 @@
  * oldest first; a cluster that refuses us gives unknowns and no events, never "missing"; an aborted
  * request stops. States only, no timings.
  */
+
+import type { KubeObjectInput } from '@skiff/kube-simulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObjectInput } from '../../../packages/kube-simulator/src/types';
 import { addPod, freshNamespace, simPerFile } from '../cache/cache.test-support';
 import { ClusterConnection } from '../clusters/cluster';
 import type { KindInfo } from '../clusters/kind-info';

@@ -6,9 +6,9 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { createPki, type SimPki } from '@skiff/kube-simulator';
 import { type Dispatcher, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPki, type SimPki } from '../../../packages/kube-simulator/src/tls';
 import type { TlsSettings } from './tls-options';
 import { createDispatchers, destroyDispatchers } from './transport';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
+import type { Pod } from '@skiff/kube-simulator';
+import { DEFAULT_TOKEN, type KubeObject, type Simulator } from '@skiff/kube-simulator';
 import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
-import { DEFAULT_TOKEN, type KubeObject, type Simulator } from '../../../packages/kube-simulator/src/index';
-import type { Pod } from '../../../packages/kube-simulator/src/types';
 import { snapshotKindRows } from '../clusters/discovery/kinds-answer';
 import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
 import { SnapshotWriter } from './writer';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { parse, stringify } from 'yaml';
-import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
-import { type KubeObject, type Simulator, type SnapshotObject, startSimulator } from '../../../packages/kube-simulator/src/index';
+import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import type { ClusterConnection } from '../clusters/cluster';
 import type { ClusterRegistry } from '../clusters/registry';
 import { slugify } from '../clusters/slug';
@@ -14,6 +14,7 @@ import { type CheckedSnapshot, checkSnapshot } from './inspect';
 import { buildSnapshotHistory } from './open-history';
 import { openSnapshotFile, type SnapshotFile } from './reader';
 import { snapshotCluster } from './snapshot-cluster';
+import { snapshotContent } from './snapshot-content';
 
 /**
  * Opening `.skiff` files as read-only clusters (issue 10 §2, issue 23 §4). An opened snapshot is a
@@ -219,16 +220,9 @@ export class SnapshotOpener {
       host: '127.0.0.1',
       tickMs: false,
       token: randomBytes(24).toString('base64url'),
-      // The reader sets kind and apiVersion on everything it gives, as the simulator needs.
-      content: {
-        objects: Object.fromEntries(
-          RESOURCE_TYPES.map((t) => [RESOURCE_KINDS[t].kind, () => file.objects(t) as SnapshotObject[]]),
-        ),
-        events: () => file.liveEvents() as SnapshotObject[],
-        log: (namespace, pod, container, previous) => file.log(namespace, pod, container, previous),
-        podMetrics: () => file.podMetrics() as KubeObject[],
-        nodeMetrics: () => file.nodeMetrics() as KubeObject[],
-      },
+      // kubectl sends no bearer token to an http:// server.
+      tls: true,
+      content: snapshotContent(file),
     }).then((sim) => {
       this.deps.logger.info({ clusterId, url: sim.url }, 'snapshot served to kubectl');
       return sim;

@@ -4,6 +4,7 @@
  * source need to know about them afterwards.
  */
 
+import type { Crasher, RecurringEvent } from '../content';
 import { Rng, uidFor } from '../random';
 import { rfc3339 } from '../time';
 import type { CoreEvent, KubeObject } from '../types';
@@ -16,21 +17,6 @@ export interface NodeInfo {
   ready: boolean;
   memoryPressure: boolean;
   labels: Record<string, string>;
-}
-
-/** A container the ticker crash-loops or OOM-kills now and then. */
-export interface Crasher {
-  namespace: string;
-  pod: string;
-  container: string;
-  mode: 'crashloop' | 'oom';
-}
-
-/** An event the ticker repeats (count++ / series++) every `everyTicks` ticks. */
-export interface RecurringEvent {
-  namespace: string;
-  name: string;
-  everyTicks: number;
 }
 
 export interface GenScale {

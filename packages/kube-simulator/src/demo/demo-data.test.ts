@@ -1,9 +1,9 @@
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { buildDemo } from './';
-import { DEMO_NAMESPACES, DEMO_PODS, startSimulator } from '../index';
 import { harness } from '../harness.test-support';
+import { DEMO_NAMESPACES, DEMO_PODS, startSimulator } from '../index';
 import type { Pod } from '../types';
+import { buildDemo } from './';
 
 const NOW = Date.parse('2025-03-04T05:06:07Z');
 

@@ -11,7 +11,7 @@ import { generatedSuffix, replicaSetName, templateHash } from './naming';
 import { buildPod, type PodState, workloadTemplateSpec } from './pods';
 import { isReady, managed, ownerRef, spread, type WorkloadBase, workloadMeta } from './workload-common';
 
-export interface DeploymentSpec extends WorkloadBase {
+interface DeploymentSpec extends WorkloadBase {
   replicas: number;
   strategy: 'RollingUpdate' | 'Recreate';
   states?: PodState[];

@@ -8,7 +8,7 @@ import { microTime, rfc3339 } from '../time';
 import type { CoreEvent, KubeObject, ObjectReference, Pod } from '../types';
 import type { Gen } from './context';
 
-export interface PodEventSpec {
+interface PodEventSpec {
   reason: string;
   message: string;
   type?: 'Normal' | 'Warning';
@@ -125,7 +125,7 @@ export function schedulerEvent(gen: Gen, pod: Pod, e: PodEventSpec & { action: s
   return register(gen, ev, e.recurEvery);
 }
 
-export interface ObjectEventSpec extends Omit<PodEventSpec, 'container'> {
+interface ObjectEventSpec extends Omit<PodEventSpec, 'container'> {
   component: string;
   host?: string;
   fieldPath?: string;

@@ -36,7 +36,7 @@ const SIZES = [
   { cpu: '500m', memory: '512Mi' },
 ];
 
-export function fillerNamespaceName(i: number): string {
+function fillerNamespaceName(i: number): string {
   return `team-${String(i + 1).padStart(2, '0')}`;
 }
 

@@ -1,15 +1,18 @@
 /**
  * Builds the demo cluster: every object in creation order with its resourceVersion, plus what
- * the log source and the ticker need to animate it afterwards.
+ * the log source and the ticker need to animate it afterwards. `demoContent` is the demo as a
+ * ContentProvider (content.ts), the simulator's default content; nothing else here knows the engine
+ * beyond its types and helpers.
  */
 
+import type { ContentProvider, Crasher, RecurringEvent } from '../content';
 import { buildEvent } from '../events';
 import { DAY, MINUTE, SECOND } from '../time';
 import type { KubeObject, Pod } from '../types';
 import { buildBatch } from './batch';
 import { BROKEN_NS, buildBroken } from './broken';
 import { buildBrokenStorage } from './broken-storage';
-import { type Crasher, Gen, type GenScale, type RecurringEvent } from './context';
+import { Gen, type GenScale } from './context';
 import { buildCustomResources } from './custom-resources';
 import { objectEvent } from './events';
 import { buildFillerEvents, buildFillerPods } from './filler';
@@ -21,15 +24,15 @@ import { buildDefault, buildKubeSystem, buildMonitoring } from './platform';
 import { buildShop } from './shop';
 
 export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod } from './catalogue';
-export type { Crasher, GenScale, RecurringEvent };
+export type { GenScale };
 
-export interface DemoOptions {
+interface DemoOptions {
   seed: number;
   now: number;
   scale?: GenScale;
 }
 
-export interface Demo {
+interface Demo {
   objects: KubeObject[];
   logSource: DemoLogSource;
   crashers: Crasher[];
@@ -46,6 +49,20 @@ const BASE_NAMESPACES: [string, number, Record<string, string>?][] = [
   ['batch', 40 * DAY, { team: 'data' }],
   [BROKEN_NS, 3 * 60 * MINUTE, { purpose: 'demo' }],
 ];
+
+/** The demo cluster, built from the simulator's seed and clock when it starts. */
+export function demoContent(opts: { scale?: GenScale } = {}): ContentProvider {
+  return {
+    load(store, { seed, now }) {
+      const demo = buildDemo({ seed, now, ...(opts.scale ? { scale: opts.scale } : {}) });
+      store.load(demo.objects);
+      return {
+        logSource: demo.logSource,
+        life: { crashers: demo.crashers, recurring: demo.recurring },
+      };
+    },
+  };
+}
 
 export function buildDemo(opts: DemoOptions): Demo {
   const scale = opts.scale ?? {};

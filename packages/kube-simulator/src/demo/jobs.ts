@@ -7,7 +7,7 @@ import { cronJobName, ownedPodName } from './naming';
 import { buildPod, type PodState, workloadTemplateSpec } from './pods';
 import { managed, ownerRef, spread, type WorkloadBase, workloadMeta } from './workload-common';
 
-export interface JobSpec extends Omit<WorkloadBase, 'selector'> {
+interface JobSpec extends Omit<WorkloadBase, 'selector'> {
   state: Extract<PodState, { kind: 'succeeded' | 'failed' | 'running' }>;
   backoffLimit?: number;
   owner?: KubeObject;
@@ -140,7 +140,7 @@ export function buildJob(gen: Gen, j: JobSpec): { job: KubeObject; pod: Pod } {
   return { job, pod };
 }
 
-export interface CronJobSpec extends Omit<WorkloadBase, 'selector'> {
+interface CronJobSpec extends Omit<WorkloadBase, 'selector'> {
   schedule: string;
   /** Past runs, oldest first, each with the scheduled time and the pod state it ended in. */
   runs: { scheduledAt: number; state: JobSpec['state'] }[];

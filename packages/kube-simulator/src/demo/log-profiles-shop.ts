@@ -116,13 +116,13 @@ export const redis: LogProfile = {
   exit: none,
 };
 
-export function redisTime(ts: number): string {
+function redisTime(ts: number): string {
   const d = new Date(ts);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${p(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
 }
 
-export function pgTime(ts: number): string {
+function pgTime(ts: number): string {
   return `${new Date(ts).toISOString().replace('T', ' ').replace('Z', '')} UTC`;
 }
 

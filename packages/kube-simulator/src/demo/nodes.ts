@@ -10,7 +10,7 @@ import { DAY, MINUTE, SECOND } from '../time';
 import type { KubeObject } from '../types';
 import type { Gen, NodeInfo } from './context';
 
-export const KUBELET_VERSION = 'v1.31.4';
+const KUBELET_VERSION = 'v1.31.4';
 
 const IMAGES = [
   ['registry.k8s.io/kube-proxy', 'v1.31.4', 30_231_552],

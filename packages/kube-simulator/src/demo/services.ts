@@ -4,7 +4,7 @@ import { managedEntry } from '../managed-fields';
 import { hash32 } from '../random';
 import type { Gen } from './context';
 
-export interface ServicePort {
+interface ServicePort {
   name?: string;
   port: number;
   targetPort?: number | string;
@@ -12,7 +12,7 @@ export interface ServicePort {
   nodePort?: number;
 }
 
-export interface ServiceSpec {
+interface ServiceSpec {
   namespace: string;
   name: string;
   selector?: Record<string, string>;

@@ -15,7 +15,7 @@ import { buildStatefulSet } from './workloads';
 
 const NS = 'shop';
 const CREATED = 12 * DAY;
-export const FRONTEND_ROLLOUT_AGO = 25 * MINUTE;
+const FRONTEND_ROLLOUT_AGO = 25 * MINUTE;
 
 function labels(name: string, component: string) {
   return {

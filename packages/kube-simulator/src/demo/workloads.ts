@@ -7,7 +7,7 @@ import { ownedPodName, templateHash } from './naming';
 import { buildPod, type PodState, workloadTemplateSpec } from './pods';
 import { isReady, managed, ownerRef, spread, type WorkloadBase, workloadMeta } from './workload-common';
 
-export interface StatefulSetSpec extends WorkloadBase {
+interface StatefulSetSpec extends WorkloadBase {
   replicas: number;
   serviceName: string;
   states?: PodState[];
@@ -94,7 +94,7 @@ export function buildStatefulSet(gen: Gen, s: StatefulSetSpec): Pod[] {
   return pods;
 }
 
-export interface DaemonSetSpec extends WorkloadBase {
+interface DaemonSetSpec extends WorkloadBase {
   /** Pods on NotReady nodes keep running but are reported not ready. */
   nodes: NodeInfo[];
 }

@@ -1,6 +1,5 @@
+import { aggregatedCore, aggregatedGroups, SimKinds } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
-import { aggregatedCore, aggregatedGroups } from '../../../../packages/kube-simulator/src/discovery-aggregated';
-import { SimKinds } from '../../../../packages/kube-simulator/src/kinds';
 import { AGGREGATED_ACCEPT, parseAggregated } from './aggregated';
 
 const list = (items: unknown[]) => ({

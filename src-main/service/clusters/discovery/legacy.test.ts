@@ -1,6 +1,5 @@
+import { apiGroupList, apiVersions, resourceList, SimKinds } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
-import { apiGroupList, apiVersions, resourceList } from '../../../../packages/kube-simulator/src/discovery';
-import { SimKinds } from '../../../../packages/kube-simulator/src/kinds';
 import { coreVersion, parseResourceList, preferredGroupVersions } from './legacy';
 
 const kinds = new SimKinds();

@@ -1,7 +1,12 @@
+import {
+  aggregatedCore,
+  aggregatedGroups,
+  apiGroupList,
+  apiVersions,
+  resourceList,
+  SimKinds,
+} from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
-import { apiGroupList, apiVersions, resourceList } from '../../../../packages/kube-simulator/src/discovery';
-import { aggregatedCore, aggregatedGroups } from '../../../../packages/kube-simulator/src/discovery-aggregated';
-import { SimKinds } from '../../../../packages/kube-simulator/src/kinds';
 import { AGGREGATED_ACCEPT } from './aggregated';
 import { nameKinds } from './names';
 import { type DiscoveryGet, LEGACY_CONCURRENCY, readDiscovery } from './reader';
