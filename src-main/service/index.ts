@@ -6,19 +6,18 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Cluster, MonitoringFlags } from '../../src-shared/contract/models';
-import { type AuthOptions, type AuthService, createAuth } from './auth/index';
+import { type AuthOptions, type AuthService, createAuth, legacyAuthImport } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
-import { sealable } from './auth/sealed-store';
 import type { WatchOptions } from './clusters/cluster';
-import type { ContextSource } from './kube/kubeconfig';
 import { ClusterRegistry } from './clusters/registry';
-import type { EventWatchOptions } from './events/watch/options';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
+import type { EventWatchOptions } from './events/watch/options';
 import { createHttpServer, type HttpServerOptions } from './http/http-server';
 import { createHttpApp } from './http/server';
 import { createStaticHandler } from './http/static';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
 import { createInvoker, type Invoker } from './invoke';
+import type { ContextSource } from './kube/kubeconfig';
 import { createLogger, type Logger } from './logger';
 import { createDocsHandler } from './openapi/serve-docs';
 import { createHandlers, SERVICE_VERSION } from './operations';
@@ -28,9 +27,8 @@ import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './set
 import type { CheckedSnapshot } from './snapshots/inspect';
 import { SnapshotJobs } from './snapshots/jobs';
 import { SnapshotOpener } from './snapshots/open';
-import { confStore } from './storage/conf-store';
-import type { AppDatabase } from './storage/database';
-import { type KeyValueStore, memoryStore } from './storage/store';
+import { openStorage } from './storage/index';
+import type { KeyValueStore } from './storage/store';
 import { DEFAULT_WORKSPACE_ID } from './workspaces/config';
 
 export interface ServiceConfig {
@@ -113,21 +111,23 @@ function webHost(url: string | null): AppHost {
 /** The whole service, free of Electron: the desktop shell and `serve` both build it with this. */
 export function createService(config: ServiceConfig): Service {
   const logger = config.logger ?? createLogger();
-  // Sealed on close like the auth stores: a closed service never writes into its data dir again.
-  const store = sealable(
-    config.store ?? (config.dataDir ? confStore(config.dataDir, 'skiff') : memoryStore()),
+  // Opened first, once: a data dir that cannot be used throws here, before anything runs.
+  const storage = openStorage({
+    dataDir: config.dataDir,
+    store: config.store,
     logger,
-  );
-  // The history writes into the database authentication opens (one file, one connection).
-  let attachDatabase: (db: Promise<AppDatabase>) => void = () => {};
-  const database = new Promise<AppDatabase>((resolve) => {
-    attachDatabase = resolve;
+    imports: config.dataDir ? [legacyAuthImport(config.dataDir)] : [],
   });
-  database.catch(() => {});
+  const { store } = storage;
   const history: EventHistory = new EventHistory({
-    db: database,
+    db: storage.db,
     ...(config.eventHistory ? { options: config.eventHistory } : {}),
     flags: (clusterId): MonitoringFlags => registry.monitoring(clusterId),
+    // A snapshot brings its own history, read from its file.
+    ownHistory: (clusterId) => {
+      const frozen = registry.byId(clusterId)?.frozen;
+      return frozen && (() => frozen.history());
+    },
     logger,
     ...(config.now ? { now: config.now } : {}),
   });
@@ -151,6 +151,7 @@ export function createService(config: ServiceConfig): Service {
     config.auth?.refreshTokenDays ?? stored.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS;
   const auth = createAuth({
     ...config.auth,
+    db: storage.db,
     accessTokenMinutes,
     refreshTokenDays,
     ...(adminPassword !== undefined ? { adminPassword } : {}),
@@ -159,7 +160,6 @@ export function createService(config: ServiceConfig): Service {
     logger,
     appVersion: SERVICE_VERSION,
   });
-  attachDatabase(auth.core().then((core) => core.db));
   history.startAll(registry.allClusters());
   let webUrl: string | null = null;
   const settings: AppSettingsDeps = {
@@ -248,11 +248,11 @@ export function createService(config: ServiceConfig): Service {
       // simulators, if any, stop); uploaded files are removed.
       await opener.close();
       await rm(uploadDir, { recursive: true, force: true });
-      // What the event caches saw last is written before the database closes with auth.
+      // What the event caches saw last is written before the database closes.
       await history.close();
-      // Drains the writes that outlive their request (a failed login's log entry), then seals.
+      // Drains the writes that outlive their request (a failed login's log entry).
       await auth.close();
-      store.seal();
+      storage.close();
     },
   };
 }

@@ -21,8 +21,6 @@ import { describeUserAgent } from './user-agent';
 
 /** Everything authentication holds, built once the signing key is loaded and the first admin exists. */
 export interface AuthCore {
-  /** Where all of it is kept; closed by the auth service's close. */
-  db: AppDatabase;
   accounts: Accounts;
   sessions: SessionStore;
   apiKeys: ApiKeys;
@@ -45,8 +43,8 @@ export interface AuthCore {
 }
 
 export interface CoreInputs {
-  /** Opens the database; called once, inside the start, so that a failure rejects `ready`. */
-  openDatabase: () => AppDatabase;
+  /** Where all of it is kept: the service's database, opened and closed by its owner (storage/index.ts). */
+  db: AppDatabase;
   /** The client address of a request, as the HTTP edge resolves it (trusted proxies). */
   clientAddress: (req: IncomingMessage) => string | undefined;
   options: AuthOptions;
@@ -58,17 +56,7 @@ export interface CoreInputs {
 }
 
 export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
-  const db = inputs.openDatabase();
-  try {
-    return await buildCore(db, inputs);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
-
-async function buildCore(db: AppDatabase, inputs: CoreInputs): Promise<AuthCore> {
-  const { options, lifetimes, geo, now, logger } = inputs;
+  const { db, options, lifetimes, geo, now, logger } = inputs;
   const accounts = new Accounts(db, now, options.passwordCost);
   const activity = new ActivityLog(db, now, {
     ...(options.activityRetentionDays !== undefined ? { retentionDays: options.activityRetentionDays } : {}),
@@ -89,7 +77,6 @@ async function buildCore(db: AppDatabase, inputs: CoreInputs): Promise<AuthCore>
   const issuer = new TokenIssuer(tokens, sessions, activity, now, lifetimes);
   let keyUse: ApiKeyUseLog | undefined;
   const core: AuthCore = {
-    db,
     accounts,
     sessions,
     apiKeys,

@@ -3,16 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger';
+import { type AppDatabase, openAppDatabase } from '../storage/database';
 import { createAuth } from './index';
 
 /** The service's geoipDb option chooses the location database (auth/index.ts → geo.ts). */
 const dirs: string[] = [];
+const dbs: AppDatabase[] = [];
 afterEach(async () => {
+  for (const db of dbs.splice(0)) db.close();
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
 async function auth(geoipDb: string | false | undefined) {
-  const a = createAuth({ logger: silentLogger(), ...(geoipDb === undefined ? {} : { geoipDb }) });
+  // In memory: the service's storage opens the real one (storage/index.ts).
+  const db = openAppDatabase({ logger: silentLogger() });
+  dbs.push(db);
+  const a = createAuth({ db, logger: silentLogger(), ...(geoipDb === undefined ? {} : { geoipDb }) });
   await a.ready;
   return a;
 }

@@ -3,18 +3,18 @@ import type { ClientDescription, LoginResult } from '../../../src-shared/contrac
 import type { Principal } from '../context';
 import type { Authenticator, RequestGuard } from '../http/server';
 import type { Logger } from '../logger';
-import { openAppDatabase } from '../storage/database';
+import type { AppDatabase } from '../storage/database';
 import { type AuthCore, createCore } from './core';
 import { desktopClientInfo } from './desktop-client';
 import { createGeoLocator } from './geo';
 import { createRequestGuard } from './guard';
 import { createClientAddressResolver, createProxyTrust } from './ip';
-import { legacyAuthImport } from './legacy-import';
 import { startLocalSession } from './login';
 import { type AuthOptions, resolveLifetimes } from './options';
 import type { ClientSoftware } from './user-agent';
 
 export { desktopClientInfo } from './desktop-client';
+export { legacyAuthImport } from './legacy-import';
 export type { AuthOptions } from './options';
 
 const SWEEP_MS = 60_000;
@@ -45,11 +45,17 @@ export interface AuthService {
 }
 
 export function createAuth(
-  options: AuthOptions & { dataDir?: string; now?: () => number; logger: Logger; appVersion?: string },
+  options: AuthOptions & {
+    /** The service's database (storage/index.ts): opened and closed by its owner, not here. */
+    db: AppDatabase;
+    dataDir?: string;
+    now?: () => number;
+    logger: Logger;
+    appVersion?: string;
+  },
 ): AuthService {
   const now = options.now ?? Date.now;
   const lifetimes = resolveLifetimes(options);
-  const { dataDir, logger } = options;
   const geo = createGeoLocator({
     ...(options.geoipDb !== undefined ? { dbPath: options.geoipDb } : {}),
     logger: options.logger,
@@ -58,9 +64,7 @@ export function createAuth(
   const clientAddress = (req: IncomingMessage) =>
     resolveAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']);
   const ready = createCore({
-    // Sealed and closed on close, so that nothing this service still runs can write into a removed data dir.
-    openDatabase: () =>
-      openAppDatabase({ dataDir, logger, imports: dataDir ? [legacyAuthImport(dataDir)] : [] }),
+    db: options.db,
     clientAddress,
     options,
     lifetimes,
@@ -113,8 +117,6 @@ export function createAuth(
         await core.pending.drain();
         core.sessions.flush();
         core.apiKeys.flush();
-        // Later writes are dropped and logged; closing checkpoints the WAL into the file.
-        core.db.close();
       }
     },
   };

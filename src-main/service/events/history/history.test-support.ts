@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
-import type { EventEntry } from '../../clusters/entries';
 import type { EventFilter } from '../../cache/list-queries';
 import { silentLogger } from '../../logger';
 import { type AppDatabase, openAppDatabase } from '../../storage/database';
+import type { EventEntry } from '../entries';
 import { type EventHistoryOptions, resolveHistoryOptions } from './options';
 import { EventRecorder } from './recorder';
 import { HistoryStore } from './store';
@@ -153,7 +153,7 @@ export interface RecorderPerTest {
    * Starts the test's recorder, on the test's store unless given another database; after the
    * test it is closed, then the store.
    */
-  start(options?: EventHistoryOptions, db?: Promise<AppDatabase>): RecorderRig;
+  start(options?: EventHistoryOptions, db?: AppDatabase): RecorderRig;
 }
 
 /** A store for each test of the file, and a recorder the test may start on it. */
@@ -168,7 +168,7 @@ export function recorderPerTest(): RecorderPerTest {
   });
   return {
     s: each.view,
-    start: (options = {}, db = Promise.resolve(each.view.db)) => {
+    start: (options = {}, db = each.view.db) => {
       rig = startRecorder(db, options);
       return rig;
     },
@@ -187,7 +187,7 @@ export interface RecorderRig {
 }
 
 /** A recorder on `db`; nothing flushes or prunes on its own unless the options say so. */
-export function startRecorder(db: Promise<AppDatabase>, options: EventHistoryOptions = {}): RecorderRig {
+export function startRecorder(db: AppDatabase, options: EventHistoryOptions = {}): RecorderRig {
   const clock = { now: T0 };
   const flags = { resourceEventsEnabled: true, systemEventsEnabled: true };
   const recorder = new EventRecorder({

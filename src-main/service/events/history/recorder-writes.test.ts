@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEntry } from '../../clusters/entries';
+import type { EventEntry } from '../entries';
 import { ALL, becomes, DAY, entry, ids, MIN, recorderPerTest, T0 } from './history.test-support';
 
 /**
@@ -113,15 +113,6 @@ describe('one write', () => {
     expect(s.store.total('refused')).toBe(0);
     // Its changes were tried: readers do not keep an answer computed before.
     expect(recorder.version('refused')).toBe(1);
-  });
-
-  it('without a database a flush writes nothing and counts no change', async () => {
-    const { recorder } = start({}, Promise.reject(new Error('no disk')));
-    const o = recorder.observer('c1', () => []);
-    o.listed([]);
-    o.upserted(entry('a', T0));
-    await recorder.flush();
-    expect(recorder.version('c1')).toBe(0);
   });
 
   it('a flush of fewer than 10,000 rows starts no retention', async () => {

@@ -207,16 +207,6 @@ describe('when changes are written', () => {
     expect(ids(rows())).toEqual(['before']);
   });
 
-  it('without a database, reads find no table and flushes go on', async () => {
-    const failed = Promise.reject(new Error('no disk'));
-    const { recorder } = start({ flushMs: 10 }, failed);
-    const o = recorder.observer('c1', () => []);
-    o.listed([entry('a', T0)]);
-    await recorder.flush();
-    await recorder.prune();
-    expect(await recorder.table()).toBeUndefined();
-  });
-
   it('once the database is sealed nothing more is written', async () => {
     const { recorder } = start();
     const o = recorder.observer('c1', () => []);

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
-import type { EventEntry } from '../../clusters/entries';
 import type { CacheObserver } from '../../cache/resource-cache';
 import type { Logger } from '../../logger';
 import type { AppDatabase } from '../../storage/database';
+import type { EventEntry } from '../entries';
 import type { ResolvedHistoryOptions } from './options';
 import { HistoryStore } from './store';
 
@@ -40,7 +40,8 @@ const PRUNE_BATCH = 1_000;
 const PRUNE_AFTER_ROWS = 10_000;
 
 export interface RecorderDeps {
-  db: Promise<AppDatabase>;
+  /** The service's database, open already (storage/index.ts); its owner closes it after close. */
+  db: AppDatabase;
   options: ResolvedHistoryOptions;
   flags(clusterId: string): MonitoringFlags;
   logger: Logger;
@@ -68,16 +69,10 @@ export class EventRecorder {
   private chain: Promise<void> = Promise.resolve();
   private readonly pruner: NodeJS.Timeout;
   private closed = false;
-  private store: HistoryStore | undefined;
+  private readonly store: HistoryStore;
 
   constructor(private readonly deps: RecorderDeps) {
-    deps.db.then(
-      (db) => {
-        this.store = new HistoryStore(db);
-      },
-      (err: unknown) =>
-        deps.logger.warn({ err: String(err) }, 'event history unavailable: the database did not open'),
-    );
+    this.store = new HistoryStore(deps.db);
     this.pruner = setInterval(() => void this.prune(), deps.options.pruneEveryMs);
     this.pruner.unref();
   }
@@ -141,9 +136,8 @@ export class EventRecorder {
     return this.chain;
   }
 
-  /** The table, once the database is open; undefined when it could not be opened. */
-  async table(): Promise<HistoryStore | undefined> {
-    await this.deps.db.catch(() => undefined);
+  /** The table (read it after `flush` to see every change so far). */
+  table(): HistoryStore {
     return this.store;
   }
 
@@ -182,8 +176,8 @@ export class EventRecorder {
   }
 
   private async write(): Promise<void> {
-    const store = await this.table();
-    if (!store || this.pending.size === 0) return;
+    const { store } = this;
+    if (this.pending.size === 0) return;
     let written = 0;
     for (const [clusterId, p] of [...this.pending]) {
       if (!this.listedOnce.has(clusterId)) continue;
@@ -243,8 +237,8 @@ export class EventRecorder {
   }
 
   private async pruneNow(): Promise<void> {
-    const store = await this.table();
-    if (!store || store.db.isSealed) return;
+    const { store } = this;
+    if (store.db.isSealed) return;
     const { retentionMs, maxPerCluster } = this.deps.options;
     for (const clusterId of store.clusters()) {
       // By age, events the cluster still has stay while it has them: they are the present, not

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import type { KeyValueStore } from '../storage/store';
+import type { KeyValueStore } from './store';
 
 export interface SealableStore extends KeyValueStore {
   /** From now on writes are dropped (and logged): the service that owned the store has closed. */

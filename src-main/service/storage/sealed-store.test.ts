@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { expect, it } from 'vitest';
-import { memoryStore } from '../storage/store';
+import { memoryStore } from './store';
 import { sealable } from './sealed-store';
 
 /** A store sealed when its service closed: writes and deletes are dropped and logged, reads go on. */
