@@ -123,11 +123,6 @@ export function createService(config: ServiceConfig): Service {
     db: storage.db,
     ...(config.eventHistory ? { options: config.eventHistory } : {}),
     flags: (clusterId): MonitoringFlags => registry.monitoring(clusterId),
-    // A snapshot brings its own history, read from its file.
-    ownHistory: (clusterId) => {
-      const frozen = registry.byId(clusterId)?.frozen;
-      return frozen && (() => frozen.history());
-    },
     logger,
     ...(config.now ? { now: config.now } : {}),
   });

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClusterConnection } from '../../clusters/cluster';
 import type { EventFilter } from '../../cache/list-queries';
+import type { ClusterConnection } from '../../clusters/cluster';
 import { silentLogger } from '../../logger';
 import { ALL, entry, ids, MIN, type OpenStore, openStore, SEC, T0 } from './history.test-support';
 import { EventHistory, type EventHistoryOptions } from './index';
-import type { HistoryStore } from './store';
 
 /**
  * The event history as the service reads it, on a real database: reads write what is pending
@@ -15,6 +14,8 @@ import type { HistoryStore } from './store';
 let s: OpenStore;
 let history: EventHistory | undefined;
 const flags = { resourceEventsEnabled: true, systemEventsEnabled: true };
+/** A live cluster as a request resolves it: no history of its own. */
+const C1 = { clusterId: 'c1' };
 beforeEach(() => {
   s = openStore();
   flags.resourceEventsEnabled = true;
@@ -25,17 +26,13 @@ afterEach(async () => {
   s.close();
 });
 
-const open = (
-  options: EventHistoryOptions = {},
-  ownHistory?: (clusterId: string) => (() => Promise<HistoryStore>) | undefined,
-) => {
+const open = (options: EventHistoryOptions = {}) => {
   history = new EventHistory({
     db: s.db,
     options: { flushMs: 3_600_000, pruneEveryMs: 3_600_000, ...options },
     flags: () => ({ ...flags }),
     logger: silentLogger(),
     now: () => T0,
-    ...(ownHistory ? { ownHistory } : {}),
   });
   return history;
 };
@@ -54,30 +51,30 @@ describe('recording', () => {
     expect(h.recording).toBe(false);
     expect(h.keepsWatching()).toBe(false);
     expect(h.observer('c1', () => [])).toBeUndefined();
-    expect(await h.page('c1', ALL, 10, 0)).toBeUndefined();
-    expect(await h.groups('c1', ALL, 10, 0)).toBeUndefined();
-    expect(await h.timeline('c1', ALL, T0, 10)).toBeUndefined();
-    expect(await h.rowsAfter('c1', undefined, 10)).toBeUndefined();
-    expect(await h.lastRecorded('c1')).toBeUndefined();
+    expect(await h.page(C1, ALL, 10, 0)).toBeUndefined();
+    expect(await h.groups(C1, ALL, 10, 0)).toBeUndefined();
+    expect(await h.timeline(C1, ALL, T0, 10)).toBeUndefined();
+    expect(await h.rowsAfter(C1, undefined, 10)).toBeUndefined();
+    expect(await h.lastRecorded(C1)).toBeUndefined();
   });
 
   it('a read writes what the cache has seen first', async () => {
     const h = open();
     expect([h.recording, h.keepsWatching()]).toEqual([true, true]);
     watched(h, 'c1');
-    expect(ids((await h.page('c1', ALL, 10, 0))!.rows)).toEqual(['b', 'a']);
-    expect(ids((await h.rowsAfter('c1', undefined, 10))!)).toEqual(['b', 'a']);
-    expect(await h.lastRecorded('c1')).toBe(T0);
+    expect(ids((await h.page(C1, ALL, 10, 0))!.rows)).toEqual(['b', 'a']);
+    expect(ids((await h.rowsAfter(C1, undefined, 10))!)).toEqual(['b', 'a']);
+    expect(await h.lastRecorded(C1)).toBe(T0);
   });
 
   it('a category turned back on is recorded again from the cache', async () => {
     const h = open();
     flags.resourceEventsEnabled = false;
     watched(h, 'c1');
-    expect((await h.page('c1', ALL, 10, 0))!.total).toBe(0);
+    expect((await h.page(C1, ALL, 10, 0))!.total).toBe(0);
     flags.resourceEventsEnabled = true;
     h.monitoringChanged('c1');
-    expect((await h.page('c1', ALL, 10, 0))!.total).toBe(2);
+    expect((await h.page(C1, ALL, 10, 0))!.total).toBe(2);
   });
 
   it("'all' starts every cluster's event watch, the other modes none", async () => {
@@ -102,37 +99,37 @@ describe('pages and totals', () => {
   it('a page past the total is empty, with the total of every matching row', async () => {
     const h = open();
     watched(h, 'c1', [entry('a', T0), entry('w', T0 + 2, { type: 'WARNING' }), entry('b', T0 + 1)]);
-    expect(await h.page('c1', ALL, 2, 2)).toEqual({
+    expect(await h.page(C1, ALL, 2, 2)).toEqual({
       rows: [expect.objectContaining({ eventId: 'a' })],
       total: 3,
     });
-    expect(await h.page('c1', ALL, 2, 3)).toEqual({ rows: [], total: 3 });
-    expect(await h.page('c1', { ...ALL, type: 'WARNING' }, 2, 1)).toEqual({ rows: [], total: 1 });
-    expect((await h.groups('c1', ALL, 10, 1))!.total).toBe(2);
-    expect(await h.groups('c1', ALL, 10, 2)).toEqual({ groups: [], total: 2 });
+    expect(await h.page(C1, ALL, 2, 3)).toEqual({ rows: [], total: 3 });
+    expect(await h.page(C1, { ...ALL, type: 'WARNING' }, 2, 1)).toEqual({ rows: [], total: 1 });
+    expect((await h.groups(C1, ALL, 10, 1))!.total).toBe(2);
+    expect(await h.groups(C1, ALL, 10, 2)).toEqual({ groups: [], total: 2 });
   });
 
   it('totals are counted again once the recorder changed the cluster', async () => {
     const h = open();
     const o = watched(h, 'c1');
-    expect((await h.page('c1', ALL, 10, 0))!.total).toBe(2);
+    expect((await h.page(C1, ALL, 10, 0))!.total).toBe(2);
     o.upserted(entry('c', T0 + 2));
-    expect((await h.page('c1', ALL, 10, 0))!.total).toBe(3);
+    expect((await h.page(C1, ALL, 10, 0))!.total).toBe(3);
     o.upserted(entry('d', T0 + 3, { reason: 'Other' }));
-    expect((await h.groups('c1', ALL, 10, 0))!.total).toBe(2);
+    expect((await h.groups(C1, ALL, 10, 0))!.total).toBe(2);
   });
 
   it('at most 64 totals are remembered, the oldest forgotten first', async () => {
     const h = open();
     watched(h, 'c1');
     const f = (i: number): EventFilter => ({ ...ALL, sinceMs: i });
-    expect((await h.page('c1', f(0), 10, 0))!.total).toBe(2);
+    expect((await h.page(C1, f(0), 10, 0))!.total).toBe(2);
     // Written behind the recorder's back: a remembered total does not see it.
     s.put('c1', [entry('unseen', T0 + 5)]);
-    for (let i = 1; i < 64; i++) await h.page('c1', f(i), 10, 0);
-    expect((await h.page('c1', f(0), 10, 0))!.total).toBe(2);
-    await h.page('c1', f(64), 10, 0);
-    expect((await h.page('c1', f(0), 10, 0))!.total).toBe(3);
+    for (let i = 1; i < 64; i++) await h.page(C1, f(i), 10, 0);
+    expect((await h.page(C1, f(0), 10, 0))!.total).toBe(2);
+    await h.page(C1, f(64), 10, 0);
+    expect((await h.page(C1, f(0), 10, 0))!.total).toBe(3);
   });
 });
 
@@ -146,7 +143,7 @@ describe('the timeline', () => {
       entry('middle', T0 + 30 * SEC + 1, { type: 'WARNING' }),
       entry('after', T0 + 2 * MIN),
     ]);
-    const t = (await h.timeline('c1', { ...ALL, sinceMs: T0, untilMs: T0 + 60 * SEC }, T0 + 5 * MIN, 60))!;
+    const t = (await h.timeline(C1, { ...ALL, sinceMs: T0, untilMs: T0 + 60 * SEC }, T0 + 5 * MIN, 60))!;
     expect([t.from, t.until, t.bucketMs, t.buckets.length]).toEqual([
       new Date(T0).toISOString(),
       new Date(T0 + 60 * SEC).toISOString(),
@@ -164,9 +161,9 @@ describe('the timeline', () => {
   it('runs from the oldest matching event to now without bounds, and is one empty bucket when none match', async () => {
     const h = open();
     watched(h, 'c1', [entry('b', T0 + 2 * SEC), entry('a', T0)]);
-    const t = (await h.timeline('c1', ALL, T0 + 4 * SEC, 60))!;
+    const t = (await h.timeline(C1, ALL, T0 + 4 * SEC, 60))!;
     expect(t.buckets.map((b) => b.normal)).toEqual([1, 0, 1, 0]);
-    const none = (await h.timeline('c1', { ...ALL, reason: 'Nothing' }, T0 + 4 * SEC, 60))!;
+    const none = (await h.timeline(C1, { ...ALL, reason: 'Nothing' }, T0 + 4 * SEC, 60))!;
     expect(none).toEqual({
       from: new Date(T0 + 4 * SEC).toISOString(),
       until: new Date(T0 + 4 * SEC).toISOString(),
@@ -179,13 +176,14 @@ describe('the timeline', () => {
 describe('snapshots', () => {
   it("a snapshot's cluster is read from its own store, and answers includeExpired as recorded clusters do", async () => {
     const frozen = openStore();
-    const h = open({}, (id) => (id === 'snap' ? () => Promise.resolve(frozen.store) : undefined));
+    const h = open({});
+    const snap = { clusterId: 'snap', frozen: { history: () => Promise.resolve(frozen.store) } };
     try {
       frozen.put('snap', [entry('frozen', T0)]);
-      expect([h.answers('snap'), h.answers('c1'), h.recording]).toEqual([true, true, true]);
+      expect([h.answers(snap), h.answers(C1), h.recording]).toEqual([true, true, true]);
       watched(h, 'c1');
-      expect(ids((await h.page('snap', ALL, 10, 0))!.rows)).toEqual(['frozen']);
-      expect(ids((await h.page('c1', ALL, 10, 0))!.rows)).toEqual(['b', 'a']);
+      expect(ids((await h.page(snap, ALL, 10, 0))!.rows)).toEqual(['frozen']);
+      expect(ids((await h.page(C1, ALL, 10, 0))!.rows)).toEqual(['b', 'a']);
     } finally {
       frozen.close();
     }
@@ -193,14 +191,13 @@ describe('snapshots', () => {
 
   it("with recording off, a snapshot's history still answers and other clusters find none", async () => {
     const frozen = openStore();
-    const h = open({ record: 'off' }, (id) =>
-      id === 'snap' ? () => Promise.resolve(frozen.store) : undefined,
-    );
+    const h = open({ record: 'off' });
+    const snap = { clusterId: 'snap', frozen: { history: () => Promise.resolve(frozen.store) } };
     try {
       frozen.put('snap', [entry('frozen', T0)]);
-      expect([h.recording, h.answers('snap'), h.answers('c1')]).toEqual([false, true, false]);
-      expect(ids((await h.page('snap', ALL, 10, 0))!.rows)).toEqual(['frozen']);
-      expect(await h.page('c1', ALL, 10, 0)).toBeUndefined();
+      expect([h.recording, h.answers(snap), h.answers(C1)]).toEqual([false, true, false]);
+      expect(ids((await h.page(snap, ALL, 10, 0))!.rows)).toEqual(['frozen']);
+      expect(await h.page(C1, ALL, 10, 0)).toBeUndefined();
     } finally {
       frozen.close();
     }

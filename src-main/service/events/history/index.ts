@@ -1,8 +1,8 @@
 import type { EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
+import type { CacheObserver } from '../../cache/resource-cache';
 import type { ClusterConnection, EventRecording } from '../../clusters/cluster';
 import type { EventEntry } from '../../clusters/entries';
-import type { CacheObserver } from '../../cache/resource-cache';
 import type { Logger } from '../../logger';
 import type { AppDatabase } from '../../storage/database';
 import { addToTimeline, emptyTimeline, rangeOf, timelineRange } from './aggregate';
@@ -12,6 +12,16 @@ import { EventRecorder } from './recorder';
 import type { GroupRow, HistoryStore } from './store';
 
 export { type EventHistoryOptions, parseDuration, type RecordMode } from './options';
+
+/**
+ * Whose history a read is of: the cluster as its request resolved it, passed down rather than
+ * looked up again by id. A snapshot brings its own history (ClusterConnection.frozen, read from its
+ * file: snapshots/open-history.ts); its events are never recorded here.
+ */
+export interface HistorySubject {
+  readonly clusterId: string;
+  readonly frozen?: { history(): Promise<HistoryStore> } | undefined;
+}
 
 const MEMO_MAX = 64;
 
@@ -25,8 +35,6 @@ export class EventHistory implements EventRecording {
   private readonly recorder: EventRecorder | undefined;
   /** Totals by cluster, table version and filter: the pages of a walk count once. */
   private readonly memo = new Map<string, number>();
-  /** A cluster's own history when it has one (a snapshot's: its file's copy), never recorded into. */
-  private readonly ownHistory: (clusterId: string) => (() => Promise<HistoryStore>) | undefined;
 
   constructor(deps: {
     /** The service's database, open already (storage/index.ts); closed by its owner after close. */
@@ -35,14 +43,7 @@ export class EventHistory implements EventRecording {
     flags(clusterId: string): MonitoringFlags;
     logger: Logger;
     now?: () => number;
-    /**
-     * The history a cluster brings with it, if any: a snapshot's, read from its file
-     * (ClusterConnection.frozen, snapshots/open-history.ts). Its events are never recorded here:
-     * the cluster's event cache has no recorder (cluster.ts).
-     */
-    ownHistory?(clusterId: string): (() => Promise<HistoryStore>) | undefined;
   }) {
-    this.ownHistory = deps.ownHistory ?? (() => undefined);
     this.options = resolveHistoryOptions(deps.options);
     this.recorder =
       this.options.record === 'off'
@@ -65,8 +66,8 @@ export class EventHistory implements EventRecording {
    * Whether includeExpired has a history to answer for this cluster: the recorded one, or the
    * cluster's own (a snapshot's answers whatever --record-events says).
    */
-  answers(clusterId: string): boolean {
-    return this.recorder !== undefined || this.ownHistory(clusterId) !== undefined;
+  answers(cluster: HistorySubject): boolean {
+    return this.recorder !== undefined || cluster.frozen !== undefined;
   }
 
   observer(clusterId: string, current: () => readonly EventEntry[]): CacheObserver<EventEntry> | undefined {
@@ -90,8 +91,9 @@ export class EventHistory implements EventRecording {
         .catch(() => {});
   }
 
-  async page(clusterId: string, f: HistoryFilter, limit: number, offset: number) {
-    const store = await this.ready(clusterId);
+  async page(cluster: HistorySubject, f: HistoryFilter, limit: number, offset: number) {
+    const { clusterId } = cluster;
+    const store = await this.ready(cluster);
     if (!store) return undefined;
     const total = this.remember(`list|${clusterId}|${filterKey(f)}`, clusterId, () =>
       store.count(clusterId, f),
@@ -100,8 +102,9 @@ export class EventHistory implements EventRecording {
     return { rows, total };
   }
 
-  async groups(clusterId: string, f: HistoryFilter, limit: number, offset: number) {
-    const store = await this.ready(clusterId);
+  async groups(cluster: HistorySubject, f: HistoryFilter, limit: number, offset: number) {
+    const { clusterId } = cluster;
+    const store = await this.ready(cluster);
     if (!store) return undefined;
     const total = this.remember(`groups|${clusterId}|${filterKey(f)}`, clusterId, () =>
       store.groupCount(clusterId, f),
@@ -111,12 +114,13 @@ export class EventHistory implements EventRecording {
   }
 
   async timeline(
-    clusterId: string,
+    cluster: HistorySubject,
     f: HistoryFilter,
     now: number,
     wanted: number,
   ): Promise<EventTimeline | undefined> {
-    const store = await this.ready(clusterId);
+    const { clusterId } = cluster;
+    const store = await this.ready(cluster);
     if (!store) return undefined;
     const span = store.span(clusterId, f);
     const bounds = {
@@ -140,18 +144,18 @@ export class EventHistory implements EventRecording {
    * Undefined when nothing is recorded (`--record-events off`).
    */
   async rowsAfter(
-    clusterId: string,
+    cluster: HistorySubject,
     after: { lastMs: number; eventId: string } | undefined,
     limit: number,
   ): Promise<HistoryRow[] | undefined> {
-    const store = await this.ready(clusterId);
-    return store?.rowsAfter(clusterId, after, limit);
+    const store = await this.ready(cluster);
+    return store?.rowsAfter(cluster.clusterId, after, limit);
   }
 
   /** When this cluster's history was last written, or undefined when nothing of it was ever recorded. */
-  async lastRecorded(clusterId: string): Promise<number | undefined> {
-    const store = await this.ready(clusterId);
-    return store?.lastRecorded(clusterId);
+  async lastRecorded(cluster: HistorySubject): Promise<number | undefined> {
+    const store = await this.ready(cluster);
+    return store?.lastRecorded(cluster.clusterId);
   }
 
   /** Writes what is pending and stops recording; the database is closed by its owner afterwards. */
@@ -159,9 +163,8 @@ export class EventHistory implements EventRecording {
     await this.recorder?.close();
   }
 
-  private async ready(clusterId: string) {
-    const own = this.ownHistory(clusterId);
-    if (own) return own();
+  private async ready(cluster: HistorySubject) {
+    if (cluster.frozen) return cluster.frozen.history();
     if (!this.recorder) return undefined;
     await this.recorder.flush();
     return this.recorder.table();
