@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 import { ProblemError } from '../errors';
-import { createRequestGuard } from './guard';
+import { createRequestGuard, requireAdmin } from './guard';
 
 /**
  * The guard's rules called directly, for what HTTP tests cannot set up: a service on port 80, a
@@ -203,5 +203,23 @@ describe('Origin', () => {
         expect(verdict(guard, badHost, 4000, { origin }), `${badHost} ${origin}`).toBe('origin_not_allowed');
       expect(verdict(guard, badHost, 4000, { origin: 'https://tools.lan' })).toBe('ok');
     }
+  });
+});
+
+describe('requireAdmin', () => {
+  it('lets an administrator through and refuses anyone else with 403 admin_required, naming the action', () => {
+    expect(() => requireAdmin({ admin: true }, 'manage accounts')).not.toThrow();
+    let thrown: unknown;
+    try {
+      requireAdmin({ admin: false }, 'manage accounts');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ProblemError);
+    expect(thrown).toMatchObject({
+      code: 'admin_required',
+      message: 'only an administrator may manage accounts',
+    });
+    expect((thrown as ProblemError).status).toBe(403);
   });
 });

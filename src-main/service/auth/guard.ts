@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { TLSSocket } from 'node:tls';
+import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import type { RequestGuard } from '../http/server';
 
@@ -107,4 +108,12 @@ export function createRequestGuard(opts: {
   const secure = (req: IncomingMessage) => schemeOf(req, trustedProxy) === 'https';
 
   return { guard, allowHost, allowListenAddress, secure };
+}
+
+/**
+ * The check every administrator-only operation makes first (accounts, workspaces, settings,
+ * snapshots): anyone else gets 403 `admin_required`, naming what they tried.
+ */
+export function requireAdmin(principal: Pick<Principal, 'admin'>, what: string): void {
+  if (!principal.admin) throw new ProblemError('admin_required', `only an administrator may ${what}`);
 }

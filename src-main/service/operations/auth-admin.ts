@@ -1,7 +1,8 @@
 import { publicAccount } from '../auth/accounts';
 import { forgetInitialPassword } from '../auth/bootstrap';
+import { requireAdmin } from '../auth/guard';
 import type { AuthService } from '../auth/index';
-import type { OperationHandlers, Principal } from '../context';
+import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
 import { paginate } from '../pagination';
 
@@ -15,10 +16,6 @@ type AdminHandlers = Pick<
   | 'updateAccount'
   | 'removeAccount'
 >;
-
-function requireAdmin(principal: Principal) {
-  if (!principal.admin) throw new ProblemError('admin_required', 'only an administrator may manage accounts');
-}
 
 /** API keys (each user's own) and accounts (administrators only). */
 export function authAdminHandlers(auth: AuthService): AdminHandlers {
@@ -65,14 +62,14 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
     },
 
     async listAccounts({ query }, ctx) {
-      requireAdmin(ctx.principal);
+      requireAdmin(ctx.principal, 'manage accounts');
       const core = await auth.core();
       const { items, page } = paginate(core.accounts.list(), query.limit, query.offset);
       return { data: items.map(publicAccount), page };
     },
 
     async createAccount({ body }, ctx) {
-      requireAdmin(ctx.principal);
+      requireAdmin(ctx.principal, 'manage accounts');
       const core = await auth.core();
       const account = await core.accounts.create(body);
       core.logger.info({ accountId: account.accountId, by: ctx.principal.accountId }, 'account created');
@@ -80,7 +77,7 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
     },
 
     async updateAccount({ params, body }, ctx) {
-      requireAdmin(ctx.principal);
+      requireAdmin(ctx.principal, 'manage accounts');
       const core = await auth.core();
       const account = await core.accounts.update(params.accountId, body);
       if (body.password !== undefined) {
@@ -101,7 +98,7 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
     },
 
     async removeAccount({ params }, ctx) {
-      requireAdmin(ctx.principal);
+      requireAdmin(ctx.principal, 'manage accounts');
       const core = await auth.core();
       const account = core.accounts.remove(params.accountId);
       for (const s of core.sessions.endAllFor(account.accountId, 'account_removed'))

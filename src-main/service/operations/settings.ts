@@ -1,11 +1,7 @@
+import { requireAdmin } from '../auth/guard';
 import type { ClusterRegistry } from '../clusters/registry';
-import type { OperationHandlers, Principal } from '../context';
-import { ProblemError } from '../errors';
+import type { OperationHandlers } from '../context';
 import { type AppSettingsDeps, describeAppSettings, updateAppSettings } from '../settings/app-settings';
-
-export function requireAdmin(principal: Principal, what: string) {
-  if (!principal.admin) throw new ProblemError('admin_required', `only an administrator may ${what}`);
-}
 
 export function settingsHandlers(
   registry: ClusterRegistry,

@@ -1,9 +1,9 @@
+import { requireAdmin } from '../auth/guard';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandler } from '../context';
 import { ProblemError } from '../errors';
 import type { SnapshotOpener } from '../snapshots/open';
 import { DEFAULT_WORKSPACE_ID } from '../workspaces/config';
-import { requireAdmin } from './settings';
 import { describeCluster } from './workspaces';
 
 /**

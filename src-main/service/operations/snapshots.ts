@@ -5,6 +5,7 @@ import {
   DEFAULT_SNAPSHOT_LOG_LINES,
   SNAPSHOT_MEDIA_TYPE,
 } from '../../../src-shared/contract/snapshot-operations';
+import { requireAdmin } from '../auth/guard';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
@@ -12,7 +13,6 @@ import type { EventHistory } from '../events/history/index';
 import type { SnapshotJobs } from '../snapshots/jobs';
 import type { SnapshotOpener } from '../snapshots/open';
 import { clusterSource } from '../snapshots/source';
-import { requireAdmin } from './settings';
 import { openSnapshotHandler } from './snapshot-open';
 
 /**

@@ -1,10 +1,10 @@
 import type { Cluster } from '../../../src-shared/contract/models';
+import { requireAdmin } from '../auth/guard';
 import type { ClusterConnection } from '../clusters/cluster';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
 import { paginate } from '../pagination';
-import { requireAdmin } from './settings';
 
 export async function describeCluster(
   registry: ClusterRegistry,
