@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector, type Selector } from '../../../src-shared/kube/selector';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
+import { compareEventEntries, EVENT_INDEXES, type EventEntry, eventEntry } from '../events/entries';
 import { Collection } from './collection';
-import {
-  compareEventEntries,
-  compareResources,
-  EVENT_INDEXES,
-  type EventEntry,
-  eventEntry,
-  labelKeys,
-  type ResourceEntry,
-  resourceEntry,
-} from '../clusters/entries';
 import { type EventFilter, eventRows, resourceRows } from './list-queries';
 
 function lcg(seed: number) {

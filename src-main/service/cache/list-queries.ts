@@ -1,6 +1,7 @@
 import { formatSelector, matchesSelector, type Selector } from '../../../src-shared/kube/selector';
+import type { ResourceEntry } from '../clusters/entries';
+import type { EventEntry } from '../events/entries';
 import type { CollectionSnapshot } from './collection';
-import type { EventEntry, ResourceEntry } from '../clusters/entries';
 
 /**
  * The rows a filtered list answers, cut from a snapshot through its indexes. A result is kept with

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { objectKey } from '../../../packages/kube-simulator/src/table';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector } from '../../../src-shared/kube/selector';
-import { objectKey } from '../../../packages/kube-simulator/src/table';
+import { type ResourceEntry, resourceEntry } from '../clusters/entries';
+import { liveCollection } from '../clusters/source-live';
+import {
+  compareEventEntries,
+  EVENT_INDEXES,
+  type EventEntry,
+  eventEntry,
+  eventFingerprint,
+  eventKeyOf,
+} from '../events/entries';
 import { silentLogger } from '../logger';
 import {
   addPod,
@@ -17,19 +27,8 @@ import {
   until,
 } from './cache.test-support';
 import { Collection } from './collection';
-import {
-  compareEventEntries,
-  EVENT_INDEXES,
-  type EventEntry,
-  eventEntry,
-  eventFingerprint,
-  eventKeyOf,
-  type ResourceEntry,
-  resourceEntry,
-} from '../clusters/entries';
 import { resourceRows } from './list-queries';
 import { ResourceCache } from './resource-cache';
-import { liveCollection } from '../clusters/source-live';
 
 const env = simPerFile();
 

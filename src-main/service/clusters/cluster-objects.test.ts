@@ -8,11 +8,11 @@ import { DEMO_NODES, type Pod } from '@skiff/kube-simulator';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { addPod, freshNamespace, simPerFile, sleep, until } from '../cache/cache.test-support';
+import type { EventEntry } from '../events/entries';
 import { contextsFromYaml } from '../kube/kubeconfig';
 import { silentLogger } from '../logger';
 import { problemOf } from '../test-support/rejections.test-support';
 import { type ClusterConnection as Cluster, ClusterConnection, type ClusterOptions } from './cluster';
-import type { EventEntry } from './entries';
 
 const env = simPerFile();
 let cluster: Cluster | undefined;

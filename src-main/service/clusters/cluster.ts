@@ -1,23 +1,24 @@
 import type { ClusterStatus, KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
-import { ProblemError } from '../errors';
-import type { Logger } from '../logger';
-import { type BackoffOptions, DEFAULT_BACKOFF } from '../kube/backoff';
 import { Collection } from '../cache/collection';
-import { ClusterDiscovery } from './discovery/cluster-discovery';
-import type { DiscoveredKind } from './discovery/names';
+import { DEFAULT_PIN_OPTIONS, type PinOptions } from '../cache/list-pins';
+import { type CacheObserver, ResourceCache } from '../cache/resource-cache';
+import { ProblemError } from '../errors';
 import {
   compareEventEntries,
-  compareResources,
   EVENT_INDEXES,
   type EventEntry,
   eventEntry,
   eventFingerprint,
   eventKeyOf,
-  labelKeys,
-  type ResourceEntry,
-  resourceEntry,
-} from './entries';
+} from '../events/entries';
 import { bothObservers, DEFAULT_FEED_CAPACITY, EventFeed } from '../events/feed';
+import { type BackoffOptions, DEFAULT_BACKOFF } from '../kube/backoff';
+import { KubeClient, KubeRequestError, toProblem } from '../kube/kube-client';
+import type { ContextSource } from '../kube/kubeconfig';
+import type { Logger } from '../logger';
+import { ClusterDiscovery } from './discovery/cluster-discovery';
+import type { DiscoveredKind } from './discovery/names';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
 import {
   apiVersionOf,
   isSecretKind,
@@ -26,13 +27,9 @@ import {
   kindOfDiscovered,
   TAILORED_KINDS,
 } from './kind-info';
-import { KubeClient, KubeRequestError, toProblem } from '../kube/kube-client';
-import type { ContextSource } from '../kube/kubeconfig';
 import { PodUsageCache } from './pod-usage';
 import { resolveKind, tailoredKind } from './resolve-kind';
-import { type CacheObserver, ResourceCache } from '../cache/resource-cache';
 import { stripSecret } from './secrets-strip';
-import { DEFAULT_PIN_OPTIONS, type PinOptions } from '../cache/list-pins';
 import type { FrozenCluster, FrozenFacts } from './source-frozen';
 import { liveCollection } from './source-live';
 

@@ -12,8 +12,8 @@ import type { EventGroup, EventTimeline } from '../../../src-shared/contract/eve
 import type { Operations } from '../../../src-shared/contract/operations';
 import type { CollectionView } from '../cache/collection';
 import { eventRows } from '../cache/list-queries';
-import type { EventEntry } from '../clusters/entries';
 import { durationsEnd } from './clock';
+import type { EventEntry } from './entries';
 import { liveGroups, liveTimeline, toEventGroup } from './history/aggregate';
 import { filterKey } from './history/filter';
 import type { EventHistory } from './history/index';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEntry } from '../clusters/entries';
-import { bothObservers, EventFeed, type FeedChange } from './feed';
 import type { CacheObserver } from '../cache/resource-cache';
+import type { EventEntry } from './entries';
+import { bothObservers, EventFeed, type FeedChange } from './feed';
 
 const entry = (key: string, message = ''): EventEntry =>
   ({ key, eventId: key, lastMs: 0, message, type: 'WARNING' }) as unknown as EventEntry;

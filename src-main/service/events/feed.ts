@@ -1,6 +1,6 @@
-import type { EventEntry } from '../clusters/entries';
-import { eventFingerprint } from '../clusters/entries';
 import type { CacheObserver } from '../cache/resource-cache';
+import type { EventEntry } from './entries';
+import { eventFingerprint } from './entries';
 
 export type FeedChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { Collection } from '../cache/collection';
-import { compareEventEntries, EVENT_INDEXES, type EventEntry, eventEntry } from '../clusters/entries';
 import { type EventFilter, eventRows, matchesEvent } from '../cache/list-queries';
+import { compareEventEntries, EVENT_INDEXES, type EventEntry, eventEntry } from './entries';
 
 const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
 const at = (s: number) => T0 + s * 1000;

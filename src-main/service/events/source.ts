@@ -11,8 +11,8 @@
 import type { MonitoringFlags } from '../../../src-shared/contract/models';
 import type { ResourceCache } from '../cache/resource-cache';
 import type { ClusterConnection } from '../clusters/cluster';
-import type { EventEntry } from '../clusters/entries';
 import { ProblemError } from '../errors';
+import type { EventEntry } from './entries';
 import type { EventHistory } from './history/index';
 import type { EventsTarget } from './target';
 

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { type EventEntry, eventEntry } from '../clusters/entries';
+import { type EventEntry, eventEntry } from '../events/entries';
 import { HistoryStore } from '../events/history/store';
 import type { Logger } from '../logger';
 import { AppDatabase } from '../storage/database';

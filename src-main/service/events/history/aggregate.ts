@@ -1,5 +1,5 @@
 import type { EventGroup, EventTimeline } from '../../../../src-shared/contract/event-history-models';
-import type { EventEntry } from '../../clusters/entries';
+import type { EventEntry } from '../entries';
 import type { GroupRow } from './store';
 
 /**

@@ -1,5 +1,5 @@
-import type { EventEntry } from '../../clusters/entries';
 import type { EventFilter } from '../../cache/list-queries';
+import type { EventEntry } from '../entries';
 
 /** The event list's filters, resolved: the same filter the live list answers. */
 export type HistoryFilter = EventFilter;

@@ -6,7 +6,7 @@ import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import type { EventFilter } from '../../cache/list-queries';
 import { silentLogger } from '../../logger';
 import { type AppDatabase, openAppDatabase } from '../../storage/database';
-import type { EventEntry } from '../../clusters/entries';
+import type { EventEntry } from '../entries';
 import { type EventHistoryOptions, resolveHistoryOptions } from './options';
 import { EventRecorder } from './recorder';
 import { HistoryStore } from './store';

@@ -2,9 +2,9 @@ import type { EventTimeline } from '../../../../src-shared/contract/event-histor
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import type { CacheObserver } from '../../cache/resource-cache';
 import type { ClusterConnection, EventRecording } from '../../clusters/cluster';
-import type { EventEntry } from '../../clusters/entries';
 import type { Logger } from '../../logger';
 import type { AppDatabase } from '../../storage/database';
+import type { EventEntry } from '../entries';
 import { addToTimeline, emptyTimeline, rangeOf, timelineRange } from './aggregate';
 import { filterKey, type HistoryFilter, type HistoryRow } from './filter';
 import { type EventHistoryOptions, type ResolvedHistoryOptions, resolveHistoryOptions } from './options';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEntry } from '../../clusters/entries';
+import type { EventEntry } from '../entries';
 import {
   ALL,
   becomes,

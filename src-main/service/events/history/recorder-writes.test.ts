@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEntry } from '../../clusters/entries';
+import type { EventEntry } from '../entries';
 import { ALL, becomes, DAY, entry, ids, MIN, recorderPerTest, T0 } from './history.test-support';
 
 /**

@@ -3,7 +3,7 @@ import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import type { CacheObserver } from '../../cache/resource-cache';
 import type { Logger } from '../../logger';
 import type { AppDatabase } from '../../storage/database';
-import type { EventEntry } from '../../clusters/entries';
+import type { EventEntry } from '../entries';
 import type { ResolvedHistoryOptions } from './options';
 import { HistoryStore } from './store';
 

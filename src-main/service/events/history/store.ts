@@ -1,5 +1,5 @@
-import type { EventEntry } from '../../clusters/entries';
 import type { AppDatabase } from '../../storage/database';
+import type { EventEntry } from '../entries';
 import { type HistoryFilter, type HistoryRow, whereOf } from './filter';
 
 /**
