@@ -90,7 +90,7 @@ async function main() {
   await pods.acquire();
   const first = pods
     .read()
-    .snapshot.all.slice(0, 50)
+    .view.all.slice(0, 50)
     .map((e) => e.json);
   if (first.length === 0) throw new Error('no pods in the snapshot');
   const firstPageMs = performance.now() - started;

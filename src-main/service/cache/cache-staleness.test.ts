@@ -138,7 +138,7 @@ describe('after the first list', () => {
 });
 
 describe('reads', () => {
-  it('a read with a token answers the snapshot it pinned, dated when it was first read, while the cache moves on', async () => {
+  it('a read with a token answers the view it pinned, dated when it was first read, while the cache moves on', async () => {
     let clock = Date.UTC(2026, 0, 2, 8, 0, 0);
     const ns = freshNamespace(env.sim, 'pinned');
     addPod(env.sim, ns, 'a');

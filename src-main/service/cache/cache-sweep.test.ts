@@ -39,9 +39,9 @@ describe('a live cluster', () => {
     const maps = cluster.resources(configmap);
     const certs = cluster.resources(certificate);
     await Promise.all([maps.acquire(), certs.acquire()]);
-    expect(maps.read().snapshot.all.length).toBeGreaterThan(0);
-    expect(certs.read().snapshot.all.length).toBeGreaterThan(0);
-    await until(() => maps.liveEntry(maps.read().snapshot.all[0]!.key) !== undefined, 'the caches are live');
+    expect(maps.read().view.all.length).toBeGreaterThan(0);
+    expect(certs.read().view.all.length).toBeGreaterThan(0);
+    await until(() => maps.liveEntry(maps.read().view.all[0]!.key) !== undefined, 'the caches are live');
     await sleep(30);
 
     await cluster.sweep(60_000);
@@ -49,20 +49,20 @@ describe('a live cluster', () => {
 
     await cluster.sweep(10);
     // Both caches stopped: they vouch for nothing, and a change no longer reaches them.
-    expect(maps.liveEntry(maps.read().snapshot.all[0]!.key)).toBeUndefined();
-    expect(certs.liveEntry(certs.read().snapshot.all[0]!.key)).toBeUndefined();
-    const before = maps.read().snapshot.all.length;
+    expect(maps.liveEntry(maps.read().view.all[0]!.key)).toBeUndefined();
+    expect(certs.liveEntry(certs.read().view.all[0]!.key)).toBeUndefined();
+    const before = maps.read().view.all.length;
     const again = cluster.resources(configmap);
     expect(again).not.toBe(maps);
     await again.acquire();
-    expect(again.read().snapshot.all.map((e) => e.key)).toEqual(maps.read().snapshot.all.map((e) => e.key));
+    expect(again.read().view.all.map((e) => e.key)).toEqual(maps.read().view.all.map((e) => e.key));
     env.sim.store.upsert({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'after-sweep', namespace: 'default' },
     });
     await until(() => again.liveEntry('default/after-sweep') !== undefined, 'the new cache sees the change');
-    expect(maps.read().snapshot.all).toHaveLength(before);
+    expect(maps.read().view.all).toHaveLength(before);
   });
 });
 
@@ -137,7 +137,7 @@ describe('a snapshot cluster', () => {
     const events = c.events();
     await Promise.all([...caches.map((x) => x.acquire()), events.acquire()]);
     expect([...frozen.pages.keys()].sort()).toEqual(['configmaps', 'events', 'pods', 'widgets']);
-    expect(caches.every((x) => x.liveEntry(x.read().snapshot.all[0]!.key) !== undefined)).toBe(true);
+    expect(caches.every((x) => x.liveEntry(x.read().view.all[0]!.key) !== undefined)).toBe(true);
     await sleep(30);
 
     await c.sweep(60_000);
@@ -145,12 +145,12 @@ describe('a snapshot cluster', () => {
     expect(c.events()).toBe(events);
 
     await c.sweep(10);
-    for (const x of caches) expect(x.liveEntry(x.read().snapshot.all[0]!.key)).toBeUndefined();
+    for (const x of caches) expect(x.liveEntry(x.read().view.all[0]!.key)).toBeUndefined();
     expect(c.events()).not.toBe(events);
     const again = c.resources(widget);
     expect(again).not.toBe(caches[2]);
     await again.acquire();
     expect(frozen.pages.get('widgets')).toEqual([100, 100]);
-    expect(again.read().snapshot.all.map((e) => e.name)).toEqual(['w']);
+    expect(again.read().view.all.map((e) => e.name)).toEqual(['w']);
   });
 });

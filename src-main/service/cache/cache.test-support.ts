@@ -170,5 +170,5 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The keys a cache serves now, in its order. */
 export function keysOf(cache: ResourceCache<ResourceEntry>): string[] {
-  return cache.read().snapshot.all.map((e) => e.key);
+  return cache.read().view.all.map((e) => e.key);
 }

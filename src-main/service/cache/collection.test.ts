@@ -29,7 +29,7 @@ describe('Collection', () => {
       row('b', 2, 'red'),
     ])
       c.upsert(r);
-    const s = c.snapshot();
+    const s = c.view();
     expect(s.all.map((r) => r.key)).toEqual(['a', 'b', 'c', 'd']);
     expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['b', 'c', 'd']);
     expect(s.by('tag', 'x').map((r) => r.key)).toEqual(['c', 'd']);
@@ -42,7 +42,7 @@ describe('Collection', () => {
     c.upsert(row('a', 1, 'red'));
     c.upsert(row('b', 2, 'red'));
     c.upsert(row('a', 3, 'blue'));
-    const s = c.snapshot();
+    const s = c.view();
     expect(c.size).toBe(2);
     expect(s.all.map((r) => [r.key, r.rank])).toEqual([
       ['b', 2],
@@ -52,15 +52,15 @@ describe('Collection', () => {
     expect(s.by('colour', 'blue').map((r) => r.key)).toEqual(['a']);
   });
 
-  it('keeps an older snapshot exactly as it was while the collection changes', () => {
+  it('keeps an older view exactly as it was while the collection changes', () => {
     const c = make();
     c.upsert(row('a', 1, 'red'));
     c.upsert(row('b', 2, 'blue'));
-    const old = c.snapshot();
+    const old = c.view();
     c.delete('a');
     c.upsert(row('c', 0, 'red'));
     c.upsert(row('b', 9, 'red'));
-    const now = c.snapshot();
+    const now = c.view();
     expect(old.all.map((r) => r.key)).toEqual(['a', 'b']);
     expect(old.by('colour', 'red').map((r) => r.key)).toEqual(['a']);
     expect(old.by('colour', 'blue').map((r) => r.key)).toEqual(['b']);
@@ -69,16 +69,16 @@ describe('Collection', () => {
     expect(now.version).toBeGreaterThan(old.version);
   });
 
-  it('hands out the same snapshot until something changes', () => {
+  it('hands out the same view until something changes', () => {
     const c = make();
     c.upsert(row('a', 1, 'red'));
-    const s = c.snapshot();
-    expect(c.snapshot()).toBe(s);
+    const s = c.view();
+    expect(c.view()).toBe(s);
     c.delete('missing');
-    expect(c.snapshot()).toBe(s);
+    expect(c.view()).toBe(s);
     c.delete('a');
-    expect(c.snapshot()).not.toBe(s);
-    expect(c.snapshot().all).toEqual([]);
+    expect(c.view()).not.toBe(s);
+    expect(c.view().all).toEqual([]);
   });
 });
 
@@ -87,9 +87,9 @@ describe('Collection index maintenance', () => {
     const c = make();
     c.upsert(row('b', 2, 'red', ['x', 'y']));
     c.upsert(row('a', 1, 'red', ['x']));
-    c.snapshot();
+    c.view();
     c.delete('b');
-    const s = c.snapshot();
+    const s = c.view();
     expect(s.all.map((r) => r.key)).toEqual(['a']);
     expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['a']);
     expect(s.by('tag', 'x').map((r) => r.key)).toEqual(['a']);
@@ -103,9 +103,9 @@ describe('Collection index maintenance', () => {
     const c = make();
     c.upsert(row('m', 5, 'red', ['x', 'y']));
     c.upsert(row('k', 7, 'red', ['y']));
-    c.snapshot();
+    c.view();
     c.upsert(row('m', 5, 'blue', ['y', 'z']));
-    const s = c.snapshot();
+    const s = c.view();
     expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['k']);
     expect(s.by('colour', 'blue').map((r) => r.key)).toEqual(['m']);
     expect(s.by('tag', 'x')).toEqual([]);
@@ -118,21 +118,21 @@ describe('Collection index maintenance', () => {
     const c = new Collection<Row>(byRank, { colour: (r) => (r.colour === '' ? undefined : r.colour) });
     c.upsert(row('b', 2, ''));
     c.upsert(row('a', 1, 'red'));
-    const s = c.snapshot();
+    const s = c.view();
     expect(s.all.map((r) => r.key)).toEqual(['a', 'b']);
     expect(s.by('colour', '')).toEqual([]);
     expect(s.by('colour', 'red').map((r) => r.key)).toEqual(['a']);
     expect(s.by('no-such-index', 'red')).toEqual([]);
   });
 
-  it('counts one version per change, and a new snapshot shows each', () => {
+  it('counts one version per change, and a new view shows each', () => {
     const c = make();
-    const v0 = c.snapshot().version;
+    const v0 = c.view().version;
     c.upsert(row('a', 1, 'red'));
-    expect(c.snapshot().version).toBe(v0 + 1);
+    expect(c.view().version).toBe(v0 + 1);
     c.upsert(row('a', 2, 'red'));
     c.delete('a');
-    expect(c.snapshot().version).toBe(v0 + 3);
-    expect(c.snapshot().all).toEqual([]);
+    expect(c.view().version).toBe(v0 + 3);
+    expect(c.view().all).toEqual([]);
   });
 });

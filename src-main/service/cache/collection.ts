@@ -9,11 +9,12 @@ export interface Keyed {
 export type IndexKeys<E> = (entry: E) => string | readonly string[] | undefined;
 
 /**
- * One consistent, immutable state of a collection: the ordered entries and, per index, the ordered
- * entries under each value. Arrays here are never mutated, so a snapshot stays valid while the
- * collection changes; unchanged index lists are shared between snapshots.
+ * One consistent, immutable state of a collection (a view): the ordered entries and, per index, the
+ * ordered entries under each value. Arrays here are never mutated, so a view stays valid while the
+ * collection changes; unchanged index lists are shared between views. Not a `.skiff` snapshot: those
+ * are files (snapshots/).
  */
-export interface CollectionSnapshot<E> {
+export interface CollectionView<E> {
   readonly version: number;
   readonly all: readonly E[];
   /** The ordered entries whose index `name` has `value`; empty when none. */
@@ -24,7 +25,7 @@ const NONE: readonly never[] = Object.freeze([]);
 
 /**
  * The entries of one watched collection, each kept once, with maintained ordered indexes. A read
- * takes a snapshot; building one applies only the changes since the last one, to only the lists
+ * takes a view; building one applies only the changes since the last one, to only the lists
  * they touched, so a page read costs the same at any offset and a filter reads its own list.
  */
 export class Collection<E extends Keyed> {
@@ -32,7 +33,7 @@ export class Collection<E extends Keyed> {
   private readonly all: SortedList<E>;
   private readonly indexes = new Map<string, { keys: IndexKeys<E>; lists: Map<string, SortedList<E>> }>();
   private version = 0;
-  private cached: CollectionSnapshot<E> | null = null;
+  private cached: CollectionView<E> | null = null;
 
   constructor(
     private readonly compare: (a: E, b: E) => number,
@@ -71,7 +72,7 @@ export class Collection<E extends Keyed> {
   }
 
   /** The current state; the same object until the collection changes again. */
-  snapshot(): CollectionSnapshot<E> {
+  view(): CollectionView<E> {
     if (this.cached) return this.cached;
     const all = this.all.view();
     const byIndex = new Map<string, Map<string, readonly E[]>>();
@@ -86,13 +87,13 @@ export class Collection<E extends Keyed> {
       }
       byIndex.set(name, views);
     }
-    const snapshot: CollectionSnapshot<E> = {
+    const view: CollectionView<E> = {
       version: this.version,
       all,
       by: (name, value) => byIndex.get(name)?.get(value) ?? NONE,
     };
-    this.cached = snapshot;
-    return snapshot;
+    this.cached = view;
+    return view;
   }
 
   private changed(): void {

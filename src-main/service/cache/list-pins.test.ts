@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
-import { SnapshotPins } from './list-pins';
+import { ListPins } from './list-pins';
 
 function setup(max = 3, idleMs = 1_000) {
   let now = 0;
-  const pins = new SnapshotPins<{ version: number }>({ max, idleMs, now: () => now });
+  const pins = new ListPins<{ version: number }>({ max, idleMs, now: () => now });
   return { pins, advance: (ms: number) => (now += ms) };
 }
 
@@ -17,14 +17,14 @@ function expired(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('SnapshotPins', () => {
-  it('gives one version one token, and resolves it to that snapshot', () => {
+describe('ListPins', () => {
+  it('gives one version one token, and resolves it to that view', () => {
     const { pins } = setup();
     const v7 = { version: 7 };
     const a = pins.pin(v7).token;
     expect(pins.pin(v7).token).toBe(a);
     expect(pins.pin({ version: 8 }).token).not.toBe(a);
-    expect(pins.resolve(a).snapshot).toBe(v7);
+    expect(pins.resolve(a).view).toBe(v7);
   });
 
   it('keeps the time a version was first pinned, for durations counted within a walk', () => {
@@ -39,14 +39,14 @@ describe('SnapshotPins', () => {
     const { pins, advance } = setup(3, 1_000);
     const { token } = pins.pin({ version: 1 });
     advance(900);
-    expect(pins.resolve(token).snapshot.version).toBe(1);
+    expect(pins.resolve(token).view.version).toBe(1);
     advance(900);
-    expect(pins.resolve(token).snapshot.version).toBe(1);
+    expect(pins.resolve(token).view.version).toBe(1);
     advance(1_001);
     expect(expired(() => pins.resolve(token))).toBe('snapshot_expired');
   });
 
-  it('keeps at most max snapshots, dropping the least recently used', () => {
+  it('keeps at most max views, dropping the least recently used', () => {
     const { pins } = setup(2);
     const t1 = pins.pin({ version: 1 }).token;
     const t2 = pins.pin({ version: 2 }).token;
@@ -54,7 +54,7 @@ describe('SnapshotPins', () => {
     pins.pin({ version: 3 });
     expect(pins.size).toBe(2);
     expect(expired(() => pins.resolve(t2))).toBe('snapshot_expired');
-    expect(pins.resolve(t1).snapshot.version).toBe(1);
+    expect(pins.resolve(t1).view.version).toBe(1);
   });
 
   it('refuses a token of another collection or a made-up one as expired', () => {
@@ -67,14 +67,14 @@ describe('SnapshotPins', () => {
     expect(expired(() => a.resolve(`${token.split('.')[0]}.zz`))).toBe('snapshot_expired');
   });
 
-  it('keeps a snapshot used exactly the idle time ago', () => {
+  it('keeps a view used exactly the idle time ago', () => {
     const { pins, advance } = setup(3, 1_000);
     const { token } = pins.pin({ version: 1 });
     advance(1_000);
-    expect(pins.resolve(token).snapshot.version).toBe(1);
+    expect(pins.resolve(token).view.version).toBe(1);
   });
 
-  it('pinning forgets idle snapshots too, not only resolving', () => {
+  it('pinning forgets idle views too, not only resolving', () => {
     const { pins, advance } = setup(3, 1_000);
     pins.pin({ version: 1 });
     pins.pin({ version: 2 });
@@ -90,7 +90,7 @@ describe('SnapshotPins', () => {
     pins.pin({ version: 1 });
     pins.pin({ version: 3 });
     expect(expired(() => pins.resolve(t2))).toBe('snapshot_expired');
-    expect(pins.resolve(t1).snapshot.version).toBe(1);
+    expect(pins.resolve(t1).view.version).toBe(1);
   });
 
   it('refuses a version that is not plain base-36 text, even when part of it would parse', () => {

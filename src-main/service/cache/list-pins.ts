@@ -2,37 +2,38 @@ import { randomBytes } from 'node:crypto';
 import { ProblemError } from '../errors';
 
 export interface PinOptions {
-  /** How long a pinned snapshot is kept after its last use. */
+  /** How long a pinned view is kept after its last use. */
   idleMs: number;
-  /** How many snapshots of one collection are kept at most; the least recently used goes first. */
+  /** How many views of one collection are kept at most; the least recently used goes first. */
   max: number;
   now: () => number;
 }
 
 export const DEFAULT_PIN_OPTIONS: Omit<PinOptions, 'now'> = { idleMs: 5 * 60_000, max: 8 };
 
-interface Pin<S> {
-  snapshot: S;
+interface Pin<V> {
+  view: V;
   /** When this version was first handed out: `since` durations in a walk resolve against it. */
   pinnedAt: number;
   lastUsed: number;
 }
 
 /**
- * The snapshot tokens of one collection, like the apiserver's continue tokens: the first page of a
- * walk pins the snapshot it was cut from, every Link carries the token, and the later pages are cut
- * from the same snapshot, so a walk sees no duplicates and no gaps while the cluster changes. The
+ * The list tokens of one collection, like the apiserver's continue tokens: the first page of a walk
+ * pins the collection view it was cut from, every Link carries the token, and the later pages are
+ * cut from the same view, so a walk sees no duplicates and no gaps while the cluster changes. The
  * token names the collection instance (a restarted cache has a new one) and the version, so the
- * same unchanged data always gets the same token and conditional GETs keep their ETags.
+ * same unchanged data always gets the same token and conditional GETs keep their ETags. The wire
+ * names stay as published: the query parameter `snapshot` and the problem `snapshot_expired`.
  */
-export class SnapshotPins<S extends { version: number }> {
+export class ListPins<V extends { version: number }> {
   private readonly epoch = randomBytes(6).toString('base64url');
-  private readonly pins = new Map<number, Pin<S>>();
+  private readonly pins = new Map<number, Pin<V>>();
 
   constructor(private readonly opts: PinOptions) {}
 
   /** Pins `current` (when not pinned yet) and returns its token. */
-  pin(current: S): { token: string; pinnedAt: number } {
+  pin(current: V): { token: string; pinnedAt: number } {
     const now = this.opts.now();
     this.expire(now);
     let pin = this.pins.get(current.version);
@@ -40,7 +41,7 @@ export class SnapshotPins<S extends { version: number }> {
       // Re-inserted so the Map's order stays least recently used first.
       this.pins.delete(current.version);
     } else {
-      pin = { snapshot: current, pinnedAt: now, lastUsed: now };
+      pin = { view: current, pinnedAt: now, lastUsed: now };
     }
     pin.lastUsed = now;
     this.pins.set(current.version, pin);
@@ -48,8 +49,8 @@ export class SnapshotPins<S extends { version: number }> {
     return { token: this.tokenOf(current.version), pinnedAt: pin.pinnedAt };
   }
 
-  /** The snapshot a token pinned; 410 snapshot_expired when it is no longer kept. */
-  resolve(token: string): { snapshot: S; pinnedAt: number } {
+  /** The view a token pinned; 410 snapshot_expired when it is no longer kept. */
+  resolve(token: string): { view: V; pinnedAt: number } {
     const now = this.opts.now();
     this.expire(now);
     const cut = token.lastIndexOf('.');
@@ -64,7 +65,7 @@ export class SnapshotPins<S extends { version: number }> {
     this.pins.delete(version!);
     pin.lastUsed = now;
     this.pins.set(version!, pin);
-    return { snapshot: pin.snapshot, pinnedAt: pin.pinnedAt };
+    return { view: pin.view, pinnedAt: pin.pinnedAt };
   }
 
   get size(): number {

@@ -71,7 +71,7 @@ function bruteForce(entries: EventEntry[], f: EventFilter): string[] {
 
 describe('event list queries', () => {
   const all = events(600);
-  const snapshot = eventCollection(all).snapshot();
+  const view = eventCollection(all).view();
   const base = { resourceEvents: true, systemEvents: true };
   const since = Date.UTC(2026, 10, 1, 0, 0, 25);
   const filters: Array<[string, EventFilter]> = [
@@ -88,12 +88,12 @@ describe('event list queries', () => {
     ['nothing enabled', { resourceEvents: false, systemEvents: false }],
   ];
   it.each(filters)('answers exactly the matching events, newest first then by eventId: %s', (_, f) => {
-    expect(eventRows(snapshot, f).map((e) => e.eventId)).toEqual(bruteForce(all, f));
+    expect(eventRows(view, f).map((e) => e.eventId)).toEqual(bruteForce(all, f));
   });
 
-  it('serves the same rows twice from the same snapshot without recomputing', () => {
+  it('serves the same rows twice from the same view without recomputing', () => {
     const f = { ...base, type: 'WARNING' as const, namespace: 'shop' };
-    expect(eventRows(snapshot, f)).toBe(eventRows(snapshot, f));
+    expect(eventRows(view, f)).toBe(eventRows(view, f));
   });
 });
 
@@ -114,7 +114,7 @@ describe('resource list queries', () => {
   }
   const c = new Collection(compareResources, { label: labelKeys });
   for (const p of pods) c.upsert(p);
-  const snapshot = c.snapshot();
+  const view = c.view();
 
   const matches = (sel: Selector | undefined, ns: string | undefined) =>
     [...pods]
@@ -142,13 +142,13 @@ describe('resource list queries', () => {
   ])('answers %s (namespace %s) exactly, in namespace/name order', (text, ns) => {
     const parsed = parseSelector(text);
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(resourceRows(snapshot, ns, parsed.selector).map((r) => r.key)).toEqual(
+    expect(resourceRows(view, ns, parsed.selector).map((r) => r.key)).toEqual(
       matches(parsed.selector, ns),
     );
   });
 
   it('answers a namespace without a selector as that namespace, in order', () => {
-    expect(resourceRows(snapshot, 'batch', undefined).map((r) => r.key)).toEqual(matches(undefined, 'batch'));
+    expect(resourceRows(view, 'batch', undefined).map((r) => r.key)).toEqual(matches(undefined, 'batch'));
   });
 
   it('stores each object as JSON with managedFields removed and apiVersion and kind filled in', () => {

@@ -1,25 +1,25 @@
 import { formatSelector, matchesSelector, type Selector } from '../../../src-shared/kube/selector';
 import type { ResourceEntry } from '../clusters/entries';
 import type { EventEntry } from '../events/entries';
-import type { CollectionSnapshot } from './collection';
+import type { CollectionView } from './collection';
 
 /**
- * The rows a filtered list answers, cut from a snapshot through its indexes. A result is kept with
- * its snapshot (a few per snapshot), so the pages of one walk filter once, not once per page.
+ * The rows a filtered list answers, cut from a view through its indexes. A result is kept with
+ * its view (a few per view), so the pages of one walk filter once, not once per page.
  */
 const memo = new WeakMap<object, Map<string, readonly unknown[]>>();
-const MEMO_PER_SNAPSHOT = 32;
+const MEMO_PER_VIEW = 32;
 
-function remembered<T>(snapshot: object, key: string, compute: () => readonly T[]): readonly T[] {
-  let results = memo.get(snapshot);
+function remembered<T>(view: object, key: string, compute: () => readonly T[]): readonly T[] {
+  let results = memo.get(view);
   if (!results) {
     results = new Map();
-    memo.set(snapshot, results);
+    memo.set(view, results);
   }
   const hit = results.get(key);
   if (hit) return hit as readonly T[];
   const rows = compute();
-  if (results.size >= MEMO_PER_SNAPSHOT) results.delete(results.keys().next().value as string);
+  if (results.size >= MEMO_PER_VIEW) results.delete(results.keys().next().value as string);
   results.set(key, rows);
   return rows;
 }
@@ -42,33 +42,33 @@ function namespaceSlice(all: readonly ResourceEntry[], namespace: string): reado
 
 /** The shortest index list among a selector's single-value equality requirements, if any. */
 function labelCandidates(
-  snapshot: CollectionSnapshot<ResourceEntry>,
+  view: CollectionView<ResourceEntry>,
   selector: Selector,
 ): readonly ResourceEntry[] | undefined {
   let best: readonly ResourceEntry[] | undefined;
   for (const r of selector) {
     const exact = r.op === '=' || (r.op === 'in' && r.values.length === 1);
     if (!exact) continue;
-    const list = snapshot.by('label', `${r.key}=${r.values[0]}`);
+    const list = view.by('label', `${r.key}=${r.values[0]}`);
     if (!best || list.length < best.length) best = list;
   }
   return best;
 }
 
 export function resourceRows(
-  snapshot: CollectionSnapshot<ResourceEntry>,
+  view: CollectionView<ResourceEntry>,
   namespace: string | undefined,
   selector: Selector | undefined,
 ): readonly ResourceEntry[] {
   if (!selector || selector.length === 0) {
     return namespace === undefined
-      ? snapshot.all
-      : remembered(snapshot, `ns:${namespace}`, () => namespaceSlice(snapshot.all, namespace));
+      ? view.all
+      : remembered(view, `ns:${namespace}`, () => namespaceSlice(view.all, namespace));
   }
-  return remembered(snapshot, `sel:${namespace ?? ''}:${formatSelector(selector)}`, () => {
-    const candidates = labelCandidates(snapshot, selector);
+  return remembered(view, `sel:${namespace ?? ''}:${formatSelector(selector)}`, () => {
+    const candidates = labelCandidates(view, selector);
     const base =
-      candidates ?? (namespace === undefined ? snapshot.all : namespaceSlice(snapshot.all, namespace));
+      candidates ?? (namespace === undefined ? view.all : namespaceSlice(view.all, namespace));
     return base.filter(
       (r) => (namespace === undefined || r.namespace === namespace) && matchesSelector(selector, r.labels),
     );
@@ -127,14 +127,14 @@ function sincePrefix(rows: readonly EventEntry[], sinceMs: number): number {
   return lo;
 }
 
-export function eventRows(snapshot: CollectionSnapshot<EventEntry>, f: EventFilter): readonly EventEntry[] {
+export function eventRows(view: CollectionView<EventEntry>, f: EventFilter): readonly EventEntry[] {
   if (!f.resourceEvents && !f.systemEvents) return [];
   const indexed = indexedFilters(f);
   const key = JSON.stringify([indexed, f.name ?? null, f.sinceMs ?? null, f.untilMs ?? null]);
-  return remembered(snapshot, key, () => {
-    let rows = snapshot.all;
+  return remembered(view, key, () => {
+    let rows = view.all;
     for (const [name, value] of indexed) {
-      const list = snapshot.by(name, value);
+      const list = view.by(name, value);
       if (list.length < rows.length) rows = list;
     }
     if (f.sinceMs !== undefined) rows = rows.slice(0, sincePrefix(rows, f.sinceMs));

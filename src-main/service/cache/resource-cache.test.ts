@@ -32,11 +32,11 @@ import { ResourceCache } from './resource-cache';
 
 const env = simPerFile();
 
-/** Names of the pods a label selector picks from the cache's current snapshot. */
+/** Names of the pods a label selector picks from the cache's current view. */
 const picked = (cache: ResourceCache<ResourceEntry>, selector: string) => {
   const parsed = parseSelector(selector);
   if (!parsed.ok) throw new Error(parsed.message);
-  return resourceRows(cache.read().snapshot, undefined, parsed.selector).map((e) => e.name);
+  return resourceRows(cache.read().view, undefined, parsed.selector).map((e) => e.name);
 };
 
 describe('the first list', () => {
@@ -155,9 +155,9 @@ describe('changes through the watch', () => {
       await cache.acquire();
       expect(cache.liveEntry(first.metadata.uid)?.message).toBe('one');
       env.sim.store.remove('events', ns, first.metadata.name);
-      await until(() => cache.read().snapshot.all.length === 1, 'the event is gone');
+      await until(() => cache.read().view.all.length === 1, 'the event is gone');
       expect(cache.liveEntry(first.metadata.uid)).toBeUndefined();
-      expect(cache.read().snapshot.all.map((e) => e.message)).toEqual(['two']);
+      expect(cache.read().view.all.map((e) => e.message)).toEqual(['two']);
     } finally {
       await cache.stop();
     }

@@ -2,12 +2,12 @@ import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
 import type { Logger } from '../logger';
 import type { BackoffOptions } from '../kube/backoff';
-import type { Collection, CollectionSnapshot, Keyed } from './collection';
+import type { Collection, CollectionView, Keyed } from './collection';
 import { keyOf } from '../clusters/entries';
 import { FirstListWaiters, type ListProgress } from './first-list';
 import { Informer, type InformerSink } from './informer';
 import { toProblem } from '../kube/kube-client';
-import { type PinOptions, SnapshotPins } from './list-pins';
+import { ListPins, type PinOptions } from './list-pins';
 import type { ListerWatcher } from './source';
 
 /**
@@ -47,9 +47,9 @@ export interface CacheOptions<E extends Keyed> {
   observer?: CacheObserver<E>;
 }
 
-/** One read of a cache: a consistent snapshot, the token that pins it, and whether it is stale. */
+/** One read of a cache: a consistent view, the token that pins it, and whether it is stale. */
 export interface CacheRead<E> {
-  snapshot: CollectionSnapshot<E>;
+  view: CollectionView<E>;
   token: string;
   /** The instant durations such as `since=15m` count back from, fixed for a whole walk. */
   asOf: number;
@@ -72,13 +72,13 @@ export class ResourceCache<E extends Keyed> {
   private lastError: unknown = null;
   /** Requests waiting for the first list. */
   private readonly first: FirstListWaiters;
-  private readonly pins: SnapshotPins<CollectionSnapshot<E>>;
+  private readonly pins: ListPins<CollectionView<E>>;
   private readonly now: () => number;
   lastUsed = Date.now();
 
   constructor(private readonly opts: CacheOptions<E>) {
     this.now = opts.now ?? Date.now;
-    this.pins = new SnapshotPins({ ...opts.pins, now: this.now });
+    this.pins = new ListPins({ ...opts.pins, now: this.now });
     this.first = new FirstListWaiters({
       path: opts.source.path,
       timeoutMs: opts.timeoutMs,
@@ -105,16 +105,16 @@ export class ResourceCache<E extends Keyed> {
     return this.first.progress;
   }
 
-  /** The current snapshot, or the one `token` pinned (410 snapshot_expired when gone). */
+  /** The current view, or the one `token` pinned (410 snapshot_expired when gone). */
   read(token?: string): CacheRead<E> {
     this.lastUsed = Date.now();
-    let read: { snapshot: CollectionSnapshot<E>; token: string; asOf: number };
+    let read: { view: CollectionView<E>; token: string; asOf: number };
     if (token === undefined) {
-      const snapshot = this.opts.collection.snapshot();
-      read = { snapshot, token: this.pins.pin(snapshot).token, asOf: this.now() };
+      const view = this.opts.collection.view();
+      read = { view, token: this.pins.pin(view).token, asOf: this.now() };
     } else {
       const pinned = this.pins.resolve(token);
-      read = { snapshot: pinned.snapshot, token, asOf: pinned.pinnedAt };
+      read = { view: pinned.view, token, asOf: pinned.pinnedAt };
     }
     const staleSince = this.staleSince;
     return staleSince ? { ...read, staleSince } : read;
@@ -254,7 +254,7 @@ export class ResourceCache<E extends Keyed> {
             if (!old || this.opts.fingerprint(old) !== this.opts.fingerprint(entry)) upsert(entry);
           }
         }
-        observer?.listed(collection.snapshot().all);
+        observer?.listed(collection.view().all);
       },
       abortList: () => {
         this.staging = null;

@@ -18,13 +18,13 @@ const PODS: Array<[string, string, Record<string, string> | undefined]> = [
   ['zeta', 'web-q', { app: 'web', env: 'prod', tier: 'back' }],
 ];
 
-function snapshotOf(pods = PODS) {
+function viewOf(pods = PODS) {
   const c = new Collection(compareResources, { label: labelKeys });
   for (const [namespace, name, labels] of pods) {
     const meta = labels ? { namespace, name, labels } : { namespace, name };
     c.upsert(resourceEntry({ metadata: meta } as unknown as KubeObject, 'v1', 'Pod'));
   }
-  return { c, snapshot: c.snapshot() };
+  return { c, view: c.view() };
 }
 
 function sel(text: string): Selector {
@@ -51,22 +51,22 @@ describe('label selectors on the resource list', () => {
     ['app in (web),env notin (dev)', ['/node-x', 'shop/web-b', 'zeta/web-q']],
     ['app=none', []],
   ])('%s answers exactly its matches across namespaces, by namespace then name', (text, expected) => {
-    const { snapshot } = snapshotOf();
-    expect(keys(resourceRows(snapshot, undefined, sel(text)))).toEqual(expected);
+    const { view } = viewOf();
+    expect(keys(resourceRows(view, undefined, sel(text)))).toEqual(expected);
   });
 
   it('an equality on one label does not let through rows that fail another requirement', () => {
-    const { snapshot } = snapshotOf();
+    const { view } = viewOf();
     // app=web has the longest index list; env=prod the shorter: either way tier!=back must hold.
-    expect(keys(resourceRows(snapshot, undefined, sel('app=web,env=prod,tier!=back')))).toEqual([
+    expect(keys(resourceRows(view, undefined, sel('app=web,env=prod,tier!=back')))).toEqual([
       'shop/web-b',
     ]);
   });
 
   it('an empty selector answers every row', () => {
-    const { snapshot } = snapshotOf();
-    expect(resourceRows(snapshot, undefined, [])).toHaveLength(PODS.length);
-    expect(keys(resourceRows(snapshot, 'batch', []))).toEqual(['batch/api-z', 'batch/job-1']);
+    const { view } = viewOf();
+    expect(resourceRows(view, undefined, [])).toHaveLength(PODS.length);
+    expect(keys(resourceRows(view, 'batch', []))).toEqual(['batch/api-z', 'batch/job-1']);
   });
 });
 
@@ -81,60 +81,60 @@ describe('namespace scoping of the resource list', () => {
     ['a', []],
     ['zz', []],
   ])('namespace %j answers exactly its own rows, in name order', (namespace, expected) => {
-    const { snapshot } = snapshotOf();
-    expect(keys(resourceRows(snapshot, namespace, undefined))).toEqual(expected);
+    const { view } = viewOf();
+    expect(keys(resourceRows(view, namespace, undefined))).toEqual(expected);
   });
 
   it('a selector within a namespace answers only matches of that namespace', () => {
-    const { snapshot } = snapshotOf();
-    expect(keys(resourceRows(snapshot, 'shop', sel('app=web')))).toEqual(['shop/web-a', 'shop/web-b']);
-    expect(keys(resourceRows(snapshot, 'shop', sel('env!=prod')))).toEqual([
+    const { view } = viewOf();
+    expect(keys(resourceRows(view, 'shop', sel('app=web')))).toEqual(['shop/web-a', 'shop/web-b']);
+    expect(keys(resourceRows(view, 'shop', sel('env!=prod')))).toEqual([
       'shop/api-a',
       'shop/bare',
       'shop/web-a',
     ]);
-    expect(keys(resourceRows(snapshot, 'batch', sel('app=web')))).toEqual([]);
+    expect(keys(resourceRows(view, 'batch', sel('app=web')))).toEqual([]);
   });
 
-  it('answers each namespace and each selector of one snapshot for itself, however often asked', () => {
-    const { snapshot } = snapshotOf();
-    expect(keys(resourceRows(snapshot, 'shop', undefined))).toHaveLength(4);
-    expect(keys(resourceRows(snapshot, 'batch', undefined))).toEqual(['batch/api-z', 'batch/job-1']);
-    expect(keys(resourceRows(snapshot, 'shop', sel('app=web')))).toEqual(['shop/web-a', 'shop/web-b']);
-    expect(keys(resourceRows(snapshot, 'zeta', sel('app=web')))).toEqual(['zeta/web-q']);
-    expect(keys(resourceRows(snapshot, undefined, sel('app=web')))).toHaveLength(5);
-    expect(keys(resourceRows(snapshot, 'shop', sel('app=api')))).toEqual(['shop/api-a']);
+  it('answers each namespace and each selector of one view for itself, however often asked', () => {
+    const { view } = viewOf();
+    expect(keys(resourceRows(view, 'shop', undefined))).toHaveLength(4);
+    expect(keys(resourceRows(view, 'batch', undefined))).toEqual(['batch/api-z', 'batch/job-1']);
+    expect(keys(resourceRows(view, 'shop', sel('app=web')))).toEqual(['shop/web-a', 'shop/web-b']);
+    expect(keys(resourceRows(view, 'zeta', sel('app=web')))).toEqual(['zeta/web-q']);
+    expect(keys(resourceRows(view, undefined, sel('app=web')))).toHaveLength(5);
+    expect(keys(resourceRows(view, 'shop', sel('app=api')))).toEqual(['shop/api-a']);
   });
 
-  it('a later snapshot answers the change, an earlier one what it held', () => {
-    const { c, snapshot: before } = snapshotOf();
+  it('a later view answers the change, an earlier one what it held', () => {
+    const { c, view: before } = viewOf();
     c.delete('shop/web-a');
     c.upsert(
       resourceEntry({ metadata: { namespace: 'shop', name: 'api-a', labels: { app: 'web' } } }, 'v1', 'Pod'),
     );
-    const after = c.snapshot();
+    const after = c.view();
     expect(keys(resourceRows(before, 'shop', sel('app=web')))).toEqual(['shop/web-a', 'shop/web-b']);
     expect(keys(resourceRows(after, 'shop', sel('app=web')))).toEqual(['shop/api-a', 'shop/web-b']);
     expect(keys(resourceRows(after, 'shop', undefined))).toEqual(['shop/api-a', 'shop/bare', 'shop/web-b']);
   });
 });
 
-describe('filtered rows are kept with their snapshot', () => {
-  it('the same question of the same snapshot is answered from the kept rows', () => {
-    const { snapshot } = snapshotOf();
-    expect(resourceRows(snapshot, 'shop', undefined)).toBe(resourceRows(snapshot, 'shop', undefined));
-    expect(resourceRows(snapshot, 'shop', sel('env'))).toBe(resourceRows(snapshot, 'shop', sel('env')));
+describe('filtered rows are kept with their view', () => {
+  it('the same question of the same view is answered from the kept rows', () => {
+    const { view } = viewOf();
+    expect(resourceRows(view, 'shop', undefined)).toBe(resourceRows(view, 'shop', undefined));
+    expect(resourceRows(view, 'shop', sel('env'))).toBe(resourceRows(view, 'shop', sel('env')));
   });
 
-  it('keeps at most 32 answers per snapshot, dropping the oldest first', () => {
-    const { snapshot } = snapshotOf();
-    const first = resourceRows(snapshot, undefined, sel('app=web'));
-    for (let i = 0; i < 31; i++) resourceRows(snapshot, undefined, sel(`app=x${i}`));
+  it('keeps at most 32 answers per view, dropping the oldest first', () => {
+    const { view } = viewOf();
+    const first = resourceRows(view, undefined, sel('app=web'));
+    for (let i = 0; i < 31; i++) resourceRows(view, undefined, sel(`app=x${i}`));
     // 32 answers kept: the first is still there.
-    expect(resourceRows(snapshot, undefined, sel('app=web'))).toBe(first);
-    resourceRows(snapshot, undefined, sel('app=x-last'));
+    expect(resourceRows(view, undefined, sel('app=web'))).toBe(first);
+    resourceRows(view, undefined, sel('app=x-last'));
     // The 33rd pushed the oldest out: asked again, it is computed anew, with the same rows.
-    const again = resourceRows(snapshot, undefined, sel('app=web'));
+    const again = resourceRows(view, undefined, sel('app=web'));
     expect(again).not.toBe(first);
     expect(again).toEqual(first);
   });

@@ -1,7 +1,7 @@
 /**
  * An ordered list maintained under changes, read as immutable arrays. Changes are collected and
  * applied on the next read: a few by binary-search splices into a copy, many by one merge pass.
- * Every array `view()` returns is never mutated afterwards, so a reader (or a pinned snapshot) may
+ * Every array `view()` returns is never mutated afterwards, so a reader (or a pinned list view) may
  * keep it while the list moves on. Items are immutable; an update is delete(old) + add(new).
  */
 export class SortedList<T> {

@@ -248,7 +248,7 @@ export class ClusterConnection {
     // A snapshot's events are its file's: never recorded into the app's history.
     const recording = this.opts.frozen
       ? undefined
-      : this.opts.eventRecording?.observer(this.clusterId, () => collection.snapshot().all);
+      : this.opts.eventRecording?.observer(this.clusterId, () => collection.view().all);
     const observer = bothObservers(recording, this.eventFeed.observer());
     this.eventCache = new ResourceCache<EventEntry>({
       source: this.opts.frozen ? this.opts.frozen.events() : liveCollection(this.client, '/api/v1/events'),

@@ -48,7 +48,7 @@ function cacheOf(feed: FeedSource, over: Partial<CacheOptions<ResourceEntry>> = 
   return cache;
 }
 
-const keys = (cache: ResourceCache<ResourceEntry>) => cache.read().snapshot.all.map((e) => e.key);
+const keys = (cache: ResourceCache<ResourceEntry>) => cache.read().view.all.map((e) => e.key);
 
 async function drain(events: AsyncIterable<WatchEvent>, n: number): Promise<WatchEvent[]> {
   const out: WatchEvent[] = [];

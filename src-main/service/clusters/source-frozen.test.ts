@@ -235,7 +235,7 @@ describe('a watch cache filled from a frozen collection', () => {
     await cache.acquire();
     progress = seen.length;
     expect(progress).toBe(2);
-    expect(cache.read().snapshot.all.map((e) => e.key)).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    expect(cache.read().view.all.map((e) => e.key)).toEqual(['ns/a', 'ns/b', 'ns/c']);
     await until(() => counting.watches >= 3, 'the cache watched three times');
     expect(seen).toHaveLength(2);
     expect(cache.staleSince).toBeUndefined();

@@ -51,7 +51,7 @@ const EVENTS: Ev[] = [
 function snapshot() {
   const c = new Collection(compareEventEntries, EVENT_INDEXES);
   for (const e of EVENTS) c.upsert(ev(e));
-  return c.snapshot();
+  return c.view();
 }
 
 const all: EventFilter = { resourceEvents: true, systemEvents: true };

@@ -62,7 +62,7 @@ async function entriesOf(
     throw new Error(`${resourceType} named without a namespace`);
   const cache = cluster.resources(kind);
   await cache.acquire(signal);
-  return resourceRows(cache.read().snapshot, kind.namespaced ? namespace : '', undefined);
+  return resourceRows(cache.read().view, kind.namespaced ? namespace : '', undefined);
 }
 
 /** The object's events, oldest first (the cache keeps them newest first). */
@@ -73,7 +73,7 @@ async function eventsOf(cluster: ClusterConnection, about: ExplainedObject, sign
   const kindKey = about.kind.kind.toLowerCase();
   return cache
     .read()
-    .snapshot.by('namespace', about.namespace ?? '')
+    .view.by('namespace', about.namespace ?? '')
     .filter((e) => e.kindKey === kindKey && e.name === about.name)
     .map(
       (e): EventLike => ({
@@ -114,7 +114,7 @@ export async function cacheExplainContext(
         const kind = await cluster.kind(resourceType, signal);
         const cache = cluster.resources(kind);
         await cache.acquire(signal);
-        return resourceRows(cache.read().snapshot, undefined, undefined).map(
+        return resourceRows(cache.read().view, undefined, undefined).map(
           (r) => JSON.parse(r.json) as ListedObject,
         );
       });

@@ -53,7 +53,7 @@ async function explain(
   const read = cache.read();
   // A namespaced kind without a namespace: every namespace's objects of that name.
   const scope = kind.namespaced ? namespace : '';
-  const entry = located(kind, resourceRows(read.snapshot, scope, undefined), name, namespace);
+  const entry = located(kind, resourceRows(read.view, scope, undefined), name, namespace);
   // As the API serves it: metadata is always there.
   const object = JSON.parse(entry.json) as ObjectLike & { metadata: { uid?: string } };
   const where = kind.namespaced ? entry.namespace : undefined;

@@ -70,7 +70,7 @@ async function snapshotPods(
   if (!parsed.ok) return [];
   const cache = cluster.resources(RESOURCE_KINDS.pod);
   await cache.acquire(signal);
-  return resourceRows(cache.read().snapshot, namespace, parsed.selector).map(
+  return resourceRows(cache.read().view, namespace, parsed.selector).map(
     (e) => JSON.parse(e.json) as PodLike,
   );
 }

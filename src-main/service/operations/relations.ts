@@ -107,7 +107,7 @@ export function relationsHandlers(
           if (query.resourceTypes !== undefined) throw read.reason;
           return;
         }
-        caches.push({ kind: kinds[i]!, snapshot: read.value.snapshot });
+        caches.push({ kind: kinds[i]!, view: read.value.view });
         const stale = read.value.staleSince;
         if (stale && (staleSince === undefined || stale < staleSince)) staleSince = stale;
       });

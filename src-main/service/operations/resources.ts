@@ -33,7 +33,7 @@ async function listPage(
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
   const read = cache.read(query.snapshot);
-  const rows = resourceRows(read.snapshot, namespace, query.labelSelector?.selector);
+  const rows = resourceRows(read.view, namespace, query.labelSelector?.selector);
   const head = `{"clusterId":${JSON.stringify(cluster.clusterId)},"workspaceId":${JSON.stringify(workspaceId)},"resource":`;
   return serialisedPage<ResourceEntry, ResourceWrapper>(
     rows,
@@ -58,7 +58,7 @@ async function locateNamespace(
   await cache.acquire(ctx.signal);
   const namespaces = cache
     .read()
-    .snapshot.all.filter((r) => r.name === name)
+    .view.all.filter((r) => r.name === name)
     .map((r) => r.namespace);
   if (namespaces.length === 0)
     throw new ProblemError('resource_not_found', `${kind.resourceType} "${name}" not found`);

@@ -27,7 +27,7 @@ export function clusterSource(cluster: ClusterConnection, signal?: AbortSignal):
       const read = cache.read();
       return {
         collection: cache,
-        snapshot: read.snapshot,
+        view: read.view,
         ...(read.staleSince ? { staleSince: read.staleSince } : {}),
       };
     },
@@ -55,7 +55,7 @@ function countSource(cluster: ClusterConnection): CountSource {
       const cache = started ?? (frozen && namespace !== undefined ? cluster.resources(info) : undefined);
       if (!cache) return undefined;
       await cache.acquire();
-      return cache.read().snapshot;
+      return cache.read().view;
     },
     async listOne(kind, namespace): Promise<OnePage> {
       const info = kind as KindInfo;

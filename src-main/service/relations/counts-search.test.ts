@@ -56,7 +56,7 @@ class Lists implements CountSource {
 
   async running(k: { resourceType: string }) {
     if (this.unlisted.has(k.resourceType)) throw new Error('first list failing');
-    return this.caches.get(k.resourceType)?.snapshot();
+    return this.caches.get(k.resourceType)?.view();
   }
 
   listOne(k: { resourceType: string }, namespace: string | undefined): Promise<OnePage> {
@@ -218,7 +218,7 @@ describe('search', () => {
     ]);
     return ['pod', 'service', 'deployment', 'node'].map((t) => ({
       kind: kind(t),
-      snapshot: src.collections.get(kind(t))!.snapshot(),
+      view: src.collections.get(kind(t))!.view(),
     }));
   }
   const line = (m: ReturnType<typeof searchCaches>[number]) =>

@@ -12,7 +12,7 @@
  */
 
 import type { KindCount } from '../../../src-shared/contract/relations-operations';
-import type { CollectionSnapshot } from '../cache/collection';
+import type { CollectionView } from '../cache/collection';
 import type { ResourceEntry } from '../clusters/entries';
 import { resourceRows } from '../cache/list-queries';
 import type { KindRef } from './model';
@@ -34,13 +34,13 @@ export interface OnePage {
 
 export interface CountSource {
   /**
-   * The snapshot of the kind's cache when it runs (a live cluster's: a read that starts nothing);
+   * The view of the kind's cache when it runs (a live cluster's: a read that starts nothing);
    * else undefined.
    */
   running(
     kind: KindRef,
     namespace: string | undefined,
-  ): Promise<CollectionSnapshot<ResourceEntry> | undefined>;
+  ): Promise<CollectionView<ResourceEntry> | undefined>;
   /** One list of at most one object of the kind, in a namespace or all. */
   listOne(kind: KindRef, namespace: string | undefined): Promise<OnePage>;
   /** `snapshot` for an opened snapshot, `list` for a live cluster. */
@@ -78,11 +78,11 @@ export class CountKeeper {
 
   async count(kind: KindRef, namespace: string | undefined): Promise<KindCount> {
     // A running cache that cannot list yet (its first list failing) leaves the count to a list.
-    const snapshot = await this.source.running(kind, namespace).catch(() => undefined);
-    if (snapshot) {
+    const view = await this.source.running(kind, namespace).catch(() => undefined);
+    if (view) {
       return {
         resourceType: kind.resourceType,
-        count: resourceRows(snapshot, namespace, undefined).length,
+        count: resourceRows(view, namespace, undefined).length,
         exact: true,
         source: this.source.listSource === 'snapshot' ? 'snapshot' : 'cache',
       };

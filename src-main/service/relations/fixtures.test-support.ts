@@ -97,7 +97,7 @@ export class FixtureSource implements RelationSource {
     const collection = this.collections.get(kind);
     if (!collection) throw new Error(`not a served kind: ${kind.resourceType}`);
     const staleSince = this.stale.get(kind.resourceType);
-    return { collection, snapshot: collection.snapshot(), ...(staleSince ? { staleSince } : {}) };
+    return { collection, view: collection.view(), ...(staleSince ? { staleSince } : {}) };
   }
 }
 

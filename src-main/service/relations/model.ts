@@ -1,11 +1,11 @@
 /**
  * What relations read, and from where: kinds as discovery names them, and each kind's watch cache
- * as a stream of immutable snapshots (clusters/collection.ts). The service's source is the cluster
+ * as a stream of immutable views (cache/collection.ts). The service's source is the cluster
  * connection (cluster-source.ts); tests give Collections of their own. Nothing here reads a
  * cluster per request: a source answers from caches it keeps.
  */
 
-import type { CollectionSnapshot } from '../cache/collection';
+import type { CollectionView } from '../cache/collection';
 import type { ResourceEntry } from '../clusters/entries';
 
 /** What relations need of a kind; the service's KindInfo is one. */
@@ -21,8 +21,8 @@ export interface KindRef {
 export interface KindRead {
   /** The same object for every read of one cache: indexes kept for it are updated, not rebuilt. */
   readonly collection: object;
-  /** The cache's snapshot when read; later snapshots of one cache have higher versions. */
-  readonly snapshot: CollectionSnapshot<ResourceEntry>;
+  /** The cache's view when read; later views of one cache have higher versions. */
+  readonly view: CollectionView<ResourceEntry>;
   /** RFC 3339: since when the cache is stale, while its watch is broken. */
   readonly staleSince?: string;
 }

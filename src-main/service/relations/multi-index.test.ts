@@ -1,5 +1,5 @@
 /**
- * The kept index: the diff of two ordered snapshots by identity, updates applied in order and only
+ * The kept index: the diff of two ordered views by identity, updates applied in order and only
  * forward, ordered buckets, a first fill that yields to the event loop, and one index per cache
  * and name.
  */
@@ -46,7 +46,7 @@ describe('MultiIndex', () => {
     col.upsert(entry('b', 'x', ['red']));
     col.upsert(entry('a', 'y', ['red', 'blue']));
     col.upsert(entry('a', 'x', ['blue']));
-    await index.sync(col.snapshot());
+    await index.sync(col.view());
     expect(names(index.get('red'))).toEqual(['a/y', 'b/x']);
     expect(names(index.get('blue'))).toEqual(['a/x', 'a/y']);
     expect(index.get('green')).toEqual([]);
@@ -55,36 +55,36 @@ describe('MultiIndex', () => {
     col.upsert(entry('a', 'y', ['green']));
     col.delete('b/x');
     col.upsert(entry('0', 'z', ['red']));
-    await index.sync(col.snapshot());
+    await index.sync(col.view());
     expect(names(index.get('red'))).toEqual(['0/z']);
     expect(names(index.get('green'))).toEqual(['a/y']);
     expect(names(index.get('blue'))).toEqual(['a/x']);
     expect(index.keyCount).toBe(3);
     col.delete('0/z');
-    await index.sync(col.snapshot());
+    await index.sync(col.view());
     expect(index.get('red')).toEqual([]);
     // A key no entry carries any more is dropped, not kept empty.
     expect(index.keyCount).toBe(2);
     // Entries added later still come in the cache's order, wherever they sort.
     col.upsert(entry('z', 'z', ['blue']));
     col.upsert(entry('0', '0', ['blue']));
-    await index.sync(col.snapshot());
+    await index.sync(col.view());
     expect(names(index.get('blue'))).toEqual(['0/0', 'a/x', 'z/z']);
   });
 
-  it('never moves back to an older snapshot', async () => {
+  it('never moves back to an older view', async () => {
     const col = new Collection<ResourceEntry>(compareResources);
     const index = new MultiIndex(tagsOf);
     col.upsert(entry('a', '1', ['t']));
-    const old = col.snapshot();
+    const old = col.view();
     col.upsert(entry('a', '2', ['t']));
-    const now = col.snapshot();
+    const now = col.view();
     await index.sync(now);
     await index.sync(old);
     expect(names(index.get('t'))).toEqual(['a/1', 'a/2']);
     // Two syncs asked together apply in order; the older one leaves the newer state.
     col.upsert(entry('a', '3', ['t']));
-    const newest = col.snapshot();
+    const newest = col.view();
     await Promise.all([index.sync(newest), index.sync(now)]);
     expect(names(index.get('t'))).toEqual(['a/1', 'a/2', 'a/3']);
   });
@@ -104,7 +104,7 @@ describe('MultiIndex', () => {
       if (!done) setImmediate(tick);
     };
     setImmediate(tick);
-    await index.sync(col.snapshot());
+    await index.sync(col.view());
     done = true;
     expect(index.get('all')).toHaveLength(SLICE * 3 + 1);
     // Each slice is read within one turn; the next slice after another turn.
@@ -122,9 +122,9 @@ describe('MultiIndex', () => {
       return tagsOf(e);
     });
     col.upsert(entry('a', '1', ['t']));
-    await expect(index.sync(col.snapshot())).rejects.toThrow('boom');
+    await expect(index.sync(col.view())).rejects.toThrow('boom');
     fail = false;
-    await index.sync(col.snapshot());
+    await index.sync(col.view());
     expect(names(index.get('t'))).toEqual(['a/1']);
   });
 });

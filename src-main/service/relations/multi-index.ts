@@ -1,14 +1,14 @@
 /**
  * An index from keys to the entries of one cache that carry them (owner uids, the objects they
- * use, the objects they point at), kept in step with the cache's snapshots by applying only what
- * changed: two snapshots' ordered entries are walked side by side and compared by identity (an
+ * use, the objects they point at), kept in step with the cache's views by applying only what
+ * changed: two views' ordered entries are walked side by side and compared by identity (an
  * entry is immutable, a change is a new entry), so an unchanged cache costs nothing and a few
  * changes cost one pass of pointer comparisons, not a rebuild.
  *
  * Rules:
- * - Updates run one at a time and only forward: a snapshot older than the one indexed (a reader
+ * - Updates run one at a time and only forward: a view older than the one indexed (a reader
  *   that read its cache before another reader synced a newer one) leaves the index as it is, so a
- *   reader that awaited `sync` sees its snapshot or a newer one.
+ *   reader that awaited `sync` sees its view or a newer one.
  * - Reading an entry's keys parses its text the first time (facts.ts). A first fill of a big cache
  *   parses thousands: new entries are read in slices with a turn of the event loop between them,
  *   so no request stalls the process.
@@ -16,7 +16,7 @@
  *   and change.
  */
 
-import type { CollectionSnapshot } from '../cache/collection';
+import type { CollectionView } from '../cache/collection';
 import { compareResources, type ResourceEntry } from '../clusters/entries';
 
 export type KeysOf = (entry: ResourceEntry) => readonly string[];
@@ -73,9 +73,9 @@ export class MultiIndex {
 
   constructor(private readonly keysOf: KeysOf) {}
 
-  /** Brings the index to `snapshot`, unless it holds a newer one. */
-  sync(snapshot: CollectionSnapshot<ResourceEntry>): Promise<void> {
-    const run = this.chain.then(() => this.update(snapshot));
+  /** Brings the index to `view`, unless it holds a newer one. */
+  sync(view: CollectionView<ResourceEntry>): Promise<void> {
+    const run = this.chain.then(() => this.update(view));
     this.chain = run.catch(() => {});
     return run;
   }
@@ -93,9 +93,9 @@ export class MultiIndex {
     return bucket.sorted;
   }
 
-  private async update(snapshot: CollectionSnapshot<ResourceEntry>): Promise<void> {
-    const all = snapshot.all;
-    if (snapshot.version <= this.version) return;
+  private async update(view: CollectionView<ResourceEntry>): Promise<void> {
+    const all = view.all;
+    if (view.version <= this.version) return;
     const { removed, added } = diffSorted(this.indexed, all);
     // The keys of new entries first, in slices (the parse is the cost); then the change, at once.
     const keys: (readonly string[])[] = [];
@@ -106,7 +106,7 @@ export class MultiIndex {
     for (const entry of removed) for (const key of this.keysOf(entry)) this.unlink(key, entry);
     for (let k = 0; k < added.length; k++) for (const key of keys[k]!) this.link(key, added[k]!);
     this.indexed = all;
-    this.version = snapshot.version;
+    this.version = view.version;
   }
 
   private link(key: string, entry: ResourceEntry): void {

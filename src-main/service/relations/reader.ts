@@ -92,7 +92,7 @@ export class RelationReader {
     const index = indexFor(cache.read.collection, keysOf);
     let synced = this.synced.get(index);
     if (!synced) {
-      synced = index.sync(cache.read.snapshot).then(() => index);
+      synced = index.sync(cache.read.view).then(() => index);
       this.synced.set(index, synced);
     }
     return synced;
@@ -101,7 +101,7 @@ export class RelationReader {
 
 /** The entry of a (namespace, name) in a cache's ordered entries, by bisection. */
 export function findEntry(cache: Cache, namespace: string, name: string): ResourceEntry | undefined {
-  const all = cache.read.snapshot.all;
+  const all = cache.read.view.all;
   const ns = cache.kind.namespaced ? namespace : '';
   const probe = { namespace: ns, name } as ResourceEntry;
   let lo = 0;

@@ -37,7 +37,7 @@ async function locate(
       throw new ProblemError('resource_not_found', `${kind.resourceType} "${name}"${where} not found`);
     return found;
   }
-  const matches = cache.read.snapshot.all.filter((e) => e.name === name);
+  const matches = cache.read.view.all.filter((e) => e.name === name);
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0)
     throw new ProblemError('resource_not_found', `${kind.resourceType} "${name}" not found`);

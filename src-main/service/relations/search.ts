@@ -10,7 +10,7 @@
  */
 
 import type { SearchHit } from '../../../src-shared/contract/relations-operations';
-import type { CollectionSnapshot } from '../cache/collection';
+import type { CollectionView } from '../cache/collection';
 import type { ResourceEntry } from '../clusters/entries';
 import { resourceRows } from '../cache/list-queries';
 import { factsOf } from './facts';
@@ -19,7 +19,7 @@ import { compareText } from './refs';
 
 export interface SearchCache {
   readonly kind: KindRef;
-  readonly snapshot: CollectionSnapshot<ResourceEntry>;
+  readonly view: CollectionView<ResourceEntry>;
 }
 
 export interface Match {
@@ -48,8 +48,8 @@ export function searchCaches(
   const q = query.toLowerCase();
   const out: Match[] = [];
   // A namespace's slice of a cluster-scoped kind is empty: its objects' namespace is ''.
-  for (const { kind, snapshot } of caches) {
-    for (const entry of resourceRows(snapshot, namespace, undefined)) {
+  for (const { kind, view } of caches) {
+    for (const entry of resourceRows(view, namespace, undefined)) {
       const name = entry.name.toLowerCase();
       if (name.startsWith(q)) out.push({ kind, entry, lower: name });
     }

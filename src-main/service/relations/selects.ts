@@ -66,7 +66,7 @@ export async function selectsOf(
   const pods = podKind && (await reader.cache(podKind));
   if (!podKind || !pods) return bounded(targets);
   // The pods come in the cache's order: only the first MAX_REFS can be shown, so only they are built.
-  const selected = resourceRows(pods.read.snapshot, entry.namespace, facts.podSelector);
+  const selected = resourceRows(pods.read.view, entry.namespace, facts.podSelector);
   const distinctTargets = mergeRefs(targets);
   const all = bounded([...distinctTargets, ...selected.slice(0, MAX_REFS).map((p) => entryRef(podKind, p))]);
   return { refs: all.refs, leftOff: distinctTargets.length + selected.length - all.refs.length };
@@ -86,7 +86,7 @@ export async function selectedByOf(
       const selKind = reader.kindOf(gk);
       const cache = selKind && (await reader.cache(selKind));
       if (!selKind || !cache) continue;
-      for (const candidate of resourceRows(cache.read.snapshot, entry.namespace, undefined)) {
+      for (const candidate of resourceRows(cache.read.view, entry.namespace, undefined)) {
         const selector = factsOf(candidate).podSelector;
         if (selector && matchesSelector(selector, entry.labels)) refs.push(entryRef(selKind, candidate));
       }

@@ -60,7 +60,7 @@ export function clusterSource(cluster: ClusterConnection, history?: EventHistory
     timeoutMs: cluster.timeoutMs,
     async objects(kind, signal) {
       // The cache's current snapshot is immutable: the capture reads it while the watch goes on.
-      return (await acquired(cluster, kind, signal)).read().snapshot.all;
+      return (await acquired(cluster, kind, signal)).read().view.all;
     },
     async discovery(signal) {
       const view = await cluster.discovery.current(signal);

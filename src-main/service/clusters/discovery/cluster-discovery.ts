@@ -91,7 +91,7 @@ export class ClusterDiscovery {
     return {
       kinds: last.kinds,
       gaps: last.gaps,
-      crds: crds.read().snapshot.all,
+      crds: crds.read().view.all,
       readAt: last.at,
       ...(this.failing ? { staleSince: new Date(last.at).toISOString() } : {}),
     };

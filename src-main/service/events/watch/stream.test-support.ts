@@ -64,7 +64,7 @@ export function start(s: Setup = {}) {
     lastUsed: 0,
     staleSince: undefined as string | undefined,
     staleCause: undefined as ProblemError | undefined,
-    read: () => ({ snapshot: collection.snapshot() }),
+    read: () => ({ view: collection.view() }),
   };
   const filter: EventFilter = { reason: s.reason ?? 'Watched', resourceEvents: true, systemEvents: true };
   const client = new AbortController();

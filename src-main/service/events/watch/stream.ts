@@ -152,7 +152,7 @@ export async function* watchStream(w: WatchInputs): AsyncGenerator<string, void,
     const resumed = missed !== undefined;
     let replay: readonly EventEntry[] = [];
     if (!resumed && (w.lastEventId !== undefined || w.sendInitial))
-      replay = eventRows(cache.read().snapshot, w.filter());
+      replay = eventRows(cache.read().view, w.filter());
 
     yield out(framing.opening());
     if (w.lastEventId !== undefined && !resumed) {
