@@ -48,6 +48,9 @@ interface SnapshotsState {
   canOpen: boolean;
   opening: boolean;
   openError: string | null;
+  /** The snapshot being closed (its clusterId), while the service closes it. */
+  closing: string | null;
+  closeError: string | null;
 
   startCapture(workspaceId: string, clusterId: string, options: CaptureOptions): Promise<void>;
   saveFile(): Promise<void>;
@@ -59,6 +62,11 @@ interface SnapshotsState {
   /** A file chosen in a file input or dropped onto the window. */
   openFile(file: File): Promise<void>;
   clearOpenError(): void;
+  /**
+   * Closes an opened snapshot: it leaves every cluster list, this session's and later ones'.
+   * The switcher then lands on a connected cluster, as when the selected one is gone.
+   */
+  closeSnapshot(cluster: Cluster): Promise<void>;
 }
 
 function detail(err: unknown): string {
@@ -121,6 +129,8 @@ export const useSnapshots = create<SnapshotsState>()((set, get) => {
     canOpen: desktopFiles() !== undefined,
     opening: false,
     openError: null,
+    closing: null,
+    closeError: null,
 
     async startCapture(workspaceId, clusterId, options) {
       stopPolling();
@@ -203,6 +213,25 @@ export const useSnapshots = create<SnapshotsState>()((set, get) => {
 
     clearOpenError() {
       set({ openError: null });
+    },
+
+    async closeSnapshot(cluster) {
+      set({ closing: cluster.clusterId, closeError: null });
+      try {
+        await api().call('closeSnapshot', {
+          params: { workspaceId: cluster.workspaceId, clusterId: cluster.clusterId },
+        });
+      } catch (err) {
+        // Closed already (another tab, another administrator): gone all the same.
+        if (!(err instanceof ApiError && err.problem.status === 404)) {
+          set({ closing: null, closeError: `The snapshot could not be closed: ${detail(err)}` });
+          return;
+        }
+      }
+      // Nothing of the snapshot stays selected; the refresh picks the cluster shown next.
+      useRoute.getState().go({ clusterId: null, selected: null });
+      await useClusters.getState().refresh();
+      set({ closing: null });
     },
   };
 });

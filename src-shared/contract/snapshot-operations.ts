@@ -6,7 +6,7 @@ import { snapshotJob } from './snapshot-models';
 
 /**
  * Cluster snapshots (issue 10 §2): take one from a connected cluster as a background job, download
- * its `.skiff` file, and open a `.skiff` file as a read-only cluster. The file format is in
+ * its `.skiff` file, open a `.skiff` file as a read-only cluster, and close it again. The file format is in
  * docs/snapshot-format.md.
  */
 
@@ -92,5 +92,19 @@ export const snapshotOperations = {
     result: cluster,
     paginated: false,
     successStatus: 201,
+  }),
+
+  closeSnapshot: defineOperation({
+    method: 'DELETE',
+    path: '/v1/workspaces/:workspaceId/clusters/:clusterId',
+    summary:
+      'Close an opened snapshot (administrators): it leaves every workspace, its file is closed and an uploaded file removed; answers the cluster it was. A cluster from a kubeconfig context is 409 conflict.',
+    // Like opening: what every user's cluster list shows changes.
+    auth: 'session',
+    params: z.strictObject({ workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') }),
+    query: z.strictObject({}),
+    body: z.undefined(),
+    result: cluster,
+    paginated: false,
   }),
 } as const;

@@ -1,6 +1,7 @@
 import type { MonitoringFlags, Workspace } from '../../../src-shared/contract/models';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
+import type { ContextSource } from '../kube/kubeconfig';
 import type { Logger } from '../logger';
 import type { KeyValueStore } from '../storage/store';
 import {
@@ -12,7 +13,6 @@ import {
 } from '../workspaces/config';
 import { ClusterConnection, type ClusterOptions, type EventRecording, type WatchOptions } from './cluster';
 import { kindOfDiscovered } from './kind-info';
-import type { ContextSource } from '../kube/kubeconfig';
 import { assignClusterIds } from './slug';
 import type { FrozenCluster } from './source-frozen';
 
@@ -216,6 +216,27 @@ export class ClusterRegistry {
     });
     this.clusters.set(clusterId, cluster);
     return cluster;
+  }
+
+  /**
+   * Removes an opened snapshot (snapshots/open.ts closeOne) and stops its caches. A workspace that
+   * listed it forgets it too, so nothing saved still names it: the same file opened again later
+   * gets the same id and must not reappear in a workspace. (Its monitoring flags never change:
+   * a snapshot is read-only, so there are none saved to forget.)
+   */
+  async removeSnapshot(clusterId: string): Promise<void> {
+    const cluster = this.clusters.get(clusterId);
+    if (!cluster?.snapshot) return;
+    this.clusters.delete(clusterId);
+    if (this.config.workspaces.some((w) => w.clusterIds?.includes(clusterId))) {
+      this.save({
+        ...this.config,
+        workspaces: this.config.workspaces.map((w) =>
+          w.clusterIds ? { ...w, clusterIds: w.clusterIds.filter((id) => id !== clusterId) } : w,
+        ),
+      });
+    }
+    await cluster.close();
   }
 
   /** The cluster with this id, whichever workspaces hold it (for service-wide work such as the history). */

@@ -10,7 +10,7 @@ import { PROBLEM_CODES, type ProblemCode } from '../../../src-shared/contract/pr
 type Spec = OperationSpec & { consumes?: readonly string[] };
 
 const ADMIN_ONLY =
-  /^(createWorkspace|updateWorkspace|deleteWorkspace|updateAppSettings|updateCluster|listAccounts|createAccount|updateAccount|removeAccount|openSnapshot|createSnapshot)$/;
+  /^(createWorkspace|updateWorkspace|deleteWorkspace|updateAppSettings|updateCluster|listAccounts|createAccount|updateAccount|removeAccount|openSnapshot|closeSnapshot|createSnapshot)$/;
 
 /** Served from a watch cache: a request can meet its first list still filling (503 cluster_syncing). */
 const CACHE_BACKED =
@@ -31,6 +31,7 @@ const SPECIAL: Partial<Record<string, ProblemCode[]>> = {
   removeAccount: ['last_admin'],
   getLogs: ['log_unavailable'],
   openSnapshot: ['invalid_snapshot', 'snapshot_version_unsupported', 'conflict'],
+  closeSnapshot: ['conflict'],
   createSnapshot: ['conflict', 'rate_limited'],
   getSnapshot: ['snapshot_not_found'],
   downloadSnapshot: ['snapshot_not_found', 'conflict'],

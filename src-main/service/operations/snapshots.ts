@@ -13,6 +13,7 @@ import type { EventHistory } from '../events/history/index';
 import type { SnapshotJobs } from '../snapshots/jobs';
 import type { SnapshotOpener } from '../snapshots/open';
 import { clusterSource } from '../snapshots/source';
+import { closeSnapshotHandler } from './snapshot-close';
 import { openSnapshotHandler } from './snapshot-open';
 
 /**
@@ -49,7 +50,10 @@ function visibleJob(deps: SnapshotDeps, snapshotId: string, principal: Principal
 
 export function snapshotHandlers(
   deps: SnapshotDeps,
-): Pick<OperationHandlers, 'createSnapshot' | 'getSnapshot' | 'downloadSnapshot' | 'openSnapshot'> {
+): Pick<
+  OperationHandlers,
+  'createSnapshot' | 'getSnapshot' | 'downloadSnapshot' | 'openSnapshot' | 'closeSnapshot'
+> {
   return {
     createSnapshot: async ({ params, body }, ctx) => {
       // Administrators only (and by session: the contract refuses API keys, which are never an
@@ -109,5 +113,6 @@ export function snapshotHandlers(
     },
 
     openSnapshot: openSnapshotHandler(deps.registry, deps.opener),
+    closeSnapshot: closeSnapshotHandler(deps.registry, deps.opener),
   };
 }

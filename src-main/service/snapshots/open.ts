@@ -25,7 +25,8 @@ import { snapshotContent } from './snapshot-content';
  * more: kubectl needs an apiserver, so kubeconfigYaml starts an embedded simulator per snapshot
  * (frozen, on loopback, with a token of its own) the first time it is called.
  *
- * Rules: a snapshot lives for this run only (it is not remembered across restarts). Every file is
+ * Rules: a snapshot lives for this run only (it is not remembered across restarts), or until it is
+ * closed (closeOne), which forgets it everywhere this run would still show it. Every file is
  * checked first, in a process of its own (inspect.ts), so a hostile one costs the event loop
  * nothing; closing the service ends checks in progress. A capture is known by its context,
  * takenAt and finishedAt: the same capture again with the same content (SHA-256 of the file)
@@ -220,8 +221,6 @@ export class SnapshotOpener {
       host: '127.0.0.1',
       tickMs: false,
       token: randomBytes(24).toString('base64url'),
-      // kubectl sends no bearer token to an http:// server.
-      tls: true,
       content: snapshotContent(file),
     }).then((sim) => {
       this.deps.logger.info({ clusterId, url: sim.url }, 'snapshot served to kubectl');
@@ -255,6 +254,22 @@ export class SnapshotOpener {
     );
   }
 
+  /**
+   * Closes one opened snapshot (`DELETE …/clusters/{clusterId}`): it leaves the registry and every
+   * workspace that listed it, its caches stop, and only then its file closes (nothing reads it
+   * any more), kubectl's simulator stops and an uploaded file is removed. False when no snapshot
+   * is open with this id: a cluster of a kubeconfig context, or one closed already.
+   */
+  async closeOne(clusterId: string): Promise<boolean> {
+    const o = this.opened.get(clusterId);
+    if (!o) return false;
+    this.opened.delete(clusterId);
+    await this.deps.registry.removeSnapshot(clusterId);
+    await release(o);
+    this.deps.logger.info({ clusterId }, 'snapshot closed');
+    return true;
+  }
+
   /** Stops the simulators kubectl was given, if any, closes every file and removes the uploaded ones. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -262,15 +277,16 @@ export class SnapshotOpener {
     this.closing.abort();
     const all = [...this.opened.values()];
     this.opened.clear();
-    await Promise.all(
-      all.map(async (o) => {
-        const sim = await o.sim?.catch(() => undefined);
-        await sim?.close();
-        o.file.close();
-        const h = await o.history?.catch(() => undefined);
-        h?.db.close();
-        if (o.owned) await rm(o.owned, { force: true });
-      }),
-    );
+    await Promise.all(all.map(release));
   }
+}
+
+/** Everything an open snapshot holds, once its cluster's caches have stopped reading the file. */
+async function release(o: Open): Promise<void> {
+  const sim = await o.sim?.catch(() => undefined);
+  await sim?.close();
+  o.file.close();
+  const h = await o.history?.catch(() => undefined);
+  h?.db.close();
+  if (o.owned) await rm(o.owned, { force: true });
 }

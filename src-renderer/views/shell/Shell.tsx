@@ -1,9 +1,11 @@
 // First, so that the frame's rules come before those of the views inside it, as in the one stylesheet they came from.
 import './layout.css';
 import { useEffect } from 'react';
+import type { Cluster } from '../../../src-shared/contract/models';
 import { useClusters, useCurrentCluster } from '../../state/clusters';
 import { useKindsPolling } from '../../state/kinds';
 import { useRoute } from '../../state/route';
+import { useSnapshots } from '../../state/snapshots';
 import { Empty, Loading } from '../common/Problem';
 import { EventsView } from '../events/EventsView';
 import { ResourceTree } from '../navigation/ResourceTree';
@@ -68,6 +70,22 @@ function ClusterBound({
   );
 }
 
+/** The snapshot banner, with its Close control for whoever may open (and so close) snapshots. */
+function ClosableSnapshotBanner({ cluster }: { cluster: Cluster | undefined }) {
+  const canClose = useSnapshots((s) => s.canOpen);
+  const closing = useSnapshots((s) => s.closing);
+  const closeError = useSnapshots((s) => s.closeError);
+  const closeSnapshot = useSnapshots((s) => s.closeSnapshot);
+  return (
+    <SnapshotBanner
+      cluster={cluster}
+      {...(canClose ? { onClose: (c: Cluster) => void closeSnapshot(c) } : {})}
+      closing={closing !== null && closing === cluster?.clusterId}
+      closeError={closeError}
+    />
+  );
+}
+
 export function Shell() {
   useClusterPolling();
   usePaletteShortcuts();
@@ -95,7 +113,7 @@ export function Shell() {
           )}
         </aside>
         <main id="main" className="main" tabIndex={-1}>
-          <SnapshotBanner cluster={cluster} />
+          <ClosableSnapshotBanner cluster={cluster} />
           {area === 'resources' && (
             <ClusterBound>{(ws, cl) => <ResourcesArea workspaceId={ws} clusterId={cl} />}</ClusterBound>
           )}

@@ -86,6 +86,22 @@ describe('the snapshot banner', () => {
     expect(screen.getByRole('status').textContent).toContain('Snapshot of prod-eu taken at an unknown time');
   });
 
+  it('offers "Close snapshot" to whoever may close it, and hands it the snapshot', () => {
+    const closed: Cluster[] = [];
+    render(<SnapshotBanner cluster={snapshot} onClose={(c) => closed.push(c)} />);
+    screen.getByRole('button', { name: 'Close snapshot' }).click();
+    expect(closed).toEqual([snapshot]);
+  });
+
+  it('offers no Close without onClose, and while closing shows it disabled, with any failure as an alert', () => {
+    const { rerender } = render(<SnapshotBanner cluster={snapshot} />);
+    expect(screen.queryByRole('button', { name: /Clos/ })).toBeNull();
+    rerender(<SnapshotBanner cluster={snapshot} onClose={() => {}} closing closeError="refused" />);
+    const button = screen.getByRole('button', { name: 'Closing…' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(screen.getByRole('alert').textContent).toBe('refused');
+  });
+
   it('shows nothing for a live cluster, or when no cluster is chosen', () => {
     const { container } = render(
       <>
