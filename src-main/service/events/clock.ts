@@ -1,3 +1,10 @@
+/**
+ * The clock relative durations count back from, for events and logs alike.
+ *
+ * Rules: a snapshot's durations count back from when it was taken, any other cluster's from now;
+ * absolute instants never move; the answer always leaves every duration the contract accepts a
+ * valid instant.
+ */
 import { durationClock } from '../../../src-shared/contract/time-range';
 import type { ClusterConnection } from '../clusters/cluster';
 

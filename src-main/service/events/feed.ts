@@ -1,3 +1,10 @@
+/**
+ * The numbered change feed of one cluster's event cache, read by the event watch (watch/).
+ *
+ * Rules: every change the cache applies gets the next number, once; a bounded ring keeps the last
+ * changes for Last-Event-ID resume, and anything older (or from another run) is never resumed
+ * from; the history observes a change before the feed does.
+ */
 import type { CacheObserver } from '../cache/resource-cache';
 import type { EventEntry } from './entries';
 import { eventFingerprint } from './entries';

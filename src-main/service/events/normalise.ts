@@ -1,3 +1,11 @@
+/**
+ * A Kubernetes Event (core/v1, or written through events.k8s.io) as one record, and the one order
+ * of events everywhere (the cache, the history, the watch's replay).
+ *
+ * Rules: timestamps are ISO 8601 UTC, the cluster's own precision kept, with the documented
+ * fallbacks for events.k8s.io writers; what an event lacks becomes an empty value, never a throw;
+ * newest first, ties by eventId, so pages never shuffle between requests.
+ */
 import type { EventRecord, KubeObject } from '../../../src-shared/contract/models';
 
 /** An event record without its workspace (the same cluster can sit in several workspaces). */

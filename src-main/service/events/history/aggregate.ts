@@ -1,3 +1,10 @@
+/**
+ * The timeline's buckets and the groups of events, built the same way from live rows and from the
+ * history's SQL counts.
+ *
+ * Rules: buckets are whole seconds and cover exactly the rows the list answers for the same
+ * filters; groups are ordered newest first, then by (kind, namespace, name, uid, reason, type).
+ */
 import type { EventGroup, EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { EventEntry } from '../entries';
 import type { GroupRow } from './store';

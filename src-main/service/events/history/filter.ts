@@ -1,3 +1,11 @@
+/**
+ * The event filters as the history answers them: the SQL condition, a stable key for memos, and
+ * the expired rows of a page as ranges.
+ *
+ * Rules: the history answers exactly the filter the live list answers (HistoryFilter is
+ * EventFilter); every condition leads one of the table's indexes, so a page is read in order
+ * without sorting.
+ */
 import type { EventFilter } from '../../cache/list-queries';
 import type { EventEntry } from '../entries';
 

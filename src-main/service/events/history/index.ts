@@ -1,3 +1,11 @@
+/**
+ * The event history as the rest of the service sees it (EventHistory): the recorder the event
+ * caches write through, and the reads includeExpired=true answers.
+ *
+ * Rules: every read first writes what is pending; reads take the cluster as its request resolved
+ * it (HistorySubject), never a lookup by id; a snapshot's history is its own and never recorded
+ * into; with recording off nothing is written.
+ */
 import type { EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import type { CacheObserver } from '../../cache/resource-cache';

@@ -1,3 +1,10 @@
+/**
+ * Writes what the event caches see into the event history, off the request path.
+ *
+ * Rules: writes are batched and bounded in time per transaction, yielding to the event loop in
+ * between; a category whose monitoring flag is off is not written; retention runs in small
+ * batches; changes gather per cluster, the latest state of each event kept.
+ */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import type { CacheObserver } from '../../cache/resource-cache';

@@ -1,3 +1,9 @@
+/**
+ * The event_history table: its writes in batches and its reads (pages, totals, buckets, groups).
+ *
+ * Rules: synchronous, as node:sqlite is, so every call is kept small by its caller; a page is read
+ * in the list's order through an index, never sorted.
+ */
 import type { AppDatabase } from '../../storage/database';
 import type { EventEntry } from '../entries';
 import { type HistoryFilter, type HistoryRow, whereOf } from './filter';

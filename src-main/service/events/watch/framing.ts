@@ -1,3 +1,9 @@
+/**
+ * The event watch's two framings: Server-Sent Events and NDJSON.
+ *
+ * Rules: a record's JSON is the same in both; only SSE carries `id:` (the resume point) and names
+ * control records with `event:`.
+ */
 import {
   type EventWatchRecord,
   SSE,

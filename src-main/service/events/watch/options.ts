@@ -1,3 +1,8 @@
+/**
+ * The event watch's bounds and timings, with the defaults production runs with.
+ *
+ * Rules: every bound has a default; tests shorten them, nothing else changes them at run time.
+ */
 /** Bounds and timings of the event watch; the defaults suit production, tests shorten them. */
 export interface EventWatchOptions {
   /** A heartbeat (SSE comment, NDJSON HEARTBEAT line) after this long without output. Default 15 s. */

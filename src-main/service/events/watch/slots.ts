@@ -1,3 +1,9 @@
+/**
+ * The per-credential bound on open event watches.
+ *
+ * Rules: one login session or one API key is one credential; past the bound a watch is refused
+ * with 429 and Retry-After; a slot is given back exactly once, however often release is called.
+ */
 import type { Principal } from '../../context';
 import { ProblemError } from '../../errors';
 

@@ -1,3 +1,11 @@
+/**
+ * One client's event watch as text chunks: the state (or the changes missed since Last-Event-ID),
+ * SYNCED, then the changes as they happen.
+ *
+ * Rules: no change falls between the state sent and the changes after it; a slow client grows a
+ * bounded queue, never a socket buffer, and past the bound it is ended with an ERROR; a watch ends
+ * with its credential, its client, or its cache, and always gives its slot back.
+ */
 import type { EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import type { Problem } from '../../../../src-shared/contract/problem';
 import { type EventFilter, eventRows, matchesEvent } from '../../cache/list-queries';
