@@ -12,8 +12,8 @@ import type { WatchOptions } from './clusters/cluster';
 import { ClusterRegistry } from './clusters/registry';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
 import type { EventWatchOptions } from './events/watch/options';
-import { createHttpServer, type HttpServerOptions } from './http/http-server';
-import { createHttpApp } from './http/server';
+import { createHttpServer, type HttpServerOptions } from './http/listener';
+import { createHttpApp } from './http/request-handler';
 import { createStaticHandler } from './http/static';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
 import { createInvoker, type Invoker } from './invoke';
@@ -212,7 +212,7 @@ export function createService(config: ServiceConfig): Service {
       // Nothing is served before the signing key and the first account exist.
       await auth.ready;
       auth.allowListenAddress(host);
-      // Slow clients are bounded there; answers (lists, log follows) are not (see http/http-server.ts).
+      // Slow clients are bounded there; answers (lists, log follows) are not (see http/listener.ts).
       const server = createHttpServer(listener, config.http ?? {}, logger);
       servers.push(server);
       return new Promise((resolve, reject) => {

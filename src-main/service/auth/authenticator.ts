@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthRequirement } from '../../../src-shared/contract/define';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
-import type { Authenticator } from '../http/server';
+import type { Authenticator } from '../http/request-handler';
 import { type Accounts, workspacesOf } from './accounts';
 import type { ApiKeys } from './api-keys';
 import { API_KEY_PREFIX } from './secrets';

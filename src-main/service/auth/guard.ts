@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import type { TLSSocket } from 'node:tls';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
-import type { RequestGuard } from '../http/server';
+import type { RequestGuard } from '../http/request-handler';
 
 /** Host names that always reach this machine; accepted with the port the request arrived on. */
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];

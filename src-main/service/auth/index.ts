@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ClientDescription, LoginResult } from '../../../src-shared/contract/auth-models';
 import type { Principal } from '../context';
-import type { Authenticator, RequestGuard } from '../http/server';
+import type { Authenticator, RequestGuard } from '../http/request-handler';
 import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
 import { type AuthCore, createCore } from './core';

@@ -1,5 +1,5 @@
 /**
- * JSON request bodies at the HTTP edge (body.ts through server.ts): media types written with
+ * JSON request bodies at the HTTP edge (body.ts through request-handler.ts): media types written with
  * optional whitespace, requests with no body at all, and the facts a refusal names.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * JSON request bodies at the HTTP edge (body.ts through server.ts): which bodies are read, how
+ * JSON request bodies at the HTTP edge (body.ts through request-handler.ts): which bodies are read, how
  * their type is judged, the 1 MiB bound, and what a body that is not JSON answers.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
 import { eventually } from '../test-support/eventually.test-support';
 import { LINGER_MS, MAX_HEAD_BYTES, MAX_URL_BYTES, problemFor, rawProblemResponse } from './client-error';
-import { createHttpServer, type HttpServerOptions } from './http-server';
+import { createHttpServer, type HttpServerOptions } from './listener';
 import { serverPerTest } from './raw-clients.test-support';
 import { recordingLogger } from './recording-logger.test-support';
 

@@ -1,5 +1,5 @@
 /**
- * Clients that go away (client-gone.ts, and how server.ts uses it): the work they started stops,
+ * Clients that go away (client-gone.ts, and how request-handler.ts uses it): the work they started stops,
  * their departure is no failure of the service, and a real failure is never hidden behind one.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

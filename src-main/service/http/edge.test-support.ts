@@ -4,9 +4,9 @@ import type { AuthRequirement, Reply } from '../../../src-shared/contract/define
 import type { OperationName } from '../../../src-shared/contract/operations';
 import type { CallContext, Principal } from '../context';
 import type { RawCall } from '../invoke';
-import { createHttpServer, type HttpServerOptions } from './http-server';
+import { createHttpServer, type HttpServerOptions } from './listener';
 import { type LogEntry, recordingLogger } from './recording-logger.test-support';
-import { createHttpApp, type HttpAppOptions } from './server';
+import { createHttpApp, type HttpAppOptions } from './request-handler';
 
 /** One call the HTTP edge handed to the invoker, as it handed it. */
 export interface EdgeCall {

@@ -20,7 +20,7 @@ import {
 } from './raw-clients.test-support';
 import { LEVEL, recordingLogger } from './recording-logger.test-support';
 
-// Short timeouts so each case runs in seconds; production defaults are in http-server.ts.
+// Short timeouts so each case runs in seconds; production defaults are in listener.ts.
 const HEADERS_MS = 1_000;
 const REQUEST_MS = 2_000;
 const CHECK_MS = 200;

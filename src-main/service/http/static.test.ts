@@ -1,5 +1,5 @@
 /**
- * The renderer's files in web mode (static.ts behind server.ts): types, lengths and headers, the
+ * The renderer's files in web mode (static.ts behind request-handler.ts): types, lengths and headers, the
  * index for the app's own routes, and no way out of the folder.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

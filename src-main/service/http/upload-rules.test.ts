@@ -1,5 +1,5 @@
 /**
- * File bodies (upload.ts through server.ts, POST /v1/snapshots): media types written with optional
+ * File bodies (upload.ts through request-handler.ts, POST /v1/snapshots): media types written with optional
  * whitespace, and an upload folder that refuses the file.
  */
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * File bodies (upload.ts through server.ts, the snapshot upload's POST /v1/snapshots): streamed to
+ * File bodies (upload.ts through request-handler.ts, the snapshot upload's POST /v1/snapshots): streamed to
  * a file of their own, bounded by --snapshot-max-size, and never left behind when refused.
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';

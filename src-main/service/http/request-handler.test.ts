@@ -1,5 +1,5 @@
 /**
- * The HTTP edge (server.ts): routing and refusals before any work, what an operation is handed,
+ * The HTTP edge (request-handler.ts): routing and refusals before any work, what an operation is handed,
  * and how its reply becomes an answer. The operations are scripted: the edge is what is tested.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,13 @@
+/**
+ * The service's HTTP listener: the Node server around the request handler (request-handler.ts),
+ * holding every bound on clients rather than on answers. Rules:
+ * - Slow requests are ended by Node's own header and request timeouts; connections that send
+ *   nothing, or wait on their client in numbers, by the ConnectionGuard; maxConnections is the last
+ *   resort (half the open-file limit, at most 8,192). Answers (lists, log follows) are never bounded.
+ * - What cannot be taken whole (timeouts, oversized or malformed requests) is answered in
+ *   problem+json by client-error.ts, like every other error.
+ * - Floods are logged as one warning per 10 s with a count, never a line per connection.
+ */
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Logger } from '../logger';

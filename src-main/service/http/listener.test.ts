@@ -1,17 +1,12 @@
 /**
- * The service's HTTP server (http-server.ts): the timeouts and bounds it derives from its options,
+ * The service's HTTP listener (listener.ts): the timeouts and bounds it derives from its options,
  * and what it tells the log about clients it closes.
  */
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../test-support/eventually.test-support';
-import {
-  createHttpServer,
-  defaultMaxConnections,
-  HTTP_DEFAULTS,
-  type HttpServerOptions,
-} from './http-server';
+import { createHttpServer, defaultMaxConnections, HTTP_DEFAULTS, type HttpServerOptions } from './listener';
 import { serverPerTest } from './raw-clients.test-support';
 import { LEVEL, recordingLogger } from './recording-logger.test-support';
 

@@ -1,11 +1,11 @@
 /**
- * The service's HTTP server (http-server.ts): how often it checks its clients, and what it tells
+ * The service's HTTP listener (listener.ts): how often it checks its clients, and what it tells
  * the log about connections refused at the connection cap.
  */
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../test-support/eventually.test-support';
-import { createHttpServer, HTTP_DEFAULTS, type HttpServerOptions } from './http-server';
+import { createHttpServer, HTTP_DEFAULTS, type HttpServerOptions } from './listener';
 import { serverPerTest } from './raw-clients.test-support';
 import { LEVEL, recordingLogger } from './recording-logger.test-support';
 

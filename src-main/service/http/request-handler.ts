@@ -1,3 +1,14 @@
+/**
+ * The API's request handler: what one HTTP request to /v1 becomes (a RequestListener, with no
+ * knowledge of sockets; listener.ts owns the server and its connection bounds). Rules:
+ * - Refusals come before any work, in this order: the guard (Host, Origin, rate limits), the route
+ *   (404, 405 with Allow), authentication, the media type; a streaming answer's Accept is
+ *   negotiated before the operation runs, so a refusal costs no cluster request.
+ * - Query parameters appear once each; bodies are read only for operations that take one.
+ * - The operation gets an AbortSignal that fires when the answer is complete or the client left;
+ *   a client that left is no failure and gets no answer. Anything that is not a ProblemError is
+ *   logged and answered 500 internal_error in problem+json, never thrown out of the listener.
+ */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
