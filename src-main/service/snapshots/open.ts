@@ -221,6 +221,8 @@ export class SnapshotOpener {
       host: '127.0.0.1',
       tickMs: false,
       token: randomBytes(24).toString('base64url'),
+      // kubectl sends no bearer token to an http:// server.
+      tls: true,
       content: snapshotContent(file),
     }).then((sim) => {
       this.deps.logger.info({ clusterId, url: sim.url }, 'snapshot served to kubectl');
