@@ -1,6 +1,5 @@
 import { formatSelector, matchesSelector, type Selector } from '../../../src-shared/kube/selector';
 import type { ResourceEntry } from '../clusters/entries';
-import type { EventEntry } from '../events/entries';
 import type { CollectionView } from './collection';
 
 /**
@@ -10,7 +9,8 @@ import type { CollectionView } from './collection';
 const memo = new WeakMap<object, Map<string, readonly unknown[]>>();
 const MEMO_PER_VIEW = 32;
 
-function remembered<T>(view: object, key: string, compute: () => readonly T[]): readonly T[] {
+/** A view's rows under `key`, computed once per view (the events list shares it: events/filter.ts). */
+export function remembered<T>(view: object, key: string, compute: () => readonly T[]): readonly T[] {
   let results = memo.get(view);
   if (!results) {
     results = new Map();
@@ -67,82 +67,9 @@ export function resourceRows(
   }
   return remembered(view, `sel:${namespace ?? ''}:${formatSelector(selector)}`, () => {
     const candidates = labelCandidates(view, selector);
-    const base =
-      candidates ?? (namespace === undefined ? view.all : namespaceSlice(view.all, namespace));
+    const base = candidates ?? (namespace === undefined ? view.all : namespaceSlice(view.all, namespace));
     return base.filter(
       (r) => (namespace === undefined || r.namespace === namespace) && matchesSelector(selector, r.labels),
     );
-  });
-}
-
-export interface EventFilter {
-  type?: 'NORMAL' | 'WARNING';
-  reason?: string;
-  namespace?: string;
-  /** Lower-cased. */
-  kind?: string;
-  name?: string;
-  /** Epoch ms: events whose lastTimestamp is at or after it. */
-  sinceMs?: number;
-  /** Epoch ms: events whose lastTimestamp is at or before it. */
-  untilMs?: number;
-  resourceEvents: boolean;
-  systemEvents: boolean;
-}
-
-/** Whether one event passes the list's filters: eventRows for one entry (the event watch's changes). */
-export function matchesEvent(e: EventEntry, f: EventFilter): boolean {
-  return (
-    (e.category === 'resource' ? f.resourceEvents : f.systemEvents) &&
-    (f.type === undefined || e.type === f.type) &&
-    (f.reason === undefined || e.reason === f.reason) &&
-    (f.namespace === undefined || e.namespace === f.namespace) &&
-    (f.kind === undefined || e.kindKey === f.kind) &&
-    (f.name === undefined || e.name === f.name) &&
-    (f.sinceMs === undefined || e.lastMs >= f.sinceMs) &&
-    (f.untilMs === undefined || e.lastMs <= f.untilMs)
-  );
-}
-
-/** Index name and value for each indexed filter the request sets. */
-function indexedFilters(f: EventFilter): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  if (f.type !== undefined) out.push(['type', f.type]);
-  if (f.reason !== undefined) out.push(['reason', f.reason]);
-  if (f.namespace !== undefined) out.push(['namespace', f.namespace]);
-  if (f.kind !== undefined) out.push(['kind', f.kind]);
-  if (f.resourceEvents !== f.systemEvents) out.push(['category', f.resourceEvents ? 'resource' : 'system']);
-  return out;
-}
-
-/** In newest-first order the events at or after an instant are a prefix: its length, by bisection. */
-function sincePrefix(rows: readonly EventEntry[], sinceMs: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid]!.lastMs >= sinceMs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-export function eventRows(view: CollectionView<EventEntry>, f: EventFilter): readonly EventEntry[] {
-  if (!f.resourceEvents && !f.systemEvents) return [];
-  const indexed = indexedFilters(f);
-  const key = JSON.stringify([indexed, f.name ?? null, f.sinceMs ?? null, f.untilMs ?? null]);
-  return remembered(view, key, () => {
-    let rows = view.all;
-    for (const [name, value] of indexed) {
-      const list = view.by(name, value);
-      if (list.length < rows.length) rows = list;
-    }
-    if (f.sinceMs !== undefined) rows = rows.slice(0, sincePrefix(rows, f.sinceMs));
-    // The events after `until` (lastMs ≥ until + 1) are a prefix too: cut off.
-    if (f.untilMs !== undefined) rows = rows.slice(sincePrefix(rows, f.untilMs + 1));
-    const extra = indexed.length > 1 || f.name !== undefined;
-    if (!extra) return rows;
-    // The time bounds already hold (the slices above); matchesEvent checks them again, cheaply.
-    return rows.filter((e) => matchesEvent(e, f));
   });
 }

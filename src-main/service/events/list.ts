@@ -10,10 +10,10 @@
 import type { Reply, ValidInput } from '../../../src-shared/contract/define';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import type { Operations } from '../../../src-shared/contract/operations';
-import { eventRows } from '../cache/list-queries';
 import { serialisedPage } from '../pagination';
 import { durationsEnd } from './clock';
 import { eventRecord } from './entries';
+import { eventRows } from './filter';
 import { formatRanges, type HistoryRow } from './history/filter';
 import type { EventHistory } from './history/index';
 import { resolveEventFilter } from './query';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventFilter } from '../../cache/list-queries';
+import type { EventFilter } from '../filter';
 import { filterKey, formatRanges } from './filter';
 import { ALL, entry, ids, MIN, storePerTest, T0 } from './history.test-support';
 

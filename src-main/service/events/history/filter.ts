@@ -6,8 +6,9 @@
  * EventFilter); every condition leads one of the table's indexes, so a page is read in order
  * without sorting.
  */
-import type { EventFilter } from '../../cache/list-queries';
+
 import type { EventEntry } from '../entries';
+import type { EventFilter } from '../filter';
 
 /** The event list's filters, resolved: the same filter the live list answers. */
 export type HistoryFilter = EventFilter;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventFilter } from '../../cache/list-queries';
 import type { ClusterConnection } from '../../clusters/cluster';
 import { silentLogger } from '../../logger';
+import type { EventFilter } from '../filter';
 import { ALL, entry, ids, MIN, type OpenStore, openStore, SEC, T0 } from './history.test-support';
 import { EventHistory, type EventHistoryOptions } from './index';
 

@@ -3,11 +3,11 @@ import { type EventWatchRecord, NDJSON_WATCH } from '../../../../src-shared/cont
 import type { KubeObject } from '../../../../src-shared/contract/models';
 import type { Problem } from '../../../../src-shared/contract/problem';
 import { Collection } from '../../cache/collection';
-import type { EventFilter } from '../../cache/list-queries';
 import type { ResourceCache } from '../../cache/resource-cache';
 import type { ProblemError } from '../../errors';
 import { compareEventEntries, EVENT_INDEXES, type EventEntry, eventEntry } from '../entries';
 import { EventFeed } from '../feed';
+import type { EventFilter } from '../filter';
 import { framingFor } from './framing';
 import { type EventWatchOptions, resolveWatchOptions } from './options';
 import { watchStream } from './stream';

@@ -8,11 +8,11 @@
  */
 import type { EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import type { Problem } from '../../../../src-shared/contract/problem';
-import { type EventFilter, eventRows, matchesEvent } from '../../cache/list-queries';
 import type { ResourceCache } from '../../cache/resource-cache';
 import { ProblemError } from '../../errors';
 import { type EventEntry, eventRecord } from '../entries';
 import type { EventFeed, FeedChange, FeedChangeType } from '../feed';
+import { type EventFilter, eventRows, matchesEvent } from '../filter';
 import type { Framing } from './framing';
 import type { ResolvedWatchOptions } from './options';
 
