@@ -3,12 +3,11 @@ import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
 import { RESOURCE_KINDS, type ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import { snapshotKindRows } from '../clusters/discovery/kinds-answer';
-import type { DiscoveryGap } from '../clusters/discovery/model';
 import { cleanObject, type ResourceEntry } from '../clusters/entries';
 import { isEventKind, isSecretKind, kindKey } from '../clusters/kind-info';
-import { KubeRequestError } from '../kube/kube-client';
 import { stripSecret } from '../clusters/secrets-strip';
 import { ProblemError } from '../errors';
+import { KubeRequestError } from '../kube/kube-client';
 import { reasonOf } from './capture-logs';
 import { KINDS_LIMITS, kindProblem, kindRowBytes, type SnapshotKind } from './kinds-table';
 import type { CaptureSource } from './source';
@@ -34,12 +33,6 @@ import type { SnapshotWriter } from './writer';
  *   gone (unreachable, timing out) the kinds not yet listed are not asked for, each a gap with
  *   that reason. Only when every kind failed does the capture fail (CaptureFailed, capture.ts).
  */
-
-/** What a capture reads of the cluster's discovery: the kinds (with printer columns) and its gaps. */
-export interface CaptureDiscovery {
-  kinds: readonly SnapshotKind[];
-  gaps: readonly DiscoveryGap[];
-}
 
 /** A kind a request names, resolved (as ClusterConnection.kind resolves it); known by group and plural. */
 export interface WantedKind {

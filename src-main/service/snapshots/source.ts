@@ -1,12 +1,23 @@
 import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import type { ClusterConnection } from '../clusters/cluster';
 import { kindRows } from '../clusters/discovery/kinds-answer';
+import type { DiscoveryGap } from '../clusters/discovery/model';
 import type { ResourceEntry } from '../clusters/entries';
-import type { KubeClient } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import type { HistoryRow } from '../events/history/filter';
 import type { EventHistory } from '../events/history/index';
-import type { CaptureDiscovery } from './capture-kinds';
+import type { KubeClient } from '../kube/kube-client';
+import type { SnapshotKind } from './kinds-table';
+
+/**
+ * What a capture reads of the cluster's discovery: the kinds (with printer columns) and its gaps.
+ * Here, beside the source that answers it, so that capture-kinds.ts imports this module and not
+ * the other way round (no import cycle).
+ */
+export interface CaptureDiscovery {
+  kinds: readonly SnapshotKind[];
+  gaps: readonly DiscoveryGap[];
+}
 
 /** What a capture reads from: one cluster's caches and client, and its recorded events. */
 export interface CaptureSource {
@@ -68,7 +79,6 @@ export function clusterSource(cluster: ClusterConnection, history?: EventHistory
       const kinds = kindRows(view).map((row, i) => ({ ...row, singular: view.kinds[i]!.singular }));
       return { kinds, gaps: view.gaps };
     },
-    history: async (after, limit) =>
-      history ? history.rowsAfter(cluster, after, limit) : undefined,
+    history: async (after, limit) => (history ? history.rowsAfter(cluster, after, limit) : undefined),
   };
 }
