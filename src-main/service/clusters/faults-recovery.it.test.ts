@@ -118,10 +118,10 @@ describe('retry backoff', () => {
       const gaps = gapsOf(long);
       expect(long.length).toBeGreaterThanOrEqual(4);
       expect(long.length).toBeLessThanOrEqual(20);
-      // The first retries come quickly (the base, not a fixed second), the later ones near the cap.
-      expect(gaps[0]!).toBeLessThan(4 * base);
+      // The later retries wait near the cap. That the first come after the base and none waits past
+      // the cap are upper bounds on time, which a busy machine breaks: kube/backoff.test.ts holds
+      // them on a fake clock (issue 24: no wall-clock thresholds in tests).
       expect(Math.max(...gaps.slice(-3))).toBeGreaterThanOrEqual(cap / 4);
-      expect(Math.max(...gaps)).toBeLessThanOrEqual(cap + 1_000);
 
       // Back up, and the watch stays up past stableAfterMs: the next outage starts from the base again.
       await eventually(() => expectPodsEqualCluster(stack, stack.sim.store), cap + 5_000);

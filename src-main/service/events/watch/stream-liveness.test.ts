@@ -6,12 +6,16 @@ import { changeIds, endAll, event, problemOf, start } from './stream.test-suppor
 afterEach(endAll);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** The chunk, or a failure if none comes within 2 s (the stream slept through what it should say). */
+/**
+ * The chunk, or a failure if none comes within 10 s: the stream slept through what it should say.
+ * Generous on a busy machine, and still short of the heartbeat tick (the harness's heartbeatMs of
+ * 60 s is checked every 15 s), the next moment a stream that missed the change would speak.
+ */
 const within = <T>(p: Promise<T>): Promise<T> =>
   Promise.race([
     p,
-    sleep(2_000).then(() => {
-      throw new Error('nothing came within 2 s');
+    sleep(10_000).then(() => {
+      throw new Error('nothing came within 10 s');
     }),
   ]);
 
