@@ -5,6 +5,8 @@
  *
  * What lives where:
  * - normalise.ts  an Event (core/v1 or events.k8s.io) as one record, and the one order of events;
+ * - entries.ts    what the event cache keeps of each event, its keys and indexes, the API record;
+ * - filter.ts     which events pass a request's filters, and the rows of a cache view that do;
  * - clock.ts      the instant relative durations count back from (a snapshot's takenAt, else now);
  * - target.ts     the cluster and monitoring flags of a request, resolved once at its edge;
  * - query.ts      a request's filters resolved into the filter the cache and the history answer;
