@@ -48,10 +48,10 @@ const config = {
     'src-main/service/**/*.ts',
     'src-shared/**/*.ts',
     '!**/*.test.ts',
+    // Test support (the integration harness, the fault proxy, the exec-plugin fixtures, the auth
+    // tests' stack) is named *.test-support.ts wherever it lives (issue 24): test code, not product.
     '!**/*.test-support.ts',
     '!**/*.d.ts',
-    // Test support (the integration harness, the fault proxy, the exec-plugin fixtures, the auth
-    // tests' stack) is named *.test-support.ts wherever it lives (issue 24), excluded above.
   ],
   // Code that only runs while a module loads (constants, the guidance tables) would need a fresh
   // process per mutant; mutants it covers outside any test are left out of the score instead.
