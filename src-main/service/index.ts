@@ -22,7 +22,6 @@ import { createLogger, type Logger } from './logger';
 import { createDocsHandler } from './openapi/serve-docs';
 import { createHandlers, SERVICE_VERSION } from './operations';
 import { eventWatchHandlers } from './operations/event-watch';
-import { describeCluster } from './operations/workspaces';
 import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './settings/app-settings';
 import type { CheckedSnapshot } from './snapshots/inspect';
 import { SnapshotJobs } from './snapshots/jobs';
@@ -204,7 +203,7 @@ export function createService(config: ServiceConfig): Service {
     snapshots: {
       async open(path, checked) {
         const { cluster } = await opener.open(path, checked ? { checked } : {});
-        return describeCluster(registry, cluster, DEFAULT_WORKSPACE_ID);
+        return registry.describeCluster(cluster, DEFAULT_WORKSPACE_ID);
       },
       kubeconfigYaml: () => opener.kubeconfigYaml(),
     },

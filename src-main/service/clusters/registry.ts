@@ -1,4 +1,14 @@
-import type { MonitoringFlags, Workspace } from '../../../src-shared/contract/models';
+/**
+ * The registry: every cluster Skiff knows this run (kubeconfig contexts, the demo, opened
+ * snapshots), the workspaces that group them, and the monitoring flags they carry. Rules:
+ * - A context keeps its clusterId across starts (saved in the data dir); a snapshot's lives one run
+ *   and is never saved, and closing it forgets it everywhere.
+ * - A principal sees only the workspaces and clusters it may; an unknown or hidden one is a 404.
+ * - Creating the registry asks no cluster anything: a connection talks only when a request reads it.
+ * - A cluster as the API shows it (describeCluster) is built here, from the connection's probe and
+ *   staleness and the registry's own flags, so every route that answers a Cluster answers the same.
+ */
+import type { Cluster, MonitoringFlags, Workspace } from '../../../src-shared/contract/models';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import type { ContextSource } from '../kube/kubeconfig';
@@ -237,6 +247,49 @@ export class ClusterRegistry {
       });
     }
     await cluster.close();
+  }
+
+  /**
+   * One cluster as the API shows it in `workspaceId`. A snapshot is never probed and never stale:
+   * it says what was captured and when. A live cluster's status is its probe's, except that a
+   * broken watch is as telling as a failed probe (and says since when the data is old).
+   */
+  async describeCluster(c: ClusterConnection, workspaceId: string): Promise<Cluster> {
+    const monitoring = { clusterAgent: { monitoring: this.monitoring(c.clusterId) } };
+    const { snapshot } = c;
+    if (snapshot) {
+      return {
+        clusterId: c.clusterId,
+        workspaceId,
+        name: `${snapshot.context} (snapshot)`,
+        context: snapshot.context,
+        server: snapshot.server,
+        status: 'snapshot',
+        ...(snapshot.kubernetesVersion ? { kubernetesVersion: snapshot.kubernetesVersion } : {}),
+        takenAt: snapshot.takenAt,
+        ...(snapshot.missing ? { missing: snapshot.missing } : {}),
+        monitoring,
+      };
+    }
+    const probed = await c.status();
+    const stale = c.staleness();
+    const status =
+      stale === undefined || probed.status !== 'connected'
+        ? probed.status
+        : stale.cause?.code === 'cluster_unauthorized'
+          ? 'unauthorized'
+          : 'unreachable';
+    return {
+      clusterId: c.clusterId,
+      workspaceId,
+      name: c.context,
+      context: c.context,
+      server: c.source.server,
+      status,
+      ...(probed.version ? { kubernetesVersion: probed.version } : {}),
+      ...(stale ? { lastSyncedAt: stale.since } : {}),
+      monitoring,
+    };
   }
 
   /** The cluster with this id, whichever workspaces hold it (for service-wide work such as the history). */

@@ -3,7 +3,6 @@ import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandler } from '../context';
 import { ProblemError } from '../errors';
 import type { SnapshotOpener } from '../snapshots/open';
-import { describeCluster } from './workspaces';
 
 /**
  * DELETE /v1/workspaces/{workspaceId}/clusters/{clusterId}: closes an opened snapshot.
@@ -25,7 +24,7 @@ export function closeSnapshotHandler(
         `cluster "${clusterId}" comes from a kubeconfig context; only an opened snapshot can be closed`,
       );
     }
-    const data = await describeCluster(registry, cluster, workspaceId);
+    const data = await registry.describeCluster(cluster, workspaceId);
     // A second close of the same snapshot that got here first has already removed it.
     if (!(await opener.closeOne(clusterId))) {
       throw new ProblemError(

@@ -4,7 +4,6 @@ import type { OperationHandler } from '../context';
 import { ProblemError } from '../errors';
 import type { SnapshotOpener } from '../snapshots/open';
 import { DEFAULT_WORKSPACE_ID } from '../workspaces/config';
-import { describeCluster } from './workspaces';
 
 /**
  * POST /v1/snapshots: the body is a `.skiff` file. Administrators only, checked before a byte of
@@ -30,7 +29,7 @@ export function openSnapshotHandler(
       owned: true,
       shownAs: 'the uploaded file',
     });
-    const data = await describeCluster(registry, cluster, DEFAULT_WORKSPACE_ID);
+    const data = await registry.describeCluster(cluster, DEFAULT_WORKSPACE_ID);
     return {
       data,
       status: created ? 201 : 200,
