@@ -20,10 +20,10 @@
 import type { ServedKind } from '../../../src-shared/contract/kinds-operations';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
-import type { HistoryStore } from '../events/history/store';
-import type { KubeLogConnection, KubeLogRequest } from '../logs/kube-log';
-import { KubeRequestError } from '../kube/kube-client';
 import type { ListerWatcher, WatchEvent } from '../cache/source';
+import type { HistoryStore } from '../events/history/store';
+import { KubeRequestError } from '../kube/kube-client';
+import type { KubeLogConnection, KubeLogRequest } from '../logs/kube-log';
 
 /** The rows of a frozen collection, read a page at a time. */
 export interface FrozenRows {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { normaliseEvent } from '../events/normalise';
 import type { HistoryRow } from '../events/history/filter';
+import { normaliseEvent } from '../events/normalise';
 import { historyEvent, historyEventRow, liveEventRow } from './event-rows';
 
 const row = (over: Partial<HistoryRow> = {}): HistoryRow => ({

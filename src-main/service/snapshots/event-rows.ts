@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { cleanObject } from '../clusters/entries';
-import { normaliseEvent } from '../events/normalise';
 import type { HistoryRow } from '../events/history/filter';
+import { normaliseEvent } from '../events/normalise';
 
 /** One row of the snapshot's `events` table. */
 export interface EventRow {
