@@ -10,7 +10,7 @@ import {
   type Simulator,
   startSimulator,
 } from '@skiff/kube-simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkSnapshot } from './inspect';
 import { writeSnapshotFixture } from './open-fixture.test-support';
 import { openSnapshotFile, type SnapshotFile } from './reader';
@@ -25,8 +25,15 @@ let folder: ReturnType<typeof tempFolder>;
 let live: Simulator;
 let file: SnapshotFile;
 /** What the file was asked for, in order: `objects:<type>`, `events`, `log`, `podMetrics`, `nodeMetrics`. */
-const asked: string[] = [];
-let frozen: Simulator;
+let asked: string[] = [];
+/** The test's own frozen simulator over the file (each test makes its content, so it is what runs the adapter). */
+let frozen: Simulator | undefined;
+
+async function serveFile(): Promise<Simulator> {
+  asked = [];
+  frozen = await startSimulator({ tickMs: false, now: () => NOW, content: snapshotContent(noting(file)) });
+  return frozen;
+}
 
 /** The file, noting each read the simulator makes of it. */
 function noting(f: SnapshotFile): SnapshotFile {
@@ -62,11 +69,14 @@ beforeAll(async () => {
   live = await startSimulator({ tickMs: false, now: () => NOW });
   await writeSnapshotFixture(live, path, { logPods: [LOG_POD] });
   file = openSnapshotFile(path, await checkSnapshot(path));
-  frozen = await startSimulator({ tickMs: false, now: () => NOW, content: snapshotContent(noting(file)) });
+});
+
+afterEach(async () => {
+  await frozen?.close();
+  frozen = undefined;
 });
 
 afterAll(async () => {
-  await frozen?.close();
   await live?.close();
   file?.close();
   folder?.remove();
@@ -74,6 +84,7 @@ afterAll(async () => {
 
 describe('a snapshot as simulator content', () => {
   it('reads nothing of the file until asked, then only the kind asked for', async () => {
+    const frozen = await serveFile();
     expect(asked).toEqual([]);
     const pods = await get(frozen, '/api/v1/pods');
     expect(pods.status).toBe(200);
@@ -81,6 +92,7 @@ describe('a snapshot as simulator content', () => {
   });
 
   it('serves the captured pods, deployments and live events as the cluster listed them', async () => {
+    const frozen = await serveFile();
     for (const path of ['/api/v1/pods', '/apis/apps/v1/deployments', '/api/v1/events']) {
       const [was, is] = await Promise.all([get(live, path), get(frozen, path)]);
       expect(is.status).toBe(200);
@@ -92,6 +104,7 @@ describe('a snapshot as simulator content', () => {
 
   it("serves a pod's captured log, and its previous run's", async () => {
     const base = `/api/v1/namespaces/${LOG_POD.namespace}/pods/${LOG_POD.name}/log?container=${LOG_POD.container}`;
+    const frozen = await serveFile();
     const texts: string[] = [];
     for (const query of ['', '&previous=true']) {
       const [was, is] = await Promise.all([get(live, base + query), get(frozen, base + query)]);
@@ -105,6 +118,7 @@ describe('a snapshot as simulator content', () => {
   });
 
   it('serves the captured pod and node metrics', async () => {
+    const frozen = await serveFile();
     for (const kind of ['pods', 'nodes']) {
       const path = `/apis/metrics.k8s.io/v1beta1/${kind}`;
       const [was, is] = await Promise.all([get(live, path), get(frozen, path)]);
