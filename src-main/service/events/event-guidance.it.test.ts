@@ -1,13 +1,12 @@
+/**
+ * The knowledge base the event views link to (/v1/guidance), over real HTTP: the list and its
+ * subject filter, and one entry by reason.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src-shared/contract/problem';
 import type { GuidanceEntry } from '../../../src-shared/guidance/index';
 import { listGuidance } from '../../../src-shared/guidance/index';
 import { type Stack, startStack } from '../test-support/harness.test-support';
-
-/**
- * The knowledge base the event views link to (/v1/guidance), over real HTTP: the list and its
- * subject filter, and one entry by reason.
- */
 
 let stack: Stack;
 beforeAll(async () => {

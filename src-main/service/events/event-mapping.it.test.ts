@@ -1,14 +1,13 @@
-import type { EventInput } from '@skiff/kube-simulator';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Cluster, EventRecord } from '../../../src-shared/contract/models';
-import { eventually } from '../test-support/eventually.test-support';
-import { type Stack, startStack } from '../test-support/harness.test-support';
-
 /**
  * How a Kubernetes event becomes a record: its category (what the monitoring flags act on), and
  * the fallbacks for fields that events.k8s.io writers leave empty. One fixture event per case,
  * each found by its involved object's name.
  */
+import type { EventInput } from '@skiff/kube-simulator';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Cluster, EventRecord } from '../../../src-shared/contract/models';
+import { eventually } from '../test-support/eventually.test-support';
+import { type Stack, startStack } from '../test-support/harness.test-support';
 
 let stack: Stack;
 beforeAll(async () => {

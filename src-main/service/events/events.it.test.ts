@@ -1,3 +1,7 @@
+/**
+ * The events list over real HTTP against the simulator: the records as the API serves them, the
+ * timestamp fallbacks, every filter, and what the monitoring flags leave out.
+ */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster, EventRecord } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';

@@ -1,3 +1,7 @@
+/**
+ * The event feed's rules, called directly: numbering, the resume ring and its floor, the gap a
+ * stopped cache leaves, and the order in which both observers hear a change.
+ */
 import { describe, expect, it } from 'vitest';
 import type { CacheObserver } from '../cache/resource-cache';
 import type { EventEntry } from './entries';

@@ -1,3 +1,7 @@
+/**
+ * The event list's filter: one event against each filter (matchesEvent), and the rows of a view
+ * (eventRows) against a brute-force reading of the same filters, newest first then by eventId.
+ */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { Collection } from '../cache/collection';

@@ -1,12 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../src-shared/contract/models';
-import { type ClusterEvent, compareEvents, normaliseEvent } from './normalise';
-
 /**
  * How one Kubernetes event becomes a record, field by field, for the shapes the wire carries: the
  * full core/v1 event, an events.k8s.io-style one with most fields empty, and one with nothing but
  * its metadata. The integration tests (event-mapping.it.test.ts) check the same rules over HTTP.
  */
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../src-shared/contract/models';
+import { type ClusterEvent, compareEvents, normaliseEvent } from './normalise';
 
 const event = (fields: Record<string, unknown>, metadata: Record<string, unknown> = {}) =>
   ({ metadata: { name: 'e1', namespace: 'shop', uid: 'uid-e1', ...metadata }, ...fields }) as KubeObject;

@@ -1,3 +1,7 @@
+/**
+ * The timeline's range and buckets and the groups, as the live list and the history both compute
+ * them: pure functions, called directly.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   addToTimeline,
@@ -10,11 +14,6 @@ import {
   toEventGroup,
 } from './aggregate';
 import { DAY, entry, iso, MIN, SEC, T0, webGroup } from './history.test-support';
-
-/**
- * The timeline's range and buckets and the groups, as the live list and the history both compute
- * them: pure functions, called directly.
- */
 
 describe('timeline range', () => {
   it('splits the range into at most the buckets asked for, each a whole number of seconds', () => {

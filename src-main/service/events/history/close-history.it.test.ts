@@ -1,14 +1,13 @@
+/**
+ * The event history and close: what the recorder still holds is written before the database
+ * closes, and a closed service never writes into its data dir again, though its cluster goes on.
+ */
 import { rm } from 'node:fs/promises';
 import { afterEach, expect, it } from 'vitest';
 import type { EventRecord } from '../../../../src-shared/contract/models';
 import { queryDataDir } from '../../auth/stack.test-support';
 import { eventually, reappears } from '../../test-support/eventually.test-support';
 import { CLUSTER_ID, collectAll, type Stack, startStack } from '../../test-support/harness.test-support';
-
-/**
- * The event history and close: what the recorder still holds is written before the database
- * closes, and a closed service never writes into its data dir again, though its cluster goes on.
- */
 
 let stack: Stack | undefined;
 afterEach(async () => {

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventRecord } from '../../../../src-shared/contract/models';
-import { eventually } from '../../test-support/eventually.test-support';
-import { type Stack, startStack } from '../../test-support/harness.test-support';
-
 /**
  * An event the cluster drops moments after Skiff first sees it (an apiserver --event-ttl deleting
  * events listed just before they age out) must still reach the history. The recorder batches
  * changes per cluster; a long flush interval puts the sighting and the deletion in one batch.
  */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventRecord } from '../../../../src-shared/contract/models';
+import { eventually } from '../../test-support/eventually.test-support';
+import { type Stack, startStack } from '../../test-support/harness.test-support';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -1,15 +1,14 @@
+/**
+ * The timeline and groups of the live events (no includeExpired), over real HTTP: the range the
+ * timeline covers, paging of the groups, how often a snapshot's events are grouped, and the stale
+ * mark once the cluster cannot be reached. Each test adds events of its own namespace.
+ */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { EventRecord } from '../../../../src-shared/contract/models';
 import { eventually } from '../../test-support/eventually.test-support';
 import { type ProxiedStack, STALE, startProxiedStack } from '../../test-support/faults.test-support';
 import type { Stack } from '../../test-support/harness.test-support';
-
-/**
- * The timeline and groups of the live events (no includeExpired), over real HTTP: the range the
- * timeline covers, paging of the groups, how often a snapshot's events are grouped, and the stale
- * mark once the cluster cannot be reached. Each test adds events of its own namespace.
- */
 
 /** Every grouping of live events, counted: the real function, called through. */
 const grouped = vi.hoisted(() => ({ calls: 0 }));

@@ -1,3 +1,8 @@
+/**
+ * Retention of the event history over real HTTP: by age (recorded events whose lastTimestamp is
+ * older than the retention go) and by the per-cluster cap (the oldest expired events go first).
+ * Events the cluster still has are never pruned.
+ */
 import { rfc3339 } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '../../../../src-shared/contract/models';
@@ -9,12 +14,6 @@ import { eventually } from '../../test-support/eventually.test-support';
 import { parseLinks, type Stack, startStack } from '../../test-support/harness.test-support';
 import { login, TEST_ADMIN_PASSWORD } from '../../test-support/login.test-support';
 import type { EventHistoryOptions } from './index';
-
-/**
- * Retention of the event history over real HTTP: by age (recorded events whose lastTimestamp is
- * older than the retention go) and by the per-cluster cap (the oldest expired events go first).
- * Events the cluster still has are never pruned.
- */
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

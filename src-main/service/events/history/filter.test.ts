@@ -1,12 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import type { EventFilter } from '../filter';
-import { filterKey, formatRanges } from './filter';
-import { ALL, entry, ids, MIN, storePerTest, T0 } from './history.test-support';
-
 /**
  * The history's filters: which rows of the table a filter selects (whereOf, read through a real
  * store), the memo key of a filter, and the X-Expired-Rows ranges.
  */
+import { describe, expect, it } from 'vitest';
+import type { EventFilter } from '../filter';
+import { filterKey, formatRanges } from './filter';
+import { ALL, entry, ids, MIN, storePerTest, T0 } from './history.test-support';
 
 const s = storePerTest();
 

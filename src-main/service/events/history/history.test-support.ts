@@ -1,3 +1,7 @@
+/**
+ * Fixtures of the history's unit tests: a real database in a temp dir of its own (removed by
+ * `close`), and event entries shaped as the cache hands them over.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +14,6 @@ import type { EventFilter } from '../filter';
 import { type EventHistoryOptions, resolveHistoryOptions } from './options';
 import { EventRecorder } from './recorder';
 import { HistoryStore } from './store';
-
-/**
- * Fixtures of the history's unit tests: a real database in a temp dir of its own (removed by
- * `close`), and event entries shaped as the cache hands them over.
- */
 
 /** 2024-03-01T00:00:00Z: the tests' clock starts here. */
 export const T0 = Date.UTC(2024, 2, 1);

@@ -1,15 +1,14 @@
+/**
+ * The event history as the service reads it, on a real database: reads write what is pending
+ * first, totals are remembered per table version, the timeline counts what the list answers, and
+ * a snapshot's history is read from its own store.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClusterConnection } from '../../clusters/cluster';
 import { silentLogger } from '../../logger';
 import type { EventFilter } from '../filter';
 import { ALL, entry, ids, MIN, type OpenStore, openStore, SEC, T0 } from './history.test-support';
 import { EventHistory, type EventHistoryOptions } from './index';
-
-/**
- * The event history as the service reads it, on a real database: reads write what is pending
- * first, totals are remembered per table version, the timeline counts what the list answers, and
- * a snapshot's history is read from its own store.
- */
 
 let s: OpenStore;
 let history: EventHistory | undefined;

@@ -1,10 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { parseDuration, resolveHistoryOptions } from './options';
-
 /**
  * The event history's options: the defaults of what is not given, and the durations
  * `--event-retention` and `--demo-event-ttl` take (one whole number and one unit).
  */
+import { describe, expect, it } from 'vitest';
+import { parseDuration, resolveHistoryOptions } from './options';
 
 describe('history options', () => {
   it('records viewed clusters, keeps 7 days and 1,000,000 events, flushes every 500 ms and prunes every minute by default', () => {

@@ -1,3 +1,8 @@
+/**
+ * The recorder's retention on a real database: by age (events the watched cluster still has
+ * stay) and by the per-cluster cap (expired events only, the oldest first), when it runs, and
+ * what it tells the readers.
+ */
 import { describe, expect, it } from 'vitest';
 import type { EventEntry } from '../entries';
 import {
@@ -12,12 +17,6 @@ import {
   T0,
 } from './history.test-support';
 import type { EventHistoryOptions } from './options';
-
-/**
- * The recorder's retention on a real database: by age (events the watched cluster still has
- * stay) and by the per-cluster cap (expired events only, the oldest first), when it runs, and
- * what it tells the readers.
- */
 
 const rigs = recorderPerTest();
 const { s } = rigs;

@@ -1,12 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import type { EventEntry } from '../entries';
-import { ALL, becomes, DAY, entry, ids, MIN, recorderPerTest, T0 } from './history.test-support';
-
 /**
  * What starts a write of the recorder, and what one write does: each change kind schedules one
  * on its own, the 1,000 changes that start one at once, a failing cluster among others, and when a
  * flush is followed by retention. Recording rules are in recorder.test.ts.
  */
+import { describe, expect, it } from 'vitest';
+import type { EventEntry } from '../entries';
+import { ALL, becomes, DAY, entry, ids, MIN, recorderPerTest, T0 } from './history.test-support';
 
 const { s, start } = recorderPerTest();
 const expiry = (clusterId = 'c1') =>

@@ -1,11 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { ALL, becomes, entry, ids, MIN, recorderPerTest, T0 } from './history.test-support';
-
 /**
  * What the recorder writes of what an event cache sees, on a real database: when changes are
  * written, what is marked expired, and what the monitoring flags keep out. Retention is in
  * recorder-retention.test.ts.
  */
+import { describe, expect, it } from 'vitest';
+import { ALL, becomes, entry, ids, MIN, recorderPerTest, T0 } from './history.test-support';
 
 const { s, start } = recorderPerTest();
 const rows = (clusterId = 'c1') => s.store.page(clusterId, ALL, 100, 0);

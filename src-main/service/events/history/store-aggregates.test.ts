@@ -1,11 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { liveGroups, toEventGroup } from './aggregate';
-import { ALL, DAY, entry, iso, MIN, storePerTest, T0, webGroup } from './history.test-support';
-
 /**
  * The aggregate reads of the event_history table on a real database: the span and the time
  * buckets of the timeline, and the groups of the grouped list.
  */
+import { describe, expect, it } from 'vitest';
+import { liveGroups, toEventGroup } from './aggregate';
+import { ALL, DAY, entry, iso, MIN, storePerTest, T0, webGroup } from './history.test-support';
 
 const s = storePerTest();
 

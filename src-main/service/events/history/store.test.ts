@@ -1,12 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import type { HistoryRow } from './filter';
-import { ALL, DAY, entry, ids, iso, MIN, storePerTest, T0 } from './history.test-support';
-
 /**
  * The event_history table on a real database: what it keeps of each event, the order of its
  * pages, expiry and the keyset walk, what the writes change, and what pruning removes.
  * The aggregate reads (span, buckets, groups) are in store-aggregates.test.ts.
  */
+import { describe, expect, it } from 'vitest';
+import type { HistoryRow } from './filter';
+import { ALL, DAY, entry, ids, iso, MIN, storePerTest, T0 } from './history.test-support';
 
 const s = storePerTest();
 

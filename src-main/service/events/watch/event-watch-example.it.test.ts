@@ -1,3 +1,7 @@
+/**
+ * The documented watch client (docs/scripts/watch-warnings.mjs) run as a user runs it, against
+ * the service over real HTTP.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

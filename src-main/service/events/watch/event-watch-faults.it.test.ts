@@ -1,3 +1,7 @@
+/**
+ * The event watch under faults, over real HTTP: a client that stops reading (ended, or cut off
+ * after its grace) and a cluster that goes away and comes back (STATUS stale, then only differences).
+ */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventWatchRecord, NDJSON_WATCH } from '../../../../src-shared/contract/event-watch-operations';

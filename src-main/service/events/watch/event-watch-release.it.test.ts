@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StreamBody } from '../../../../src-shared/contract/define';
-import { eventually } from '../../test-support/eventually.test-support';
-import { type Stack, startStack } from '../../test-support/harness.test-support';
-
 /**
  * Watches that never read their stream: a HEAD request (answered with the headers alone, so the
  * stream's own clean-up never runs) and an in-process caller that only looks at the reply.
  */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StreamBody } from '../../../../src-shared/contract/define';
+import { eventually } from '../../test-support/eventually.test-support';
+import { type Stack, startStack } from '../../test-support/harness.test-support';
 
 const MAX_WATCHES = 2;
 let stack: Stack;

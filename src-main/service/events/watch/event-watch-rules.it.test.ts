@@ -1,3 +1,8 @@
+/**
+ * The event watch's resume and bounds over real HTTP: where a Last-Event-ID can resume from (and
+ * the RESET when it cannot), the per-session limit and its slots given back, and the ERROR a watch
+ * ends with when the service stops watching the cluster's events.
+ */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import type { Problem } from '../../../../src-shared/contract/problem';

@@ -1,3 +1,7 @@
+/**
+ * The event watch over real HTTP: framing (SSE and NDJSON) and the initial state, changes as they
+ * happen, resume with Last-Event-ID, liveness and bounds.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventChange, EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import type { EventRecord } from '../../../../src-shared/contract/models';

@@ -1,3 +1,7 @@
+/**
+ * Test support for the event watch's integration tests: a watch read as a client reads it over
+ * real HTTP (every record checked against the contract), and events added to the simulator.
+ */
 import type { EventInput } from '@skiff/kube-simulator';
 import {
   type EventWatchRecord,

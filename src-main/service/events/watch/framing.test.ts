@@ -1,3 +1,6 @@
+/**
+ * The two framings of the event watch, called directly: SSE's id and event names, NDJSON's lines.
+ */
 import { describe, expect, it } from 'vitest';
 import type { EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import { SseParser } from '../../../../src-shared/streams/sse';

@@ -1,3 +1,6 @@
+/**
+ * The event watch's options: the defaults of what is not given, and what is given wins.
+ */
 import { describe, expect, it } from 'vitest';
 import { resolveWatchOptions } from './options';
 

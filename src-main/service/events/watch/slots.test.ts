@@ -1,3 +1,7 @@
+/**
+ * The per-credential watch slots: whose watches count together, the 429 past the bound, and a
+ * release that counts once.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../context';
 import { ProblemError } from '../../errors';

@@ -1,3 +1,7 @@
+/**
+ * watchStream while it runs, pulled chunk by chunk over a real feed and collection: the credential
+ * checked again, the cluster away, heartbeats and bookmarks.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProblemError } from '../../errors';
 import { eventually } from '../../test-support/eventually.test-support';

@@ -1,3 +1,7 @@
+/**
+ * watchStream, pulled chunk by chunk over a real feed and collection: a client that falls behind,
+ * one that goes away, and resume points that cannot be resumed from.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
 import { changeIds, endAll, event, problemOf, start } from './stream.test-support';
