@@ -112,6 +112,8 @@ test.describe('logs', () => {
   test('searches and steps through highlighted matches', async ({ page }) => {
     await openLogs(page, DEMO_PODS.checkout);
     await loadOnce(page);
+    // One line per screen row, as the steps below read them (JSON lines wrap by default).
+    await page.getByTestId('log-wrap').uncheck();
     await page.getByTestId('log-search').fill('order placed');
     const count = page.getByTestId('log-match-count');
     await expect(count).toHaveText(/^0 \/ [1-9]\d*$/);
@@ -146,6 +148,8 @@ test.describe('logs', () => {
   test('filters by level and by time, with context lines', async ({ page }) => {
     await openLogs(page, DEMO_PODS.checkout);
     const total = await loadOnce(page);
+    // One line per screen row, as the steps below read them (JSON lines wrap by default).
+    await page.getByTestId('log-wrap').uncheck();
     for (const level of ['WARN', 'INFO', 'DEBUG', 'TRACE', 'UNKNOWN'])
       await page.getByTestId(`log-level-${level}`).uncheck();
     await expect.poll(() => shownCount(page)).toBeLessThan(total);
