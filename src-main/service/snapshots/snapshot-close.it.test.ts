@@ -64,6 +64,31 @@ async function openFiles(): Promise<string[]> {
 }
 
 describe('closing an opened snapshot', () => {
+  it('two closes at once (as the desktop and a browser may send them): one closes it, the other is 404', async () => {
+    const snap = await upload();
+    const principal = await stack.service.auth.principalForAccessToken(stack.session.accessToken);
+    const call = () =>
+      stack.service
+        .invoke(
+          'closeSnapshot',
+          { params: { workspaceId: 'default', clusterId: snap.clusterId }, query: {}, body: undefined },
+          { principal, client: { via: 'ipc' }, signal: new AbortController().signal },
+        )
+        .then(
+          (reply) => ({ closed: reply.data }),
+          (err: unknown) => ({ refused: err }),
+        );
+    const answers = await Promise.all([call(), call()]);
+    const closed = answers.flatMap((a) => ('closed' in a ? [a.closed] : []));
+    const refused = answers.flatMap((a) => ('refused' in a ? [a.refused] : []));
+    expect(closed).toEqual([expect.objectContaining({ clusterId: snap.clusterId, status: 'snapshot' })]);
+    expect(refused).toEqual([expect.objectContaining({ code: 'cluster_not_found', status: 404 })]);
+    expect((refused[0] as Error).message).toBe(
+      `cluster "${snap.clusterId}" not found in workspace "default"`,
+    );
+    expect(await clusterIds()).toEqual([CLUSTER_ID]);
+  });
+
   it('takes it out of every list and workspace, its endpoints 404, its upload removed; twice is 404', async () => {
     const snap = await upload();
     const id = snap.clusterId;
@@ -143,6 +168,7 @@ describe('closing an opened snapshot', () => {
     const refused = await closeIt(snap.clusterId, 'default', member.headers);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('admin_required');
+    expect(refused.body.detail).toBe('only an administrator may close snapshots');
     expect(await clusterIds()).toContain(snap.clusterId);
     expect((await closeIt(snap.clusterId)).status).toBe(200);
   });
