@@ -3,17 +3,18 @@
  * tests: a client that records what it asks the cluster, a pod cache of one namespace, and an
  * observer that records what the cache tells it.
  */
+
+import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { afterAll, beforeAll } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { type Simulator, startSimulator } from '../../../packages/kube-simulator/src';
-import { silentLogger } from '../logger';
-import type { BackoffOptions } from '../kube/backoff';
-import { Collection } from './collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
+import { liveCollection } from '../clusters/source-live';
+import type { BackoffOptions } from '../kube/backoff';
 import { KubeClient, type RequestOptions } from '../kube/kube-client';
 import { contextsFromYaml } from '../kube/kubeconfig';
+import { silentLogger } from '../logger';
+import { Collection } from './collection';
 import { type CacheObserver, type CacheOptions, ResourceCache } from './resource-cache';
-import { liveCollection } from '../clusters/source-live';
 
 /** Retries come within a tenth of a second: tests wait for recoveries, never for backoff. */
 export const FAST_BACKOFF: BackoffOptions = { baseMs: 20, capMs: 100, stableAfterMs: 60_000 };

@@ -1,5 +1,5 @@
+import { objectKey } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
-import { objectKey } from '../../../packages/kube-simulator/src/table';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector } from '../../../src-shared/kube/selector';
 import { type ResourceEntry, resourceEntry } from '../clusters/entries';
