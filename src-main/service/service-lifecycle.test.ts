@@ -2,12 +2,15 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppSettings } from '../../src-shared/contract/settings-models';
 import { FAST_HASH } from './auth/stack.test-support';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
 import { createService, type Service, type ServiceConfig } from './index';
 import { silentLogger } from './logger';
+import { DATABASE_FILE } from './storage/database';
+import { DatabaseVersionError, SCHEMA_VERSION } from './storage/migrations';
 import { eventually } from './test-support/eventually.test-support';
 import { login, TEST_ADMIN_PASSWORD } from './test-support/login.test-support';
 
@@ -149,6 +152,24 @@ describe('what a service is started with', () => {
       const page = await fetch(`${url}/index.html`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Skiff UI');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('its storage', () => {
+  it('is opened by createService itself: a data dir from a newer Skiff fails it at once, before anything runs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skiff-newer-'));
+    try {
+      const db = new DatabaseSync(join(dir, DATABASE_FILE));
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+      db.close();
+      expect(() => createService({ contexts: [], dataDir: dir, logger: silentLogger() })).toThrow(
+        DatabaseVersionError,
+      );
+      // Nothing was started that would write there: the folder holds only the file it refused.
+      expect(await readdir(dir)).toEqual([DATABASE_FILE]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
