@@ -1,42 +1,43 @@
-import type { ClusterStatus, KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
-import { Collection } from '../cache/collection';
-import { DEFAULT_PIN_OPTIONS, type PinOptions } from '../cache/list-pins';
-import { type CacheObserver, ResourceCache } from '../cache/resource-cache';
+/**
+ * One cluster as Skiff holds it: its client, its kinds, its watch caches (cluster-caches.ts), its
+ * health (cluster-status.ts) and its pods' usage (pod-usage.ts). Rules:
+ * - Its data comes from one source: the live cluster through its client, or a snapshot's file
+ *   (`frozen`), in which case the client is closed from the start, so nothing can reach a network
+ *   by mistake, and the cluster is read-only.
+ * - Nothing is asked of the cluster until a request reads it; the idle sweep stops what nobody read.
+ * - A single read is served from a live cache only when the cache can vouch for it; otherwise from
+ *   the apiserver, so a detail view is never stale. A Secret's values are dropped as it is read.
+ * - A kind the nine tailored ones name resolves without discovery, whatever discovery does.
+ */
+import type { KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
+import { DEFAULT_PIN_OPTIONS } from '../cache/list-pins';
+import type { ResourceCache } from '../cache/resource-cache';
 import { ProblemError } from '../errors';
-import {
-  compareEventEntries,
-  EVENT_INDEXES,
-  type EventEntry,
-  eventEntry,
-  eventFingerprint,
-  eventKeyOf,
-} from '../events/entries';
-import { bothObservers, DEFAULT_FEED_CAPACITY, EventFeed } from '../events/feed';
+import type { EventEntry } from '../events/entries';
+import { DEFAULT_FEED_CAPACITY, EventFeed } from '../events/feed';
 import { type BackoffOptions, DEFAULT_BACKOFF } from '../kube/backoff';
 import { KubeClient, KubeRequestError, toProblem } from '../kube/kube-client';
 import type { ContextSource } from '../kube/kubeconfig';
 import type { Logger } from '../logger';
+import { ClusterCaches, type EventRecording } from './cluster-caches';
+import { type ProbedStatus, StatusProbe } from './cluster-status';
 import { ClusterDiscovery } from './discovery/cluster-discovery';
 import type { DiscoveredKind } from './discovery/names';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
-import {
-  apiVersionOf,
-  isSecretKind,
-  type KindInfo,
-  kindKey,
-  kindOfDiscovered,
-  TAILORED_KINDS,
-} from './kind-info';
-import { PodUsageCache } from './pod-usage';
+import type { ResourceEntry } from './entries';
+import { isSecretKind, type KindInfo, kindOfDiscovered, TAILORED_KINDS } from './kind-info';
+import { metricsUsageReader, PodUsageCache } from './pod-usage';
 import { resolveKind, tailoredKind } from './resolve-kind';
 import { stripSecret } from './secrets-strip';
 import type { FrozenCluster, FrozenFacts } from './source-frozen';
-import { liveCollection } from './source-live';
 
-/** How watches retry and how long list snapshots are kept; tests shorten them. */
+export type { EventRecording } from './cluster-caches';
+
+/** How watches retry and how long pinned list views are kept (cache/list-pins.ts); tests shorten them. */
 export interface WatchOptions extends Partial<BackoffOptions> {
-  snapshotIdleMs?: number;
-  snapshotsKept?: number;
+  /** How long a list walk's pinned view is kept after its last page. */
+  pinIdleMs?: number;
+  /** How many pinned views one cache keeps at most. */
+  pinsKept?: number;
   /** Event changes kept for the event watch's Last-Event-ID resume (events/feed.ts). */
   feedCapacity?: number;
   /**
@@ -44,14 +45,6 @@ export interface WatchOptions extends Partial<BackoffOptions> {
    * answers 503 cluster_syncing (resource-cache.ts; default 5 s).
    */
   fillWaitMs?: number;
-}
-
-/** How the event history hooks into a cluster's event cache (service/events/history/). */
-export interface EventRecording {
-  /** The observer of a cluster's new event cache; `current` reads the cache's entries now. */
-  observer(clusterId: string, current: () => readonly EventEntry[]): CacheObserver<EventEntry> | undefined;
-  /** True while recorded events must keep their watch running when nobody reads them. */
-  keepsWatching(clusterId: string): boolean;
 }
 
 export interface ClusterOptions {
@@ -74,8 +67,6 @@ export interface ClusterOptions {
   frozen?: FrozenCluster;
 }
 
-const STATUS_PROBE_MAX_MS = 5_000;
-
 /** One object of a snapshot, or the 404 the apiserver would answer for it. */
 function frozenObject(
   frozen: FrozenCluster,
@@ -89,27 +80,16 @@ function frozenObject(
   return found;
 }
 
-/**
- * One monitored cluster: its client, its watch-backed caches and its health. Its data comes from a
- * source (source.ts): the live cluster through its client, or a snapshot's file (`frozen`), in
- * which case the client is closed from the start, so nothing can reach a network by mistake.
- */
+/** One monitored cluster (see the rules above); its data comes from a source (cache/source.ts). */
 export class ClusterConnection {
   readonly client: KubeClient;
-  private readonly caches = new Map<string, ResourceCache<ResourceEntry>>();
-  /** The kind of each cache in `caches`, by the same key. */
-  private readonly cacheKinds = new Map<string, KindInfo>();
-  private eventCache: ResourceCache<EventEntry> | null = null;
+  private readonly caches: ClusterCaches;
   /** Changes of the event cache, numbered, for the event watch; outlives a stopped cache. */
   readonly eventFeed: EventFeed;
   /** The kinds the cluster serves (discovery/): read on first need, then kept current. */
   readonly discovery: ClusterDiscovery;
-  private statusCache: { at: number; value: Promise<{ status: ClusterStatus; version?: string }> } | null =
-    null;
-  private readonly backoff: BackoffOptions;
+  private readonly probe: StatusProbe;
   private readonly usage: PodUsageCache;
-  private readonly pins: Omit<PinOptions, 'now'>;
-  private readonly fillWait: { fillWaitMs?: number };
   /** The KindInfo of each discovery read, made once per read. */
   private readonly kindsOf = new WeakMap<readonly DiscoveredKind[], readonly KindInfo[]>();
 
@@ -119,7 +99,7 @@ export class ClusterConnection {
     private readonly opts: ClusterOptions,
   ) {
     const w = opts.watch ?? {};
-    this.backoff = {
+    const backoff: BackoffOptions = {
       baseMs: w.baseMs ?? DEFAULT_BACKOFF.baseMs,
       capMs: w.capMs ?? DEFAULT_BACKOFF.capMs,
       stableAfterMs: w.stableAfterMs ?? DEFAULT_BACKOFF.stableAfterMs,
@@ -127,18 +107,38 @@ export class ClusterConnection {
     // A failing credential plugin is run again no faster than a failing watch reconnects, and a
     // run is given the cluster's timeout whichever request starts it.
     this.client = new KubeClient(source.config, source.server, {
-      backoff: this.backoff,
+      backoff,
       pluginTimeoutMs: opts.timeoutMs,
     });
     if (opts.frozen) void this.client.close();
     this.eventFeed = new EventFeed({ capacity: w.feedCapacity ?? DEFAULT_FEED_CAPACITY });
-    this.fillWait = w.fillWaitMs === undefined ? {} : { fillWaitMs: w.fillWaitMs };
-    this.pins = {
-      idleMs: w.snapshotIdleMs ?? DEFAULT_PIN_OPTIONS.idleMs,
-      max: w.snapshotsKept ?? DEFAULT_PIN_OPTIONS.max,
+    const pins = {
+      idleMs: w.pinIdleMs ?? DEFAULT_PIN_OPTIONS.idleMs,
+      max: w.pinsKept ?? DEFAULT_PIN_OPTIONS.max,
     };
+    this.caches = new ClusterCaches({
+      clusterId,
+      client: this.client,
+      frozen: opts.frozen,
+      timeoutMs: opts.timeoutMs,
+      fillWait: w.fillWaitMs === undefined ? {} : { fillWaitMs: w.fillWaitMs },
+      logger: opts.logger,
+      backoff,
+      pins,
+      listChunk: opts.listChunk ?? 100,
+      now: opts.now,
+      eventRecording: opts.eventRecording,
+      eventFeed: this.eventFeed,
+    });
+    this.probe = new StatusProbe({
+      client: this.client,
+      timeoutMs: opts.timeoutMs,
+      logger: opts.logger,
+      ttlMs: opts.statusTtlMs,
+      snapshot: opts.frozen?.facts,
+    });
     this.usage = new PodUsageCache(
-      (namespace) => this.namespaceUsage(namespace),
+      metricsUsageReader(this.client, opts.timeoutMs, opts.frozen),
       undefined,
       opts.now ?? Date.now,
     );
@@ -146,8 +146,8 @@ export class ClusterConnection {
       client: this.client,
       timeoutMs: opts.timeoutMs,
       logger: opts.logger,
-      backoff: this.backoff,
-      pins: this.pins,
+      backoff,
+      pins,
       ...(opts.now ? { now: opts.now } : {}),
     });
   }
@@ -214,58 +214,12 @@ export class ClusterConnection {
 
   /** The watch cache of any kind, started on first read; one per group and resource. */
   resources(kind: KindInfo): ResourceCache<ResourceEntry> {
-    const key = kindKey(kind);
-    let cache = this.caches.get(key);
-    if (!cache) {
-      const apiVersion = apiVersionOf(kind);
-      const secret = isSecretKind(kind);
-      cache = new ResourceCache<ResourceEntry>({
-        source: this.opts.frozen
-          ? this.opts.frozen.collection(kind)
-          : liveCollection(this.client, `${kind.apiPath}/${kind.plural}`),
-        // A Secret's values are dropped before the entry is made: nothing past here sees them.
-        toEntry: (object: KubeObject) =>
-          resourceEntry(secret ? stripSecret(object) : object, apiVersion, kind.kind),
-        fingerprint: (e) => e.json,
-        collection: new Collection(compareResources, { label: labelKeys }),
-        timeoutMs: this.opts.timeoutMs,
-        ...this.fillWait,
-        logger: this.opts.logger,
-        backoff: this.backoff,
-        pins: this.pins,
-        listChunk: this.opts.listChunk ?? 100,
-        ...(this.opts.now ? { now: this.opts.now } : {}),
-      });
-      this.caches.set(key, cache);
-      this.cacheKinds.set(key, kind);
-    }
-    return cache;
+    return this.caches.resources(kind);
   }
 
+  /** The watch cache of the cluster's events, started on first read. */
   events(): ResourceCache<EventEntry> {
-    if (this.eventCache) return this.eventCache;
-    const collection = new Collection(compareEventEntries, EVENT_INDEXES);
-    // A snapshot's events are its file's: never recorded into the app's history.
-    const recording = this.opts.frozen
-      ? undefined
-      : this.opts.eventRecording?.observer(this.clusterId, () => collection.view().all);
-    const observer = bothObservers(recording, this.eventFeed.observer());
-    this.eventCache = new ResourceCache<EventEntry>({
-      source: this.opts.frozen ? this.opts.frozen.events() : liveCollection(this.client, '/api/v1/events'),
-      toEntry: (obj) => eventEntry(obj, this.clusterId),
-      keyOf: eventKeyOf,
-      fingerprint: eventFingerprint,
-      collection,
-      timeoutMs: this.opts.timeoutMs,
-      ...this.fillWait,
-      logger: this.opts.logger,
-      backoff: this.backoff,
-      pins: this.pins,
-      listChunk: this.opts.listChunk ?? 100,
-      ...(this.opts.now ? { now: this.opts.now } : {}),
-      observer,
-    });
-    return this.eventCache;
+    return this.caches.events();
   }
 
   /**
@@ -273,12 +227,12 @@ export class ClusterConnection {
    * read at no cost to the cluster (counts, search). Starts nothing.
    */
   runningKinds(): KindInfo[] {
-    return [...this.cacheKinds].filter(([key]) => this.caches.has(key)).map(([, kind]) => kind);
+    return this.caches.runningKinds();
   }
 
   /** A kind's watch cache while one runs; never starts one. */
   runningCache(kind: KindInfo): ResourceCache<ResourceEntry> | undefined {
-    return this.caches.get(kindKey(kind));
+    return this.caches.running(kind);
   }
 
   /**
@@ -286,13 +240,7 @@ export class ClusterConnection {
    * the failure behind it. Undefined while every started watch is live.
    */
   staleness(): { since: string; cause: ProblemError | undefined } | undefined {
-    let found: { since: string; cause: ProblemError | undefined } | undefined;
-    for (const cache of [...this.caches.values(), ...(this.eventCache ? [this.eventCache] : [])]) {
-      const since = cache.staleSince;
-      if (since !== undefined && (found === undefined || since < found.since))
-        found = { since, cause: cache.staleCause };
-    }
-    return found;
+    return this.caches.staleness();
   }
 
   /**
@@ -302,7 +250,7 @@ export class ClusterConnection {
    */
   cachedObject(kind: KindInfo, name: string, namespace: string | undefined): string | undefined {
     const key = `${kind.namespaced ? (namespace ?? '') : ''}/${name}`;
-    return this.caches.get(kindKey(kind))?.liveEntry(key)?.json;
+    return this.caches.running(kind)?.liveEntry(key)?.json;
   }
 
   /**
@@ -337,110 +285,20 @@ export class ClusterConnection {
     return this.usage.get(namespace, name);
   }
 
-  private async namespaceUsage(namespace: string): Promise<ReadonlyMap<string, ResourceUsage>> {
-    type PodMetrics = {
-      metadata?: { name?: string };
-      containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
-    };
-    const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`;
-    const list = this.opts.frozen
-      ? { items: this.opts.frozen.podMetrics(namespace) as PodMetrics[] }
-      : await this.client.getJson<{ items?: PodMetrics[] }>(path, {
-          timeoutMs: Math.min(this.opts.timeoutMs, 3_000),
-        });
-    const byName = new Map<string, ResourceUsage>();
-    for (const item of list.items ?? []) {
-      if (item.metadata?.name) byName.set(item.metadata.name, sumUsage(item.containers ?? []));
-    }
-    return byName;
-  }
-
-  status(): Promise<{ status: ClusterStatus; version?: string }> {
-    const ttl = this.opts.statusTtlMs ?? 10_000;
-    if (this.statusCache && Date.now() - this.statusCache.at < ttl) return this.statusCache.value;
-    const value = this.probe();
-    this.statusCache = { at: Date.now(), value };
-    return value;
-  }
-
-  private async probe(): Promise<{ status: ClusterStatus; version?: string }> {
-    const snapshot = this.opts.frozen?.facts;
-    if (snapshot)
-      return {
-        status: 'snapshot',
-        ...(snapshot.kubernetesVersion ? { version: snapshot.kubernetesVersion } : {}),
-      };
-    try {
-      const v = await this.client.getJson<{ gitVersion?: string }>('/version', {
-        timeoutMs: Math.min(this.opts.timeoutMs, STATUS_PROBE_MAX_MS),
-      });
-      return { status: 'connected', ...(v.gitVersion ? { version: v.gitVersion } : {}) };
-    } catch (err) {
-      if (err instanceof KubeRequestError && (err.statusCode === 401 || err.statusCode === 403)) {
-        return { status: 'unauthorized' };
-      }
-      if (err instanceof KubeRequestError) return { status: 'connected' };
-      // A credential plugin that fails is a refusal of our credentials, not a network problem.
-      if (err instanceof ProblemError && err.code === 'cluster_unauthorized')
-        return { status: 'unauthorized' };
-      if (!(err instanceof ProblemError)) this.opts.logger.warn({ err: String(err) }, 'status probe failed');
-      return { status: 'unreachable' };
-    }
+  /** Its health as the cluster list shows it (cluster-status.ts). */
+  status(): Promise<ProbedStatus> {
+    return this.probe.status();
   }
 
   /** Stops caches nobody read for `idleMs`, so an unused cluster costs no watches. */
   async sweep(idleMs: number): Promise<void> {
     await this.discovery.sweep(idleMs);
-    const now = Date.now();
-    for (const [key, cache] of this.caches) {
-      if (now - cache.lastUsed > idleMs) {
-        this.caches.delete(key);
-        await cache.stop();
-      }
-    }
-    // A recorded cluster keeps its event watch: the history must see what the cluster drops.
-    const recorded = !this.opts.frozen && (this.opts.eventRecording?.keepsWatching(this.clusterId) ?? false);
-    if (this.eventCache && !recorded && now - this.eventCache.lastUsed > idleMs) {
-      const c = this.eventCache;
-      this.eventCache = null;
-      await c.stop();
-    }
+    await this.caches.sweep(idleMs);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.caches.values()].map((c) => c.stop()));
-    await this.eventCache?.stop();
-    this.caches.clear();
-    this.eventCache = null;
+    await this.caches.close();
     await this.discovery.stop();
     await this.client.close();
   }
-}
-
-const CPU = /^(\d+(?:\.\d+)?)(n|u|m)?$/;
-const MEM = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/;
-const CPU_SCALE = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1 } as const;
-const MEM_SCALE = {
-  Ki: 1024,
-  Mi: 1024 ** 2,
-  Gi: 1024 ** 3,
-  Ti: 1024 ** 4,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  '': 1,
-} as const;
-
-/** Sums container usage into pod usage, printed the way kubectl top prints it (millicores, Mi). */
-export function sumUsage(containers: Array<{ usage?: { cpu?: string; memory?: string } }>): ResourceUsage {
-  let cores = 0;
-  let bytes = 0;
-  for (const c of containers) {
-    const cpu = CPU.exec(c.usage?.cpu ?? '');
-    if (cpu) cores += Number(cpu[1]) * CPU_SCALE[(cpu[2] ?? '') as keyof typeof CPU_SCALE];
-    const mem = MEM.exec(c.usage?.memory ?? '');
-    if (mem) bytes += Number(mem[1]) * MEM_SCALE[(mem[2] ?? '') as keyof typeof MEM_SCALE];
-  }
-  return { cpu: `${Math.round(cores * 1000)}m`, memory: `${Math.round(bytes / 1024 ** 2)}Mi` };
 }

@@ -3,7 +3,7 @@
  * `kubectl top pod` prints it: whole millicores and whole MiB.
  */
 import { describe, expect, it } from 'vitest';
-import { sumUsage } from './cluster';
+import { sumUsage } from './pod-usage';
 
 describe('sumUsage', () => {
   it('adds CPU in every unit the metrics API uses: nanocores, microcores, millicores and cores', () => {

@@ -1,4 +1,13 @@
+/**
+ * A pod's CPU and memory use, as metrics.k8s.io reports it (a snapshot: as its file kept it).
+ * Rules: one metrics list per namespace and per TTL serves every single-pod read (PodUsageCache);
+ * a failed list is remembered as "no figures" for the TTL; containers are summed per pod and
+ * printed as `kubectl top pod` prints them (sumUsage). The list waits at most 3 s: usage is an
+ * optional add-on and must not hold up the read it decorates.
+ */
 import type { ResourceUsage } from '../../../src-shared/contract/models';
+import type { KubeClient } from '../kube/kube-client';
+import type { FrozenCluster } from './source-frozen';
 
 /** Reads the usage of every pod of one namespace; rejects when metrics.k8s.io does not answer. */
 export type NamespaceUsageReader = (namespace: string) => Promise<ReadonlyMap<string, ResourceUsage>>;
@@ -52,4 +61,60 @@ export class PodUsageCache {
       if (now - entry.at >= this.ttlMs) this.byNamespace.delete(namespace);
     }
   }
+}
+
+type PodMetrics = {
+  metadata?: { name?: string };
+  containers?: Array<{ usage?: { cpu?: string; memory?: string } }>;
+};
+
+const METRICS_MAX_MS = 3_000;
+
+/** Reads one namespace's pod usage from the cluster's metrics.k8s.io, or from a snapshot's file. */
+export function metricsUsageReader(
+  client: KubeClient,
+  timeoutMs: number,
+  frozen: FrozenCluster | undefined,
+): NamespaceUsageReader {
+  return async (namespace) => {
+    const path = `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`;
+    const list = frozen
+      ? { items: frozen.podMetrics(namespace) as PodMetrics[] }
+      : await client.getJson<{ items?: PodMetrics[] }>(path, {
+          timeoutMs: Math.min(timeoutMs, METRICS_MAX_MS),
+        });
+    const byName = new Map<string, ResourceUsage>();
+    for (const item of list.items ?? []) {
+      if (item.metadata?.name) byName.set(item.metadata.name, sumUsage(item.containers ?? []));
+    }
+    return byName;
+  };
+}
+
+const CPU = /^(\d+(?:\.\d+)?)(n|u|m)?$/;
+const MEM = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/;
+const CPU_SCALE = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1 } as const;
+const MEM_SCALE = {
+  Ki: 1024,
+  Mi: 1024 ** 2,
+  Gi: 1024 ** 3,
+  Ti: 1024 ** 4,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  '': 1,
+} as const;
+
+/** Sums container usage into pod usage, printed the way kubectl top prints it (millicores, Mi). */
+export function sumUsage(containers: Array<{ usage?: { cpu?: string; memory?: string } }>): ResourceUsage {
+  let cores = 0;
+  let bytes = 0;
+  for (const c of containers) {
+    const cpu = CPU.exec(c.usage?.cpu ?? '');
+    if (cpu) cores += Number(cpu[1]) * CPU_SCALE[(cpu[2] ?? '') as keyof typeof CPU_SCALE];
+    const mem = MEM.exec(c.usage?.memory ?? '');
+    if (mem) bytes += Number(mem[1]) * MEM_SCALE[(mem[2] ?? '') as keyof typeof MEM_SCALE];
+  }
+  return { cpu: `${Math.round(cores * 1000)}m`, memory: `${Math.round(bytes / 1024 ** 2)}Mi` };
 }

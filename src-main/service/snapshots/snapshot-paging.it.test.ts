@@ -8,7 +8,7 @@ let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({
     simulator: { scale: { pods: 60, events: 90 } },
-    service: { watch: { snapshotIdleMs: 1_500 } },
+    service: { watch: { pinIdleMs: 1_500 } },
   });
 });
 afterAll(async () => stack?.close());
