@@ -106,7 +106,7 @@ export function LogViewer(props: LogViewerProps) {
   useEffect(() => setPrevious(props.previous ?? false), [props.previous]);
   const [follow, setFollow] = useState(true);
   const [tail, setTail] = useState<number | undefined>(DEFAULT_TAIL);
-  // null until the person chooses: then logs with JSON or logfmt lines wrap, others do not.
+  // null until the person chooses; until then, logs holding JSON or logfmt lines wrap (see `wrap`).
   const [wrapChoice, setWrap] = useState<boolean | null>(null);
   const [timestamps, setTimestamps] = useState(false);
   const [filter, setFilter] = useState<FilterState>(INITIAL_FILTER);
