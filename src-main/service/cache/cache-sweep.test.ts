@@ -7,13 +7,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
-import { silentLogger } from '../logger';
-import { simPerFile, sleep, until } from './cache.test-support';
 import { ClusterConnection, type ClusterOptions } from '../clusters/cluster';
 import { memoryFrozen, NINE_ROWS } from '../clusters/frozen.test-support';
 import { kindOfDiscovered } from '../clusters/kind-info';
-import { contextsFromYaml } from '../kube/kubeconfig';
 import type { SnapshotKindRow } from '../clusters/source-frozen';
+import { contextsFromYaml } from '../kube/kubeconfig';
+import { silentLogger } from '../logger';
+import { simPerFile, sleep, until } from './cache.test-support';
 
 const env = simPerFile();
 let cluster: ClusterConnection | undefined;

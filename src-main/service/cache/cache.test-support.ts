@@ -7,13 +7,13 @@
 import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { afterAll, beforeAll } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
 import { liveCollection } from '../clusters/source-live';
 import type { BackoffOptions } from '../kube/backoff';
 import { KubeClient, type RequestOptions } from '../kube/kube-client';
 import { contextsFromYaml } from '../kube/kubeconfig';
 import { silentLogger } from '../logger';
 import { Collection } from './collection';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
 import { type CacheObserver, type CacheOptions, ResourceCache } from './resource-cache';
 
 /** Retries come within a tenth of a second: tests wait for recoveries, never for backoff. */

@@ -45,7 +45,7 @@ interface Fake {
 }
 
 let fake: Fake | undefined;
-let cache: ResourceCache<import('../clusters/entries').ResourceEntry> | undefined;
+let cache: ResourceCache<import('./entries').ResourceEntry> | undefined;
 afterEach(async () => {
   await cache?.stop();
   await fake?.close();

@@ -2,7 +2,6 @@ import type { Simulator } from '@skiff/kube-simulator';
 import { objectKey } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { type ResourceEntry, resourceEntry } from '../clusters/entries';
 import {
   addPod,
   clientOf,
@@ -18,6 +17,7 @@ import {
   startSim,
   until,
 } from './cache.test-support';
+import { type ResourceEntry, resourceEntry } from './entries';
 
 const env = simPerFile();
 

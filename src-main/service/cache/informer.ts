@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
-import type { Logger } from '../logger';
 import { Backoff, type BackoffOptions } from '../kube/backoff';
 import { KubeRequestError } from '../kube/kube-client';
+import type { Logger } from '../logger';
 import type { ListerWatcher, WatchEvent } from './source';
 
 /** Where an informer delivers what it learns; the sink owns the data. */

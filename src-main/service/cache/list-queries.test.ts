@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSelector, type Selector } from '../../../src-shared/kube/selector';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
 import { Collection } from './collection';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
 import { resourceRows } from './list-queries';
 
 function lcg(seed: number) {

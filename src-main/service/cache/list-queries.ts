@@ -1,6 +1,6 @@
 import { formatSelector, matchesSelector, type Selector } from '../../../src-shared/kube/selector';
-import type { ResourceEntry } from '../clusters/entries';
 import type { CollectionView } from './collection';
+import type { ResourceEntry } from './entries';
 
 /**
  * The rows a filtered list answers, cut from a view through its indexes. A result is kept with

@@ -2,7 +2,6 @@ import { objectKey } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector } from '../../../src-shared/kube/selector';
-import { type ResourceEntry, resourceEntry } from '../clusters/entries';
 import { liveCollection } from '../clusters/source-live';
 import {
   compareEventEntries,
@@ -27,6 +26,7 @@ import {
   until,
 } from './cache.test-support';
 import { Collection } from './collection';
+import { type ResourceEntry, resourceEntry } from './entries';
 import { resourceRows } from './list-queries';
 import { ResourceCache } from './resource-cache';
 

@@ -1,12 +1,12 @@
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
-import type { Logger } from '../logger';
 import type { BackoffOptions } from '../kube/backoff';
+import { toProblem } from '../kube/kube-client';
+import type { Logger } from '../logger';
 import type { Collection, CollectionView, Keyed } from './collection';
-import { keyOf } from '../clusters/entries';
+import { keyOf } from './entries';
 import { FirstListWaiters, type ListProgress } from './first-list';
 import { Informer, type InformerSink } from './informer';
-import { toProblem } from '../kube/kube-client';
 import { ListPins, type PinOptions } from './list-pins';
 import type { ListerWatcher } from './source';
 

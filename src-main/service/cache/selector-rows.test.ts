@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector, type Selector } from '../../../src-shared/kube/selector';
 import { Collection } from './collection';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
 import { resourceRows } from './list-queries';
 
 /** Pods inserted in an order that is neither namespace/name order nor its reverse. */
@@ -58,9 +58,7 @@ describe('label selectors on the resource list', () => {
   it('an equality on one label does not let through rows that fail another requirement', () => {
     const { view } = viewOf();
     // app=web has the longest index list; env=prod the shorter: either way tier!=back must hold.
-    expect(keys(resourceRows(view, undefined, sel('app=web,env=prod,tier!=back')))).toEqual([
-      'shop/web-b',
-    ]);
+    expect(keys(resourceRows(view, undefined, sel('app=web,env=prod,tier!=back')))).toEqual(['shop/web-b']);
   });
 
   it('an empty selector answers every row', () => {

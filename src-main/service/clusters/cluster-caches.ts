@@ -10,6 +10,7 @@
  */
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { Collection } from '../cache/collection';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../cache/entries';
 import type { PinOptions } from '../cache/list-pins';
 import { type CacheObserver, ResourceCache } from '../cache/resource-cache';
 import type { ProblemError } from '../errors';
@@ -25,7 +26,6 @@ import { bothObservers, type EventFeed } from '../events/feed';
 import type { BackoffOptions } from '../kube/backoff';
 import type { KubeClient } from '../kube/kube-client';
 import type { Logger } from '../logger';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
 import { apiVersionOf, isSecretKind, type KindInfo, kindKey } from './kind-info';
 import { stripSecret } from './secrets-strip';
 import type { FrozenCluster } from './source-frozen';

@@ -10,6 +10,7 @@
  * - A kind the nine tailored ones name resolves without discovery, whatever discovery does.
  */
 import type { KubeObject, ResourceUsage } from '../../../src-shared/contract/models';
+import type { ResourceEntry } from '../cache/entries';
 import { DEFAULT_PIN_OPTIONS } from '../cache/list-pins';
 import type { ResourceCache } from '../cache/resource-cache';
 import { ProblemError } from '../errors';
@@ -23,7 +24,6 @@ import { ClusterCaches, type EventRecording } from './cluster-caches';
 import { type ProbedStatus, StatusProbe } from './cluster-status';
 import { ClusterDiscovery } from './discovery/cluster-discovery';
 import type { DiscoveredKind } from './discovery/names';
-import type { ResourceEntry } from './entries';
 import { isSecretKind, type KindInfo, kindOfDiscovered, TAILORED_KINDS } from './kind-info';
 import { metricsUsageReader, PodUsageCache } from './pod-usage';
 import { resolveKind, tailoredKind } from './resolve-kind';

@@ -6,14 +6,14 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { ProblemError } from '../errors';
-import { silentLogger } from '../logger';
 import { FAST_BACKOFF, recorder, SLOW_BACKOFF, until } from '../cache/cache.test-support';
 import { Collection } from '../cache/collection';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
-import { KubeRequestError } from '../kube/kube-client';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../cache/entries';
 import { type CacheOptions, ResourceCache } from '../cache/resource-cache';
 import type { WatchEvent } from '../cache/source';
+import { ProblemError } from '../errors';
+import { KubeRequestError } from '../kube/kube-client';
+import { silentLogger } from '../logger';
 import { FeedSource } from './source-feed';
 
 const pod = (namespace: string, name: string, extra: Record<string, unknown> = {}): KubeObject => ({

@@ -11,9 +11,9 @@
  */
 
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { keyOf } from './entries';
-import { KubeRequestError } from '../kube/kube-client';
+import { keyOf } from '../cache/entries';
 import type { ListerWatcher, ListPage, ListRequest, WatchEvent, WatchRequest } from '../cache/source';
+import { KubeRequestError } from '../kube/kube-client';
 
 interface Change {
   rv: number;

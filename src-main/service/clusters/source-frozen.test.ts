@@ -5,12 +5,12 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { silentLogger } from '../logger';
 import { SLOW_BACKOFF, until } from '../cache/cache.test-support';
 import { Collection } from '../cache/collection';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
-import { KubeRequestError } from '../kube/kube-client';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../cache/entries';
 import { ResourceCache } from '../cache/resource-cache';
+import { KubeRequestError } from '../kube/kube-client';
+import { silentLogger } from '../logger';
 import { FROZEN_RESOURCE_VERSION, type FrozenRows, frozenCollection } from './source-frozen';
 
 const pod = (name: string): KubeObject => ({

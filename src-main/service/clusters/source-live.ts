@@ -5,8 +5,8 @@
  */
 
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { type KubeClient, KubeRequestError, parseStatus } from '../kube/kube-client';
 import type { ListerWatcher } from '../cache/source';
+import { type KubeClient, KubeRequestError, parseStatus } from '../kube/kube-client';
 import { readWatchEvents } from '../kube/watch-stream';
 
 interface ListBody {

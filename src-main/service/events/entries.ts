@@ -8,7 +8,7 @@
  */
 import type { EventRecord, KubeObject } from '../../../src-shared/contract/models';
 import type { Keyed } from '../cache/collection';
-import { keyOf } from '../clusters/entries';
+import { keyOf } from '../cache/entries';
 import { compareEvents, normaliseEvent } from './normalise';
 
 /**

@@ -24,7 +24,7 @@ import type {
 import { refKey } from '../../../src-shared/guidance/refs';
 import type { GuidanceRef } from '../../../src-shared/guidance/types';
 import type { ClusterConnection } from '../clusters/cluster';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import type { KindInfo } from '../clusters/kind-info';
 import { resourceRows } from '../cache/list-queries';
 

@@ -11,7 +11,7 @@ import type { Explanation } from '../../../src-shared/contract/explain-operation
 import { explainObject } from '../../../src-shared/guidance/explain-object';
 import type { ObjectLike } from '../../../src-shared/guidance/findings';
 import type { ClusterConnection } from '../clusters/cluster';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import type { KindInfo } from '../clusters/kind-info';
 import { resourceRows } from '../cache/list-queries';
 import type { ClusterRegistry } from '../clusters/registry';

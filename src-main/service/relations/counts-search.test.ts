@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Collection } from '../cache/collection';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../cache/entries';
 import {
   COUNT_TTL_MS,
   CountKeeper,

@@ -13,7 +13,7 @@
 
 import type { KindCount } from '../../../src-shared/contract/relations-operations';
 import type { CollectionView } from '../cache/collection';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { resourceRows } from '../cache/list-queries';
 import type { KindRef } from './model';
 import { problemDetail } from './problem-text';

@@ -13,7 +13,7 @@
  */
 
 import type { DependentRef } from '../../../src-shared/contract/relations-operations';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { factsOf } from './facts';
 import type { KindRef } from './model';
 import { CLAIM, type GroupKind } from './pod-refs';

@@ -3,7 +3,7 @@
  * spec can name a ConfigMap, Secret or claim in (volume plugins' secret references included).
  */
 import { describe, expect, it } from 'vitest';
-import { resourceEntry } from '../clusters/entries';
+import { resourceEntry } from '../cache/entries';
 import { factsOf, factsOfObject } from './facts';
 import { groupOf, num, objs, stringMap } from './json';
 import { podSpecLinks } from './pod-refs';

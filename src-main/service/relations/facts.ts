@@ -19,7 +19,7 @@
  */
 
 import type { Selector } from '../../../src-shared/kube/selector';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { groupOf, isObj, type Obj, objAt, objs, str, stringMap } from './json';
 import {
   CLAIM,

@@ -6,7 +6,7 @@
 
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { Collection } from '../cache/collection';
-import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../clusters/entries';
+import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '../cache/entries';
 import { ProblemError } from '../errors';
 import { groupOf } from './json';
 import type { KindRead, KindRef, RelationSource } from './model';

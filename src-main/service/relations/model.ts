@@ -6,7 +6,7 @@
  */
 
 import type { CollectionView } from '../cache/collection';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 
 /** What relations need of a kind; the service's KindInfo is one. */
 export interface KindRef {

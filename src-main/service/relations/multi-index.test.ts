@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Collection } from '../cache/collection';
-import { compareResources, type ResourceEntry } from '../clusters/entries';
+import { compareResources, type ResourceEntry } from '../cache/entries';
 import { diffSorted, indexFor, MultiIndex, SLICE } from './multi-index';
 
 const entry = (namespace: string, name: string, tags: string[] = []): ResourceEntry & { tags: string[] } => ({

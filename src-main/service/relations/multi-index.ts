@@ -17,7 +17,7 @@
  */
 
 import type { CollectionView } from '../cache/collection';
-import { compareResources, type ResourceEntry } from '../clusters/entries';
+import { compareResources, type ResourceEntry } from '../cache/entries';
 
 export type KeysOf = (entry: ResourceEntry) => readonly string[];
 

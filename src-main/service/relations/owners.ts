@@ -9,7 +9,7 @@
  */
 
 import type { RelationRef } from '../../../src-shared/contract/relations-operations';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { factsOf, type OwnerLink } from './facts';
 import { type KindRef, unservedType } from './model';
 import { findEntry, type RelationReader } from './reader';

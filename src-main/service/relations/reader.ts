@@ -8,7 +8,7 @@
  * through the cache's kept indexes (multi-index.ts).
  */
 
-import { compareResources, type ResourceEntry } from '../clusters/entries';
+import { compareResources, type ResourceEntry } from '../cache/entries';
 import { factsOf } from './facts';
 import { gkKey, type KindRead, type KindRef, type RelationSource } from './model';
 import { indexFor, type KeysOf, type MultiIndex } from './multi-index';

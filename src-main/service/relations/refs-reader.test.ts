@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RelationRef } from '../../../src-shared/contract/relations-operations';
-import { resourceEntry } from '../clusters/entries';
+import { resourceEntry } from '../cache/entries';
 import { COMMON, dependentKinds } from './dependents';
 import { factsOfObject } from './facts';
 import { FixtureSource, forbidden, KINDS, obj } from './fixtures.test-support';

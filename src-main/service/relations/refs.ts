@@ -6,7 +6,7 @@
  */
 
 import type { RelationRef } from '../../../src-shared/contract/relations-operations';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { factsOf } from './facts';
 import type { KindRef } from './model';
 

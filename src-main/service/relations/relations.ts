@@ -7,7 +7,7 @@
  */
 
 import type { Relations } from '../../../src-shared/contract/relations-operations';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { ProblemError } from '../errors';
 import { dependentsOf } from './dependents';
 import type { KindRef, RelationSource } from './model';

@@ -11,7 +11,7 @@
 
 import type { SearchHit } from '../../../src-shared/contract/relations-operations';
 import type { CollectionView } from '../cache/collection';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { resourceRows } from '../cache/list-queries';
 import { factsOf } from './facts';
 import type { KindRef } from './model';

@@ -14,7 +14,7 @@
 
 import type { RelationRef } from '../../../src-shared/contract/relations-operations';
 import { matchesSelector } from '../../../src-shared/kube/selector';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { resourceRows } from '../cache/list-queries';
 import { factsOf, type TargetLink } from './facts';
 import { gkKey, type KindRef, unservedType } from './model';

@@ -12,7 +12,7 @@
  */
 
 import type { RelationRef } from '../../../src-shared/contract/relations-operations';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { factsOf } from './facts';
 import { gkKey, type KindRef, unservedType } from './model';
 import {

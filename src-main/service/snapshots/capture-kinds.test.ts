@@ -12,7 +12,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
 import type { DiscoveryGap } from '../clusters/discovery/model';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import { type KubeClient, KubeRequestError } from '../kube/kube-client';
 import { ProblemError } from '../errors';
 import {

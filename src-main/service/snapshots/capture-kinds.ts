@@ -3,7 +3,7 @@ import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
 import { RESOURCE_KINDS, type ResourceKindInfo } from '../../../src-shared/kube/kinds';
 import { snapshotKindRows } from '../clusters/discovery/kinds-answer';
-import { cleanObject, type ResourceEntry } from '../clusters/entries';
+import { cleanObject, type ResourceEntry } from '../cache/entries';
 import { isEventKind, isSecretKind, kindKey } from '../clusters/kind-info';
 import { stripSecret } from '../clusters/secrets-strip';
 import { ProblemError } from '../errors';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
-import type { ResourceEntry } from '../clusters/entries';
+import type { ResourceEntry } from '../cache/entries';
 import type { KubeClient } from '../kube/kube-client';
 import type { HistoryRow } from '../events/history/filter';
 import { CaptureFailed, type CaptureRequest, captureSnapshot } from './capture';

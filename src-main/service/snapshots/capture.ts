@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
-import { cleanObject, type ResourceEntry } from '../clusters/entries';
+import { cleanObject, type ResourceEntry } from '../cache/entries';
 import { captureKinds, type WantedKind } from './capture-kinds';
 import { captureLogs, reasonOf } from './capture-logs';
 import { historyEventRow, liveEventRow } from './event-rows';

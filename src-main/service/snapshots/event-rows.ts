@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../../src-shared/contract/models';
-import { cleanObject } from '../clusters/entries';
+import { cleanObject } from '../cache/entries';
 import type { HistoryRow } from '../events/history/filter';
 import { normaliseEvent } from '../events/normalise';
 

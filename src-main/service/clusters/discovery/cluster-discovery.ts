@@ -10,13 +10,13 @@
  */
 
 import type { KubeObject } from '../../../../src-shared/contract/models';
-import { ProblemError } from '../../errors';
-import type { Logger } from '../../logger';
-import type { BackoffOptions } from '../../kube/backoff';
 import { Collection } from '../../cache/collection';
-import { type KubeClient, KubeRequestError, toProblem } from '../../kube/kube-client';
-import { type CacheObserver, ResourceCache } from '../../cache/resource-cache';
 import type { PinOptions } from '../../cache/list-pins';
+import { type CacheObserver, ResourceCache } from '../../cache/resource-cache';
+import { ProblemError } from '../../errors';
+import type { BackoffOptions } from '../../kube/backoff';
+import { type KubeClient, KubeRequestError, toProblem } from '../../kube/kube-client';
+import type { Logger } from '../../logger';
 import { liveCollection } from '../source-live';
 import { type ApiServiceEntry, apiServiceEntry, type CrdEntry, crdEntry } from './crds';
 import type { DiscoveryGap } from './model';

@@ -6,7 +6,7 @@
  * removed and nothing else changed.
  */
 import type { KubeObject } from '../../../src-shared/contract/models';
-import type { Keyed } from '../cache/collection';
+import type { Keyed } from './collection';
 
 /**
  * What a cache keeps of each object: the object once, as JSON text (a one-byte V8 string is several
