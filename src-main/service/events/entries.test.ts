@@ -31,6 +31,7 @@ describe('event keys', () => {
   it('keys an event by its uid, and by namespace/name only when it has none', () => {
     expect(eventKeyOf({ metadata: { namespace: 'shop', name: 'e1', uid: 'u-9' } })).toBe('u-9');
     expect(eventKeyOf({ metadata: { namespace: 'shop', name: 'e1' } })).toBe('shop/e1');
+    expect(eventKeyOf({})).toBe('/');
   });
 });
 

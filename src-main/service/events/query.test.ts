@@ -10,8 +10,9 @@ const AS_OF = Date.UTC(2026, 10, 27, 12, 0, 0);
 const ALL_ON = { resourceEventsEnabled: true, systemEventsEnabled: true };
 
 describe('resolveEventFilter', () => {
-  it('leaves every unset filter out and takes the monitoring flags as they are', () => {
-    expect(resolveEventFilter({}, AS_OF, ALL_ON)).toEqual({ resourceEvents: true, systemEvents: true });
+  it('leaves every unset filter out (no key at all) and takes the monitoring flags as they are', () => {
+    // Strict: a filter key present but undefined would be a different memo key (history/filter.ts).
+    expect(resolveEventFilter({}, AS_OF, ALL_ON)).toStrictEqual({ resourceEvents: true, systemEvents: true });
     expect(
       resolveEventFilter({}, AS_OF, { resourceEventsEnabled: false, systemEventsEnabled: true }),
     ).toEqual({ resourceEvents: false, systemEvents: true });
