@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Finding } from '../guidance/findings';
-import { defineOperation } from './define';
 import { guidanceCheck, guidanceEntry } from './guidance-models';
-import { anyResourceType, idParam, namespacedResourceType, namespaceParam, objectNameParam } from './params';
+import { objectReads } from './object-reads';
+import { anyResourceType, namespacedResourceType, objectNameParam } from './params';
 
 /**
  * "Why is this object broken", for any kind the cluster serves: the findings of
@@ -101,37 +101,18 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<z.infer<typeof finding>, Finding> = true;
 void sameShape;
 
-const cluster = { workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') };
-const EXPLAIN = '/v1/workspaces/:workspaceId/observability/:clusterId/explanations';
+const explanationReads = objectReads({
+  base: '/v1/workspaces/:workspaceId/observability/:clusterId/explanations',
+  result: explanation,
+  resourceType: anyResourceType(),
+  namespacedResourceType: namespacedResourceType(),
+  resourceName: objectNameParam,
+  summary:
+    'Why an object of any kind is broken: findings with their explanations and the objects to look at next. A namespaced kind’s name is looked up across namespaces (409 when several hold it), as endpoint 2 does.',
+  namespacedSummary: 'Why a namespaced object of any kind is broken (see explainResource).',
+});
 
 export const explainOperations = {
-  explainResource: defineOperation({
-    method: 'GET',
-    path: `${EXPLAIN}/:resourceType/:resourceName`,
-    summary:
-      'Why an object of any kind is broken: findings with their explanations and the objects to look at next. A namespaced kind’s name is looked up across namespaces (409 when several hold it), as endpoint 2 does.',
-    auth: 'credential',
-    params: z.strictObject({ ...cluster, resourceType: anyResourceType(), resourceName: objectNameParam }),
-    query: z.strictObject({}),
-    body: z.undefined(),
-    result: explanation,
-    paginated: false,
-  }),
-
-  explainNamespacedResource: defineOperation({
-    method: 'GET',
-    path: `${EXPLAIN}/namespaces/:namespace/:resourceType/:resourceName`,
-    summary: 'Why a namespaced object of any kind is broken (see explainResource).',
-    auth: 'credential',
-    params: z.strictObject({
-      ...cluster,
-      namespace: namespaceParam,
-      resourceType: namespacedResourceType(),
-      resourceName: objectNameParam,
-    }),
-    query: z.strictObject({}),
-    body: z.undefined(),
-    result: explanation,
-    paginated: false,
-  }),
+  explainResource: explanationReads.anywhere,
+  explainNamespacedResource: explanationReads.namespaced,
 } as const;

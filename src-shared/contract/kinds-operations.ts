@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from './define';
-import { idParam, pageQuery } from './params';
+import { clusterParams } from './object-reads';
+import { pageQuery } from './params';
 
 /**
  * The kinds a cluster serves, as `kubectl api-resources` shows them: what discovery reads, for the
@@ -48,7 +49,7 @@ export const kindsOperations = {
     summary:
       'The kinds the cluster serves that can be listed and watched, from its discovery, ordered by resourceType; group versions that could not be read are named in x-Discovery-Gaps.',
     auth: 'credential',
-    params: z.strictObject({ workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') }),
+    params: z.strictObject(clusterParams),
     query: z.strictObject({ ...pageQuery }),
     body: z.undefined(),
     result: z.array(servedKind),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from './define';
-import { idParam, namespaceParam, pageQuery } from './params';
+import { clusterParams, objectReads } from './object-reads';
+import { namespaceParam, pageQuery } from './params';
 
 /**
  * How objects hang together, for the Related pane and scripts: an object's owners, dependents,
@@ -10,8 +11,6 @@ import { idParam, namespaceParam, pageQuery } from './params';
  * (counts of kinds nobody has opened excepted, see the README). Kinds are named as everywhere: the
  * resourceType of `GET …/kinds`.
  */
-
-const cluster = { workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') };
 
 /** Any kind's resourceType, resolved against the cluster's discovery by the operation. */
 const kindParam = z
@@ -110,43 +109,43 @@ export const relationGap = z
   })
   .meta({ id: 'RelationGap' });
 
+/** One relation's flat list of refs, described by what it holds (a fresh schema for each: its own description). */
+const refList = (description: string) => z.array(relationRef).meta({ description });
+/** How many refs a flat list left off; absent when it was not cut. */
+const leftOffCount = () => z.number().int().min(1).optional();
+
 export const relations = z
   .strictObject({
     object: relationRef,
-    owners: z.array(relationRef).meta({
-      description:
-        'The controller ownerReferences up to the root, nearest first: a Pod’s [ReplicaSet, Deployment]. A missing owner ends the chain, marked missing.',
-    }),
+    owners: refList(
+      'The controller ownerReferences up to the root, nearest first: a Pod’s [ReplicaSet, Deployment]. A missing owner ends the chain, marked missing.',
+    ),
     dependents: z.array(dependentRef).meta({
       description:
         'The tree of objects whose ownerReferences name this one (Deployment → ReplicaSets → Pods), at most 4 levels and 1,000 refs in all, breadth first.',
     }),
-    uses: z.array(relationRef).meta({
-      description:
-        'The objects it names: for a pod or a workload’s pod template, the ConfigMaps, Secrets and claims of its volumes (projected and ephemeral ones too), env and envFrom, each claim’s PersistentVolume and StorageClass, its ServiceAccount, Node, PriorityClass and image pull secrets; a claim’s volume and StorageClass; a volume’s StorageClass and claim; an Ingress’s TLS Secrets and IngressClass; a ServiceAccount’s Secrets.',
-    }),
-    usedBy: z.array(relationRef).meta({
-      description:
-        'What names this object in its uses: pods, and the workloads with no controller above them whose pod template does (a Deployment, not its ReplicaSets); claims, volumes, Ingresses and ServiceAccounts as their uses say.',
-    }),
-    selects: z.array(relationRef).meta({
-      description:
-        'A Service’s, PodDisruptionBudget’s or NetworkPolicy’s pods by its selector, an HPA’s scaleTargetRef, an Ingress’s backend Services (and resources).',
-    }),
-    selectedBy: z.array(relationRef).meta({
-      description:
-        'The inverse of selects: a pod’s Services, PodDisruptionBudgets and NetworkPolicies; a workload’s HPAs; a Service’s Ingresses.',
-    }),
+    uses: refList(
+      'The objects it names: for a pod or a workload’s pod template, the ConfigMaps, Secrets and claims of its volumes (projected and ephemeral ones too), env and envFrom, each claim’s PersistentVolume and StorageClass, its ServiceAccount, Node, PriorityClass and image pull secrets; a claim’s volume and StorageClass; a volume’s StorageClass and claim; an Ingress’s TLS Secrets and IngressClass; a ServiceAccount’s Secrets.',
+    ),
+    usedBy: refList(
+      'What names this object in its uses: pods, and the workloads with no controller above them whose pod template does (a Deployment, not its ReplicaSets); claims, volumes, Ingresses and ServiceAccounts as their uses say.',
+    ),
+    selects: refList(
+      'A Service’s, PodDisruptionBudget’s or NetworkPolicy’s pods by its selector, an HPA’s scaleTargetRef, an Ingress’s backend Services (and resources).',
+    ),
+    selectedBy: refList(
+      'The inverse of selects: a pod’s Services, PodDisruptionBudgets and NetworkPolicies; a workload’s HPAs; a Service’s Ingresses.',
+    ),
     truncated: z.literal(true).optional().meta({
       description:
         'Something was cut: a dependents node says where, and leftOff how many refs a flat list (at most 1,000 each) left off.',
     }),
     leftOff: z
       .strictObject({
-        uses: z.number().int().min(1).optional(),
-        usedBy: z.number().int().min(1).optional(),
-        selects: z.number().int().min(1).optional(),
-        selectedBy: z.number().int().min(1).optional(),
+        uses: leftOffCount(),
+        usedBy: leftOffCount(),
+        selects: leftOffCount(),
+        selectedBy: leftOffCount(),
       })
       .optional()
       .meta({ description: 'How many refs each cut flat list left off, in its order.' }),
@@ -200,43 +199,28 @@ const resourceTypesQuery = z
 
 const RELATIONS = '/v1/workspaces/:workspaceId/observability/:clusterId/relations';
 
+const relationReads = objectReads({
+  base: RELATIONS,
+  result: relations,
+  resourceType: kindParam,
+  namespacedResourceType: kindParam,
+  resourceName: objectNameParam,
+  summary:
+    'The owners, dependents, uses, usedBy, selects and selectedBy of one object, from the watch caches. A namespaced kind named without a namespace is found across namespaces (409 when several hold the name).',
+  namespacedSummary:
+    'The relations of one object of a namespaced kind in a namespace; a cluster-scoped kind is 400 invalid_resource_type.',
+});
+
 export const relationsOperations = {
-  getRelations: defineOperation({
-    method: 'GET',
-    path: `${RELATIONS}/:resourceType/:resourceName`,
-    summary:
-      'The owners, dependents, uses, usedBy, selects and selectedBy of one object, from the watch caches. A namespaced kind named without a namespace is found across namespaces (409 when several hold the name).',
-    auth: 'credential',
-    params: z.strictObject({ ...cluster, resourceType: kindParam, resourceName: objectNameParam }),
-    query: z.strictObject({}),
-    body: z.undefined(),
-    result: relations,
-    paginated: false,
-  }),
-  getNamespacedRelations: defineOperation({
-    method: 'GET',
-    path: `${RELATIONS}/namespaces/:namespace/:resourceType/:resourceName`,
-    summary:
-      'The relations of one object of a namespaced kind in a namespace; a cluster-scoped kind is 400 invalid_resource_type.',
-    auth: 'credential',
-    params: z.strictObject({
-      ...cluster,
-      namespace: namespaceParam,
-      resourceType: kindParam,
-      resourceName: objectNameParam,
-    }),
-    query: z.strictObject({}),
-    body: z.undefined(),
-    result: relations,
-    paginated: false,
-  }),
+  getRelations: relationReads.anywhere,
+  getNamespacedRelations: relationReads.namespaced,
   listCounts: defineOperation({
     method: 'GET',
     path: '/v1/workspaces/:workspaceId/observability/:clusterId/counts',
     summary:
       'How many objects of each listable kind the cluster holds (in a namespace: of each namespaced kind), ordered by resourceType: from a running cache, else a `limit=1` list, without starting a watch.',
     auth: 'credential',
-    params: z.strictObject(cluster),
+    params: z.strictObject(clusterParams),
     query: z.strictObject({
       namespace: namespaceParam.optional(),
       resourceTypes: resourceTypesQuery,
@@ -252,7 +236,7 @@ export const relationsOperations = {
     summary:
       'Objects whose name starts with `q` (case-insensitive) across the common kinds and every kind whose cache runs, from the caches: exact names first, then by name, resourceType and namespace.',
     auth: 'credential',
-    params: z.strictObject(cluster),
+    params: z.strictObject(clusterParams),
     query: z.strictObject({
       q: z
         .string()
