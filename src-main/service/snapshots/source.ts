@@ -1,8 +1,8 @@
 import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
+import type { ResourceEntry } from '../cache/entries';
 import type { ClusterConnection } from '../clusters/cluster';
 import { kindRows } from '../clusters/discovery/kinds-answer';
 import type { DiscoveryGap } from '../clusters/discovery/model';
-import type { ResourceEntry } from '../cache/entries';
 import { ProblemError } from '../errors';
 import type { HistoryRow } from '../events/history/filter';
 import type { EventHistory } from '../events/history/index';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { expect, it } from 'vitest';
-import { memoryStore } from './store';
 import { sealable } from './sealed-store';
+import { memoryStore } from './store';
 
 /** A store sealed when its service closed: writes and deletes are dropped and logged, reads go on. */
 
