@@ -1,3 +1,7 @@
+/**
+ * A cache's staleness against the embedded simulator: before and after the first list, and what a
+ * read then answers.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProblemError } from '../errors';
 import { problemOf } from '../test-support/rejections.test-support';

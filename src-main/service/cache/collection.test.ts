@@ -1,3 +1,7 @@
+/**
+ * Collection (collection.ts): immutable views, the same view until a change, and index lists kept
+ * in step.
+ */
 import { describe, expect, it } from 'vitest';
 import { Collection } from './collection';
 

@@ -1,3 +1,8 @@
+/**
+ * The entries of one watched collection, each kept once, with maintained ordered indexes, read as
+ * immutable views. Rules: a view never changes once handed out; the same view is handed out until
+ * the collection changes; building one applies only the changes since the last.
+ */
 import { SortedList } from './sorted-list';
 
 /** Every stored entry has a key unique in its collection (namespace/name). */

@@ -1,3 +1,6 @@
+/**
+ * The informer over the embedded simulator: list then watch, an expired continue token, bookmarks.
+ */
 import type { Simulator } from '@skiff/kube-simulator';
 import { objectKey } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

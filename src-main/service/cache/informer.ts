@@ -1,3 +1,9 @@
+/**
+ * The informer: list, then watch from the list's resourceVersion, forever, as client-go's reflector
+ * does. Rules: a watch that ends normally re-watches; a 410 relists at once; any other failure
+ * relists after a backoff; a watch silent past its grace is given up for dead; nothing it meets
+ * ends the process; stop() ends it for good.
+ */
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
 import { Backoff, type BackoffOptions } from '../kube/backoff';

@@ -1,3 +1,7 @@
+/**
+ * List order over HTTP: events by lastTimestamp descending then eventId, pods by namespace then
+ * name.
+ */
 import type { EventInput, Simulator } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';

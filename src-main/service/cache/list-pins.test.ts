@@ -1,3 +1,7 @@
+/**
+ * ListPins (list-pins.ts): tokens per version, the least recently used dropped at max, idle views
+ * dropped, 410 once gone.
+ */
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
 import { ListPins } from './list-pins';

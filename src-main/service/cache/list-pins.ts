@@ -1,3 +1,8 @@
+/**
+ * The tokens that pin a collection view for a list walk (ListPins below). Rules: one version, one
+ * token; at most `max` views per collection, least recently used dropped first; a view idle past
+ * `idleMs` is dropped; a token no longer kept is a 410 snapshot_expired (the published name).
+ */
 import { randomBytes } from 'node:crypto';
 import { ProblemError } from '../errors';
 

@@ -1,3 +1,6 @@
+/**
+ * Resource list queries (list-queries.ts) checked against a brute-force filter of the same rows.
+ */
 import { describe, expect, it } from 'vitest';
 import { parseSelector, type Selector } from '../../../src-shared/kube/selector';
 import { Collection } from './collection';

@@ -1,3 +1,9 @@
+/**
+ * The rows a filtered resource list answers, cut from a collection view through its indexes (a
+ * selector is answered from the shortest index list of its equality requirements, a namespace by
+ * bisection). Rules: the rows are in the view's order; a result is remembered with its view (at
+ * most 32 per view), so the pages of one walk filter once.
+ */
 import { formatSelector, matchesSelector, type Selector } from '../../../src-shared/kube/selector';
 import type { CollectionView } from './collection';
 import type { ResourceEntry } from './entries';

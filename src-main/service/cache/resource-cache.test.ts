@@ -1,3 +1,7 @@
+/**
+ * ResourceCache over the embedded simulator: the first list, changes through the watch, and a
+ * relist after 410 Gone.
+ */
 import { objectKey } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';

@@ -1,3 +1,9 @@
+/**
+ * A watch-backed cache of one collection (see ResourceCache below). Rules: reads never touch the
+ * apiserver; after a failure the last known data keeps serving, marked stale; until the first list
+ * completes requests wait by first-list.ts's rules; a walk's pages come from one pinned view
+ * (list-pins.ts); observers hear every change after it is applied.
+ */
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { ProblemError } from '../errors';
 import type { BackoffOptions } from '../kube/backoff';

@@ -1,3 +1,7 @@
+/**
+ * Label selectors and namespace scoping on a collection view (list-queries.ts), and the rows kept
+ * with their view.
+ */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector, type Selector } from '../../../src-shared/kube/selector';

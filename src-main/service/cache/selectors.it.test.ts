@@ -1,3 +1,7 @@
+/**
+ * Label selectors over HTTP: the apiserver's semantics for valid ones, a 400 naming the
+ * requirement for invalid ones.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';

@@ -1,3 +1,7 @@
+/**
+ * SortedList (sorted-list.ts): views never mutated afterwards, and equal to a full sort after any
+ * changes.
+ */
 import { describe, expect, it } from 'vitest';
 import { SortedList } from './sorted-list';
 

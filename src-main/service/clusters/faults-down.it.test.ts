@@ -1,3 +1,7 @@
+/**
+ * Clusters that are down: before the first request, after the caches synced, and answering after
+ * the timeout.
+ */
 import { describe, expect, it } from 'vitest';
 import type { EventRecord, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';

@@ -1,3 +1,7 @@
+/**
+ * Recovery: refused resourceVersions, the retry backoff, and a different cluster answering at the
+ * same address.
+ */
 import { startSimulator } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
 import type { ResourceWrapper } from '../../../src-shared/contract/models';

@@ -1,3 +1,6 @@
+/**
+ * KindInfo (kind-info.ts): the nine tailored kinds and discovered ones described alike.
+ */
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS, RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import type { DiscoveredKind } from './discovery/names';

@@ -1,3 +1,7 @@
+/**
+ * PodUsageCache (pod-usage.ts): one metrics list per namespace and TTL, shared, failures
+ * remembered.
+ */
 import { describe, expect, it } from 'vitest';
 import type { ResourceUsage } from '../../../src-shared/contract/models';
 import { PodUsageCache } from './pod-usage';

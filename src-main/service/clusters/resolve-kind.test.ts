@@ -1,3 +1,7 @@
+/**
+ * Resolving a typed resourceType (resolve-kind.ts): names that resolve, the nine without
+ * discovery, names refused.
+ */
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_TYPES } from '../../../src-shared/kube/kinds';
 import { ProblemError } from '../errors';

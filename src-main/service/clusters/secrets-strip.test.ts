@@ -1,3 +1,6 @@
+/**
+ * stripSecret (secrets-strip.ts): what is left of a Secret once read.
+ */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { LAST_APPLIED_ANNOTATION, stripSecret } from './secrets-strip';

@@ -1,3 +1,6 @@
+/**
+ * clusterIds (slug.ts): slugify rule by rule, and ids that stay and never collide.
+ */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { assignClusterIds, slugify } from './slug';

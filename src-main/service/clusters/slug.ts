@@ -1,3 +1,7 @@
+/**
+ * clusterIds from context names: URL-safe slugs that stay the same across starts and never
+ * collide (see the rule below).
+ */
 import { createHash } from 'node:crypto';
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * loadClusterSources (sources.ts): kubeconfig contexts, and the demo cluster when asked for or
+ * when nothing else is there.
+ */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

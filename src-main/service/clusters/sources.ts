@@ -1,3 +1,7 @@
+/**
+ * Where the clusters come from at start: kubeconfig contexts (kube/kubeconfig.ts) and the embedded
+ * demo cluster, for both entry points alike (loadClusterSources below).
+ */
 import { randomBytes } from 'node:crypto';
 import { type Simulator, type SimulatorOptions, startSimulator } from '@skiff/kube-simulator';
 import {

@@ -1,3 +1,7 @@
+/**
+ * The backoff's rules (backoff.ts): growth with jitter up to the cap, never zero, reset only by
+ * proof of health.
+ */
 import { describe, expect, it } from 'vitest';
 import { Backoff } from './backoff';
 

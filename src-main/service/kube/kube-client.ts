@@ -1,3 +1,11 @@
+/**
+ * The client of one cluster: raw JSON requests, authenticated and secured as its kubeconfig context
+ * says (credentials.ts, tls-options.ts) over its bounded connections (transport.ts). Rules: the body
+ * is kept as the apiserver sent it; a short request's deadline covers its body, a stream's only its
+ * headers; a refusal with an answer is a KubeRequestError (the Status kept raw), every failure
+ * before an answer a ProblemError; a socket closed under a request is retried once; a closed
+ * client sends nothing.
+ */
 import { fetch, request } from 'undici';
 import { ProblemError } from '../errors';
 import { ClusterCredentials, type CredentialOptions, type RequestCredential } from './credentials';

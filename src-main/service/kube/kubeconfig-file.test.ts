@@ -1,3 +1,7 @@
+/**
+ * Reading kubeconfig documents as kubectl does (kubeconfig-file.ts), naming the entry that cannot
+ * be used, and merging files (kubeconfig.ts).
+ */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,9 @@
+/**
+ * Which kubeconfig files are read and how they merge, as kubectl does: explicit paths, else
+ * $KUBECONFIG, else the files chosen in Settings, else ~/.kube/config; missing files are skipped;
+ * the first file that defines a cluster, user or context name wins. One document is parsed by
+ * kubeconfig-file.ts.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';

@@ -1,3 +1,6 @@
+/**
+ * A watch body read as events (watch-stream.ts), whatever chunks it arrives in.
+ */
 import { describe, expect, it } from 'vitest';
 import { readWatchEvents, type WatchEvent } from './watch-stream';
 

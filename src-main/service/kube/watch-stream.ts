@@ -1,3 +1,8 @@
+/**
+ * A watch response read as events, one JSON document per line, split however the chunks arrive.
+ * Every chunk counts as a sign of life (bookmarks and partial lines included), so the informer can
+ * tell a quiet watch from a dead one; a line that is not JSON ends the stream with an error.
+ */
 export interface WatchEvent {
   type: string;
   object: { metadata?: { resourceVersion?: string } } & Record<string, unknown>;

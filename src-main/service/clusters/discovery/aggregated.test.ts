@@ -1,3 +1,6 @@
+/**
+ * Aggregated discovery documents parsed (aggregated.ts).
+ */
 import { aggregatedCore, aggregatedGroups, SimKinds } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
 import { AGGREGATED_ACCEPT, parseAggregated } from './aggregated';

@@ -1,3 +1,6 @@
+/**
+ * CRDs and APIServices as discovered kinds and their printer columns (crds.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../src-shared/contract/models';
 import { apiServiceEntry, columnsOf, crdEntry, crdIndex } from './crds';

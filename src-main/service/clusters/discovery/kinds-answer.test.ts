@@ -1,3 +1,6 @@
+/**
+ * The /kinds answer's rows, for a live cluster and for a snapshot (kinds-answer.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import { crdEntry } from './crds';
 import { kindRows, SNAPSHOT_VERBS, snapshotKindRows } from './kinds-answer';

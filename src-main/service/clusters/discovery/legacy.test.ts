@@ -1,3 +1,7 @@
+/**
+ * Legacy (non-aggregated) discovery: core version, preferred group versions, resource lists
+ * (legacy.ts).
+ */
 import { apiGroupList, apiVersions, resourceList, SimKinds } from '@skiff/kube-simulator';
 import { describe, expect, it } from 'vitest';
 import { coreVersion, parseResourceList, preferredGroupVersions } from './legacy';

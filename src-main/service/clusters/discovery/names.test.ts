@@ -1,3 +1,6 @@
+/**
+ * Naming discovered kinds (names.ts): singulars, groups, and names shared between groups.
+ */
 import { describe, expect, it } from 'vitest';
 import type { ServedResource } from './model';
 import { compareText, isListable, nameKinds } from './names';

@@ -1,3 +1,6 @@
+/**
+ * readDiscovery (reader.ts): one discovery read of a cluster.
+ */
 import {
   aggregatedCore,
   aggregatedGroups,
