@@ -1,7 +1,7 @@
 /**
  * Where a watch cache's data comes from: one collection's list and watch, as client-go's reflector
- * takes a ListerWatcher. A live cluster (source-live.ts), a `.skiff` snapshot's file
- * (source-snapshot.ts) and a test feed (source-feed.ts) all plug into the informer the same way,
+ * takes a ListerWatcher. A live cluster (clusters/source-live.ts), a `.skiff` snapshot's file
+ * (clusters/source-frozen.ts) and a test feed (clusters/source-feed.ts) plug into the informer alike,
  * so paging, progress, backoff, relist and staleness are the informer's rules whatever the source.
  *
  * Rules of a source:

@@ -42,7 +42,7 @@ export interface WatchOptions extends Partial<BackoffOptions> {
   feedCapacity?: number;
   /**
    * How long a request waits for a cache's first list while pages keep arriving, before it
-   * answers 503 cluster_syncing (resource-cache.ts; default 5 s).
+   * answers 503 cluster_syncing (cache/resource-cache.ts; default 5 s).
    */
   fillWaitMs?: number;
 }

@@ -1,6 +1,6 @@
 /**
  * A test feed: one collection held in memory and changed by hand, served as a ListerWatcher
- * (source.ts) the way an apiserver serves one, so a watch cache can be driven without a cluster.
+ * (cache/source.ts) the way an apiserver serves one, so a watch cache can be driven without a cluster.
  *
  * Rules, an apiserver's: every change gets the next resourceVersion, stamped on the object; a list
  * answers pages in namespace/name order with the collection's resourceVersion, a continue token and

@@ -1,6 +1,6 @@
 /**
  * A collection that never changes (a snapshot's objects of one kind, read from its file) as a
- * ListerWatcher (source.ts), so a snapshot fills the same watch caches as a live cluster, with no
+ * ListerWatcher (cache/source.ts), so a snapshot fills the same watch caches as a live cluster, with no
  * server in between.
  *
  * Rules:

@@ -1,5 +1,5 @@
 /**
- * A live cluster's collection as a ListerWatcher (source.ts): list pages with limit/continue and
+ * A live cluster's collection as a ListerWatcher (cache/source.ts): list pages with limit/continue and
  * watches with allowWatchBookmarks, through the cluster's own KubeClient (its credentials, its
  * bounded connections, its transport problems). Nothing is kept here; the informer owns the loop.
  */

@@ -25,7 +25,7 @@ export const LIST_CONCURRENCY = 4;
 /** Past this many kept counts, the expired ones are dropped. */
 export const KEPT_MAX = 1_000;
 
-/** One page of at most one object, as a ListerWatcher answers it (clusters/source.ts). */
+/** One page of at most one object, as a ListerWatcher answers it (cache/source.ts). */
 export interface OnePage {
   items: readonly unknown[];
   continue?: string | undefined;
