@@ -2,23 +2,30 @@
  * The pair of reads a view of one object is served by: where each lives, what it takes (the
  * view's own resourceType and name rules, a valid namespace, nothing more) and what it answers.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { clusterParams, objectReads } from './object-reads';
 
 const result = z.strictObject({ ok: z.boolean() });
-const reads = objectReads({
-  base: '/v1/workspaces/:workspaceId/observability/:clusterId/views',
-  result,
-  resourceType: z.literal('any'),
-  namespacedResourceType: z.literal('namespaced'),
-  resourceName: z.string().regex(/^[a-z]+$/),
-  summary: 'across namespaces',
-  namespacedSummary: 'in one namespace',
-});
+// Built inside each test, not as the file loads: a mutant of objectReads must meet a test.
+const build = () =>
+  objectReads({
+    base: '/v1/workspaces/:workspaceId/observability/:clusterId/views',
+    result,
+    resourceType: z.literal('any'),
+    namespacedResourceType: z.literal('namespaced'),
+    resourceName: z.string().regex(/^[a-z]+$/),
+    summary: 'across namespaces',
+    namespacedSummary: 'in one namespace',
+  });
 const cluster = { workspaceId: 'ws', clusterId: 'c1' };
 
 describe('objectReads', () => {
+  let reads: ReturnType<typeof build>;
+  beforeEach(() => {
+    reads = build();
+  });
+
   it('serves the object by kind and name, and by namespace, kind and name, under the view', () => {
     expect(reads.anywhere.path).toBe(
       '/v1/workspaces/:workspaceId/observability/:clusterId/views/:resourceType/:resourceName',
