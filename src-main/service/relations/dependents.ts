@@ -15,17 +15,24 @@
 import type { DependentRef } from '../../../src-shared/contract/relations-operations';
 import type { ResourceEntry } from '../cache/entries';
 import { factsOf } from './facts';
-import type { KindRef } from './model';
-import { CLAIM, type GroupKind } from './pod-refs';
+import {
+  DAEMON_SET,
+  DEPLOYMENT,
+  isBuiltInGroup,
+  JOB,
+  type KindRef,
+  POD,
+  REPLICA_SET,
+  SERVICE,
+  STATEFUL_SET,
+} from './model';
+import { CLAIM, CONFIG_MAP, type GroupKind, SECRET } from './pod-refs';
 import type { RelationReader } from './reader';
 import { compareRefs, entryRef, MAX_REFS } from './refs';
 
 export const MAX_DEPTH = 4;
 
-const POD: GroupKind = { group: '', kind: 'Pod' };
-const REPLICA_SET: GroupKind = { group: 'apps', kind: 'ReplicaSet' };
 const REVISION: GroupKind = { group: 'apps', kind: 'ControllerRevision' };
-const JOB: GroupKind = { group: 'batch', kind: 'Job' };
 const SLICE: GroupKind = { group: 'discovery.k8s.io', kind: 'EndpointSlice' };
 
 /** What the built-in controllers make, by owner kind (`group/Kind`). */
@@ -49,21 +56,19 @@ export const COMMON: readonly GroupKind[] = [
   REPLICA_SET,
   JOB,
   CLAIM,
-  { group: '', kind: 'ConfigMap' },
-  { group: '', kind: 'Secret' },
-  { group: '', kind: 'Service' },
-  { group: 'apps', kind: 'Deployment' },
-  { group: 'apps', kind: 'StatefulSet' },
-  { group: 'apps', kind: 'DaemonSet' },
+  CONFIG_MAP,
+  SECRET,
+  SERVICE,
+  DEPLOYMENT,
+  STATEFUL_SET,
+  DAEMON_SET,
 ];
-
-/** Groups whose kinds only the built-in controllers own: their table entry, or none, is all. */
-const BUILT_IN_GROUP = /^$|^apps$|^batch$|^policy$|^autoscaling$|\.k8s\.io$/;
 
 export function dependentKinds(owner: KindRef, served: readonly KindRef[]): readonly GroupKind[] {
   const listed = DEPENDENT_KINDS[`${owner.group}/${owner.kind}`];
   if (listed) return listed;
-  if (BUILT_IN_GROUP.test(owner.group)) return [];
+  // Only the built-in controllers own a built-in kind: its table entry, or none, is all.
+  if (isBuiltInGroup(owner.group)) return [];
   return [...COMMON, ...served.filter((k) => k.group === owner.group)];
 }
 
@@ -79,12 +84,8 @@ interface Frontier {
 async function childrenOf(reader: RelationReader, owner: Frontier) {
   const out: { kind: KindRef; entry: ResourceEntry }[] = [];
   for (const gk of dependentKinds(owner.kind, reader.kinds)) {
-    const kind = reader.kindOf(gk);
-    if (!kind) continue;
-    const cache = await reader.cache(kind);
-    if (!cache) continue;
-    const index = await reader.index(cache, ownerKeys);
-    for (const entry of index.get(owner.uid)) out.push({ kind, entry });
+    const owned = await reader.indexed(gk, ownerKeys, owner.uid);
+    if (owned) for (const entry of owned.entries) out.push({ kind: owned.kind, entry });
   }
   return out;
 }

@@ -76,6 +76,30 @@ export class RelationReader {
     return pending;
   }
 
+  /**
+   * The cache of a group and Kind the cluster serves; undefined when it is not served (no gap: a
+   * relation that might hold through it does not) or cannot be read (a gap).
+   */
+  async servedCache(gk: GroupKind): Promise<Cache | undefined> {
+    const kind = this.kindOf(gk);
+    return kind && this.cache(kind);
+  }
+
+  /**
+   * The objects of a served, readable group and Kind whose keys (`keysOf`, through the cache's
+   * kept index) include `key`, in the cache's order; undefined as servedCache.
+   */
+  async indexed(
+    gk: GroupKind,
+    keysOf: KeysOf,
+    key: string,
+  ): Promise<{ kind: KindRef; entries: readonly ResourceEntry[] } | undefined> {
+    const cache = await this.servedCache(gk);
+    if (!cache) return undefined;
+    const index = await this.index(cache, keysOf);
+    return { kind: cache.kind, entries: index.get(key) };
+  }
+
   /** The cache of a group and Kind; undefined when not served (a gap too) or not readable. */
   async cacheOf(gk: GroupKind): Promise<Cache | undefined> {
     const kind = this.kindOf(gk);

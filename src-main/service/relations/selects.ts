@@ -17,27 +17,24 @@ import { matchesSelector } from '../../../src-shared/kube/selector';
 import type { ResourceEntry } from '../cache/entries';
 import { resourceRows } from '../cache/list-queries';
 import { factsOf, type TargetLink } from './facts';
-import { gkKey, type KindRef, unservedType } from './model';
+import { gkKey, INGRESS, isBuiltInGroup, type KindRef, POD, SERVICE, unservedType } from './model';
 import type { GroupKind } from './pod-refs';
 import { findEntry, type RelationReader } from './reader';
 import { absentRef, bounded, entryRef, MAX_REFS, mergeRefs } from './refs';
 import { refKey } from './uses';
 
-const POD: GroupKind = { group: '', kind: 'Pod' };
 const SELECTORS: readonly GroupKind[] = [
-  { group: '', kind: 'Service' },
+  SERVICE,
   { group: 'policy', kind: 'PodDisruptionBudget' },
   { group: 'networking.k8s.io', kind: 'NetworkPolicy' },
 ];
 const HPA: GroupKind = { group: 'autoscaling', kind: 'HorizontalPodAutoscaler' };
-const INGRESS: GroupKind = { group: 'networking.k8s.io', kind: 'Ingress' };
 const SCALABLE = new Set([
   'apps/Deployment',
   'apps/StatefulSet',
   'apps/ReplicaSet',
   '/ReplicationController',
 ]);
-const BUILT_IN_GROUP = /^$|^apps$|^batch$|^policy$|^autoscaling$|\.k8s\.io$/;
 
 async function resolveTarget(reader: RelationReader, namespace: string, t: TargetLink): Promise<RelationRef> {
   const kind = reader.kindOf(t);
@@ -62,13 +59,15 @@ export async function selectsOf(
   const targets: RelationRef[] = [];
   for (const t of facts.targets) targets.push(await resolveTarget(reader, entry.namespace, t));
   if (!facts.podSelector) return bounded(targets);
-  const podKind = reader.kindOf(POD);
-  const pods = podKind && (await reader.cache(podKind));
-  if (!podKind || !pods) return bounded(targets);
+  const pods = await reader.servedCache(POD);
+  if (!pods) return bounded(targets);
   // The pods come in the cache's order: only the first MAX_REFS can be shown, so only they are built.
   const selected = resourceRows(pods.read.view, entry.namespace, facts.podSelector);
   const distinctTargets = mergeRefs(targets);
-  const all = bounded([...distinctTargets, ...selected.slice(0, MAX_REFS).map((p) => entryRef(podKind, p))]);
+  const all = bounded([
+    ...distinctTargets,
+    ...selected.slice(0, MAX_REFS).map((p) => entryRef(pods.kind, p)),
+  ]);
   return { refs: all.refs, leftOff: distinctTargets.length + selected.length - all.refs.length };
 }
 
@@ -83,30 +82,27 @@ export async function selectedByOf(
   const refs: RelationRef[] = [];
   if (kind.group === '' && kind.kind === 'Pod') {
     for (const gk of SELECTORS) {
-      const selKind = reader.kindOf(gk);
-      const cache = selKind && (await reader.cache(selKind));
-      if (!selKind || !cache) continue;
+      const cache = await reader.servedCache(gk);
+      if (!cache) continue;
       for (const candidate of resourceRows(cache.read.view, entry.namespace, undefined)) {
         const selector = factsOf(candidate).podSelector;
-        if (selector && matchesSelector(selector, entry.labels)) refs.push(entryRef(selKind, candidate));
+        if (selector && matchesSelector(selector, entry.labels)) refs.push(entryRef(cache.kind, candidate));
       }
     }
   }
   const gk = gkKey(kind.group, kind.kind);
-  const custom = !BUILT_IN_GROUP.test(kind.group);
+  const custom = !isBuiltInGroup(kind.group);
   const key = refKey(kind, entry.namespace, entry.name);
   for (const p of [HPA, INGRESS]) {
     const pointsHere = p === HPA ? SCALABLE.has(gk) : gk === '/Service';
     if (!pointsHere && !custom) continue;
-    const pKind = reader.kindOf(p);
-    const cache = pKind && (await reader.cache(pKind));
-    if (!pKind || !cache) continue;
-    const index = await reader.index(cache, targetKeys);
-    for (const e of index.get(key)) {
+    const pointing = await reader.indexed(p, targetKeys, key);
+    if (!pointing) continue;
+    for (const e of pointing.entries) {
       const via = factsOf(e)
         .targets.filter((t) => refKey(t, e.namespace, t.name) === key)
         .map((t) => t.via);
-      refs.push({ ...entryRef(pKind, e), via });
+      refs.push({ ...entryRef(pointing.kind, e), via });
     }
   }
   return bounded(refs);

@@ -14,7 +14,7 @@
 import type { RelationRef } from '../../../src-shared/contract/relations-operations';
 import type { ResourceEntry } from '../cache/entries';
 import { factsOf } from './facts';
-import { gkKey, type KindRef, unservedType } from './model';
+import { gkKey, INGRESS, type KindRef, POD, unservedType, WORKLOADS } from './model';
 import {
   CLAIM,
   CONFIG_MAP,
@@ -67,33 +67,19 @@ export async function usesOf(reader: RelationReader, entry: ResourceEntry): Prom
   return refs;
 }
 
-/** Which kinds can use an object of a kind (`group/Kind`). */
-const WORKLOADS: readonly GroupKind[] = [
-  { group: 'apps', kind: 'Deployment' },
-  { group: 'apps', kind: 'StatefulSet' },
-  { group: 'apps', kind: 'DaemonSet' },
-  { group: 'apps', kind: 'ReplicaSet' },
-  { group: 'batch', kind: 'Job' },
-  { group: 'batch', kind: 'CronJob' },
-  { group: '', kind: 'ReplicationController' },
-];
-const POD: GroupKind = { group: '', kind: 'Pod' };
 const PODS_AND_WORKLOADS = [POD, ...WORKLOADS];
 
+/** Which kinds can use an object of a kind (`group/Kind`). */
 export const USERS: Readonly<Record<string, readonly GroupKind[]>> = {
   [gkKey(CONFIG_MAP.group, CONFIG_MAP.kind)]: PODS_AND_WORKLOADS,
-  [gkKey(SECRET.group, SECRET.kind)]: [
-    ...PODS_AND_WORKLOADS,
-    { group: 'networking.k8s.io', kind: 'Ingress' },
-    SERVICE_ACCOUNT,
-  ],
+  [gkKey(SECRET.group, SECRET.kind)]: [...PODS_AND_WORKLOADS, INGRESS, SERVICE_ACCOUNT],
   [gkKey(CLAIM.group, CLAIM.kind)]: [...PODS_AND_WORKLOADS, VOLUME],
   [gkKey(SERVICE_ACCOUNT.group, SERVICE_ACCOUNT.kind)]: PODS_AND_WORKLOADS,
   [gkKey(NODE.group, NODE.kind)]: [POD],
   [gkKey(PRIORITY_CLASS.group, PRIORITY_CLASS.kind)]: PODS_AND_WORKLOADS,
   [gkKey(VOLUME.group, VOLUME.kind)]: [CLAIM],
   [gkKey(STORAGE_CLASS.group, STORAGE_CLASS.kind)]: [CLAIM, VOLUME],
-  [gkKey(INGRESS_CLASS.group, INGRESS_CLASS.kind)]: [{ group: 'networking.k8s.io', kind: 'Ingress' }],
+  [gkKey(INGRESS_CLASS.group, INGRESS_CLASS.kind)]: [INGRESS],
 };
 
 /** The index key of a used object: its kind, namespace ("" when cluster-scoped) and name. */
@@ -115,14 +101,15 @@ export async function usedByOf(
   const key = refKey(kind, kind.namespaced ? entry.namespace : '', entry.name);
   const lists: { kind: KindRef; entries: readonly ResourceEntry[] }[] = [];
   for (const gk of users) {
-    const userKind = reader.kindOf(gk);
-    const cache = userKind && (await reader.cache(userKind));
-    if (!userKind || !cache) continue;
-    const index = await reader.index(cache, usesKeys);
-    let entries = index.get(key);
-    if (TEMPLATE_KINDS.has(gkKey(userKind.group, userKind.kind)))
-      entries = entries.filter((e) => !controlled(e));
-    lists.push({ kind: userKind, entries });
+    const found = await reader.indexed(gk, usesKeys, key);
+    if (!found) continue;
+    const { kind: userKind, entries } = found;
+    lists.push({
+      kind: userKind,
+      entries: TEMPLATE_KINDS.has(gkKey(userKind.group, userKind.kind))
+        ? entries.filter((e) => !controlled(e))
+        : entries,
+    });
   }
   // Each list is in its cache's (namespace, name) order and holds an object once: ordered by
   // resourceType, the refs need no sort, and only the refs shown are built.
