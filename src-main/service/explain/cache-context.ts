@@ -23,10 +23,10 @@ import type {
 } from '../../../src-shared/guidance/findings';
 import { refKey } from '../../../src-shared/guidance/refs';
 import type { GuidanceRef } from '../../../src-shared/guidance/types';
-import type { ClusterConnection } from '../clusters/cluster';
 import type { ResourceEntry } from '../cache/entries';
-import type { KindInfo } from '../clusters/kind-info';
 import { resourceRows } from '../cache/list-queries';
+import type { ClusterConnection } from '../clusters/cluster';
+import type { KindInfo } from '../clusters/kind-info';
 
 /** The object as the explanation is about it: its kind and where it lives. */
 export interface ExplainedObject {

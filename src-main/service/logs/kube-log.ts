@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type KubeClient, type KubeStatus, parseStatus } from '../kube/kube-client';
 import { ProblemError } from '../errors';
+import { type KubeClient, type KubeStatus, parseStatus } from '../kube/kube-client';
 import { LineReader } from './line-reader';
 
 export interface KubeLogDeps {

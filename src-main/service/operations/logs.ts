@@ -3,18 +3,18 @@ import type { LogQuery, LogTime } from '../../../src-shared/contract/log-operati
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { parseSelector } from '../../../src-shared/kube/selector';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
-import type { ClusterConnection } from '../clusters/cluster';
-import { toProblem } from '../kube/kube-client';
 import { resourceRows } from '../cache/list-queries';
+import type { ClusterConnection } from '../clusters/cluster';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
+import { durationsEnd } from '../events/clock';
+import { toProblem } from '../kube/kube-client';
 import { type Logger, silentLogger } from '../logger';
 import { formatLog } from '../logs/format';
 import { linearRegex } from '../logs/linear-regex';
 import type { PodLike } from '../logs/pod';
 import { type LogSessionDeps, openLogSession } from '../logs/session';
-import { durationsEnd } from '../events/clock';
 
 export interface LogHandlerOptions {
   logger?: Logger;

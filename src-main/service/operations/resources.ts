@@ -8,10 +8,10 @@
 import type { Reply } from '../../../src-shared/contract/define';
 import type { ResourceUsage, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Selector } from '../../../src-shared/kube/selector';
-import type { ClusterConnection } from '../clusters/cluster';
 import { cleanObject, type ResourceEntry } from '../cache/entries';
-import { apiVersionOf, type KindInfo } from '../clusters/kind-info';
 import { resourceRows } from '../cache/list-queries';
+import type { ClusterConnection } from '../clusters/cluster';
+import { apiVersionOf, type KindInfo } from '../clusters/kind-info';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { CallContext, OperationHandlers } from '../context';
 import { ProblemError } from '../errors';

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
-import type { DiscoveryGap } from '../clusters/discovery/model';
 import type { ResourceEntry } from '../cache/entries';
-import { type KubeClient, KubeRequestError } from '../kube/kube-client';
+import type { DiscoveryGap } from '../clusters/discovery/model';
 import { ProblemError } from '../errors';
+import { type KubeClient, KubeRequestError } from '../kube/kube-client';
 import {
   captureKinds,
   type KindsRequest,

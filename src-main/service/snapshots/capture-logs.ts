@@ -1,6 +1,6 @@
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
-import { type KubeClient, KubeRequestError } from '../kube/kube-client';
 import { ProblemError } from '../errors';
+import { type KubeClient, KubeRequestError } from '../kube/kube-client';
 import { openKubeLog } from '../logs/kube-log';
 import type { LogTarget } from './log-targets';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_KINDS, type ResourceKindInfo } from '../../../src-shared/kube/kinds';
-import type { ClusterConnection } from '../clusters/cluster';
 import type { ResourceEntry } from '../cache/entries';
+import type { ClusterConnection } from '../clusters/cluster';
 import { ProblemError } from '../errors';
 import type { HistoryRow } from '../events/history/filter';
 import type { EventHistory } from '../events/history/index';
