@@ -50,8 +50,9 @@ const clusterScoped = (kind: string) =>
  * Which operation reaches `kind` (any served resourceType) and with what path parameters: the
  * namespaced one when a namespace is given, the cluster-wide one for all namespaces and for
  * cluster-scoped kinds. Callers pass a namespace only for kinds the cluster serves as namespaced.
+ * The per-object views (relations, explanations) come in the same two forms and are chosen alike.
  */
-function resourceOperation<N extends OperationName, C extends OperationName>(
+export function resourceOperation<N extends OperationName, C extends OperationName>(
   { namespaced, clusterWide }: { namespaced: N; clusterWide: C },
   scope: Scope,
   kind: string,

@@ -1,7 +1,7 @@
 import { MAX_PAGE_LIMIT } from '../../src-shared/contract/params';
 import type { KindCount, Relations, SearchHit } from '../../src-shared/contract/relations-operations';
 import type { ApiClient } from './client';
-import type { Scope } from './queries';
+import { resourceOperation, type Scope } from './queries';
 
 /**
  * The service's answers about how objects hang together (relations), how many of each kind there
@@ -9,17 +9,20 @@ import type { Scope } from './queries';
  * the palette. All come from the service's caches.
  */
 
+const RELATIONS = { namespaced: 'getNamespacedRelations', clusterWide: 'getRelations' } as const;
+
 export async function relationsOf(
   client: ApiClient,
   scope: Scope,
   ref: { kind: string; name: string; namespace?: string | undefined },
   signal?: AbortSignal,
 ): Promise<Relations> {
-  const opts = signal ? { signal } : {};
-  const params = { ...scope, resourceType: ref.kind, resourceName: ref.name };
-  const r = ref.namespace
-    ? await client.call('getNamespacedRelations', { params: { ...params, namespace: ref.namespace } }, opts)
-    : await client.call('getRelations', { params }, opts);
+  const { name, params } = resourceOperation(RELATIONS, scope, ref.kind, ref.namespace);
+  const r = await client.call(
+    name,
+    { params: { ...params, resourceName: ref.name } },
+    signal ? { signal } : {},
+  );
   return r.data;
 }
 
