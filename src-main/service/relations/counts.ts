@@ -37,10 +37,7 @@ export interface CountSource {
    * The view of the kind's cache when it runs (a live cluster's: a read that starts nothing);
    * else undefined.
    */
-  running(
-    kind: KindRef,
-    namespace: string | undefined,
-  ): Promise<CollectionView<ResourceEntry> | undefined>;
+  running(kind: KindRef, namespace: string | undefined): Promise<CollectionView<ResourceEntry> | undefined>;
   /** One list of at most one object of the kind, in a namespace or all. */
   listOne(kind: KindRef, namespace: string | undefined): Promise<OnePage>;
   /** `snapshot` for an opened snapshot, `list` for a live cluster. */
