@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import type { ReactNode } from 'react';
 import './dialog.css';
+import { useModal } from './useModal';
 
 /**
  * A modal built on <dialog>: the browser traps focus, closes on Escape and marks the rest of the
@@ -18,13 +19,7 @@ export function Dialog({
   onClose: () => void;
   actions: ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModal(open);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby="dialog-title" onClose={onClose} onCancel={onClose}>
       {open && (

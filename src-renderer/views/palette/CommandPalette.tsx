@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { create } from 'zustand';
 import type { SearchHit } from '../../../src-shared/contract/relations-operations';
 import { searchObjects } from '../../api/relations';
@@ -9,6 +9,7 @@ import { useCurrentCluster } from '../../state/clusters';
 import { api } from '../../state/connection';
 import { useKinds } from '../../state/kinds';
 import { useRoute } from '../../state/route';
+import { useModal } from '../common/useModal';
 import { opensPalette } from './keys';
 import { matchKinds, parseQuery } from './match';
 import './palette.css';
@@ -60,13 +61,7 @@ type Option = { id: string; kind: KindEntry } | { id: string; hit: SearchHit };
 
 export function CommandPalette() {
   const open = usePalette((s) => s.open);
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModal(open);
   return (
     <dialog
       ref={ref}
