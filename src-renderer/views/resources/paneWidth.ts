@@ -11,7 +11,7 @@ const KEY = 'skiff.detailPaneWidth';
  * Bounds in rem: the pane's narrowest, and what the list keeps beside it: a narrowed name and a
  * status as wide as "CreateContainerConfigError" (fitColumns.ts, badgeWidth.ts).
  */
-export const PANE_MIN_REM = 22;
+export const PANE_MIN_REM = 23;
 export const LIST_MIN_REM = 23.5;
 
 function stored(): number | null {
