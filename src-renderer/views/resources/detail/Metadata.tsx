@@ -4,8 +4,8 @@ import { age, timestamp } from '../../../kube/format';
 import { entryFor, resourceTypeOf } from '../../../kube/kind-catalog';
 import { ownerOf } from '../../../kube/owner';
 import { useKinds } from '../../../state/kinds';
-import { useRoute } from '../../../state/route';
 import { KeyValue, Labels } from '../../common/KeyValue';
+import { ObjectLink } from '../../common/ObjectLink';
 import { Section } from '../../common/Section';
 
 /**
@@ -14,7 +14,6 @@ import { Section } from '../../common/Section';
  */
 export function OwnerLink({ obj }: { obj: KubeObject }) {
   const owner = ownerOf(obj);
-  const select = useRoute((s) => s.select);
   const kinds = useKinds((s) => s.entries);
   const refs = obj.metadata.ownerReferences ?? [];
   if (refs.length === 0) return null;
@@ -26,30 +25,16 @@ export function OwnerLink({ obj }: { obj: KubeObject }) {
     // An owner lives in its dependent's namespace, unless its kind has none (a Node owning a mirror pod).
     const namespace = entryFor(kinds, type)?.namespaced ? obj.metadata.namespace : undefined;
     return (
-      <button
-        type="button"
-        className="link"
-        onClick={() => select({ kind: type, name: ref.name, ...(namespace ? { namespace } : {}) })}
-      >
+      <ObjectLink kind={type} name={ref.name} namespace={namespace}>
         {ref.kind}/{ref.name}
-      </button>
+      </ObjectLink>
     );
   }
   return (
-    <button
-      type="button"
-      className="link"
-      onClick={() =>
-        select({
-          kind: owner.kind,
-          name: owner.name,
-          ...(owner.namespace ? { namespace: owner.namespace } : {}),
-        })
-      }
-    >
+    <ObjectLink kind={owner.kind} name={owner.name} namespace={owner.namespace}>
       {RESOURCE_KINDS[owner.kind].kind}/{owner.name}
       {owner.via ? <span className="muted"> (via {owner.via})</span> : null}
-    </button>
+    </ObjectLink>
   );
 }
 

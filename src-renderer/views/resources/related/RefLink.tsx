@@ -1,7 +1,7 @@
 import { entryFor } from '../../../kube/kind-catalog';
 import { useKinds } from '../../../state/kinds';
-import { useRoute } from '../../../state/route';
 import { Badge } from '../../common/Badge';
+import { ObjectLink } from '../../common/ObjectLink';
 
 /**
  * One related object as a link that opens it in the detail pane, named "Kind name", with its
@@ -25,24 +25,13 @@ export function kindWord(
 }
 
 export function RefLink({ refTo, showNamespace = false }: { refTo: Ref; showNamespace?: boolean }) {
-  const select = useRoute((s) => s.select);
   const kinds = useKinds((s) => s.entries);
   const kind = kindWord(refTo.resourceType, kinds);
   return (
     <span className="ref" data-ref={`${refTo.resourceType}/${refTo.namespace ?? ''}/${refTo.name}`}>
-      <button
-        type="button"
-        className="link"
-        onClick={() =>
-          select({
-            kind: refTo.resourceType,
-            name: refTo.name,
-            ...(refTo.namespace ? { namespace: refTo.namespace } : {}),
-          })
-        }
-      >
+      <ObjectLink kind={refTo.resourceType} name={refTo.name} namespace={refTo.namespace}>
         <span className="muted">{kind}</span> {refTo.name}
-      </button>
+      </ObjectLink>
       {showNamespace && refTo.namespace && <span className="muted"> · {refTo.namespace}</span>}
       {refTo.missing ? (
         <>
