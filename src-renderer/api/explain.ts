@@ -1,6 +1,6 @@
 import type { Explanation } from '../../src-shared/contract/explain-operations';
 import type { ApiClient } from './client';
-import { resourceOperation, type Scope } from './queries';
+import { objectRead, type Scope } from './queries';
 
 /**
  * Why an object of any kind is broken, as the service explains it from its caches
@@ -9,17 +9,11 @@ import { resourceOperation, type Scope } from './queries';
  */
 const EXPLAIN = { namespaced: 'explainNamespacedResource', clusterWide: 'explainResource' } as const;
 
-export async function explanationOf(
+export function explanationOf(
   client: ApiClient,
   scope: Scope,
   ref: { kind: string; name: string; namespace?: string | undefined },
   signal?: AbortSignal,
 ): Promise<Explanation> {
-  const { name, params } = resourceOperation(EXPLAIN, scope, ref.kind, ref.namespace);
-  const r = await client.call(
-    name,
-    { params: { ...params, resourceName: ref.name } },
-    signal ? { signal } : {},
-  );
-  return r.data;
+  return objectRead(client, EXPLAIN, scope, ref, signal);
 }

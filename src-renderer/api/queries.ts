@@ -1,5 +1,6 @@
+import type { RawInput, ResultOf } from '../../src-shared/contract/define';
 import type { ResourceWrapper } from '../../src-shared/contract/models';
-import type { OperationName } from '../../src-shared/contract/operations';
+import type { OperationName, Operations } from '../../src-shared/contract/operations';
 import { MAX_PAGE_LIMIT } from '../../src-shared/contract/params';
 import { RESOURCE_KINDS, RESOURCE_TYPES, type ResourceType } from '../../src-shared/kube/kinds';
 import type { ApiClient } from './client';
@@ -150,7 +151,7 @@ export async function countOf(
   return reply.page?.total ?? reply.data.length;
 }
 
-export async function getOne(
+export function getOne(
   client: ApiClient,
   scope: Scope,
   kind: string,
@@ -158,11 +159,23 @@ export async function getOne(
   namespace: string | undefined,
   signal?: AbortSignal,
 ): Promise<ResourceWrapper> {
-  const { name: operation, params } = resourceOperation(OPERATIONS.get, scope, kind, namespace);
-  const r = await client.call(
-    operation,
-    { params: { ...params, resourceName: name } },
-    signal ? { signal } : {},
-  );
+  return objectRead(client, OPERATIONS.get, scope, { kind, name, namespace }, signal);
+}
+
+/**
+ * One object's answer (the object itself, its relations, its explanation) by kind and name, through
+ * the namespaced or the cluster-wide form of its operation as resourceOperation chooses.
+ */
+export async function objectRead<N extends OperationName, C extends OperationName>(
+  client: ApiClient,
+  operations: { namespaced: N; clusterWide: C },
+  scope: Scope,
+  ref: { kind: string; name: string; namespace?: string | undefined },
+  signal?: AbortSignal,
+): Promise<ResultOf<Operations[N | C]>> {
+  const { name, params } = resourceOperation(operations, scope, ref.kind, ref.namespace);
+  // Both forms take these params (the cluster-wide one without the namespace resourceOperation left out).
+  const input = { params: { ...params, resourceName: ref.name } } as RawInput<Operations[N | C]>;
+  const r = await client.call(name, input, signal ? { signal } : {});
   return r.data;
 }

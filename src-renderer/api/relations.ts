@@ -1,7 +1,7 @@
 import { MAX_PAGE_LIMIT } from '../../src-shared/contract/params';
 import type { KindCount, Relations, SearchHit } from '../../src-shared/contract/relations-operations';
 import type { ApiClient } from './client';
-import { resourceOperation, type Scope } from './queries';
+import { objectRead, type Scope } from './queries';
 
 /**
  * The service's answers about how objects hang together (relations), how many of each kind there
@@ -11,19 +11,13 @@ import { resourceOperation, type Scope } from './queries';
 
 const RELATIONS = { namespaced: 'getNamespacedRelations', clusterWide: 'getRelations' } as const;
 
-export async function relationsOf(
+export function relationsOf(
   client: ApiClient,
   scope: Scope,
   ref: { kind: string; name: string; namespace?: string | undefined },
   signal?: AbortSignal,
 ): Promise<Relations> {
-  const { name, params } = resourceOperation(RELATIONS, scope, ref.kind, ref.namespace);
-  const r = await client.call(
-    name,
-    { params: { ...params, resourceName: ref.name } },
-    signal ? { signal } : {},
-  );
-  return r.data;
+  return objectRead(client, RELATIONS, scope, ref, signal);
 }
 
 /**
