@@ -333,6 +333,25 @@ describe('snapshot clusters', () => {
     expect(next.idTaken('snap-1')).toBe(false);
   });
 
+  it('are removed (closed) one at a time, leaving every workspace; a live or unknown id is left alone', async () => {
+    const store = memoryStore();
+    const r = registry(['alpha'], { store });
+    const snap = r.addSnapshot('snap-1', memoryFrozen(facts));
+    r.createWorkspace({ workspaceId: 'team', name: 'Team', clusterIds: ['alpha', 'snap-1'] });
+    const closed = vi.spyOn(snap, 'close');
+    await r.removeSnapshot('alpha');
+    await r.removeSnapshot('nope');
+    expect(ids(r.allClusters())).toEqual(['alpha', 'snap-1']);
+
+    await r.removeSnapshot('snap-1');
+    expect(closed).toHaveBeenCalledOnce();
+    expect(ids(r.allClusters())).toEqual(['alpha']);
+    expect(r.byId('snap-1')).toBeUndefined();
+    expect(r.idTaken('snap-1')).toBe(false);
+    expect(ids(r.clustersOf('team', ADMIN))).toEqual(['alpha']);
+    expect(JSON.stringify(store.get('workspaceConfig'))).not.toContain('snap-1');
+  });
+
   it('serve the kinds their file holds, and answer their status without a probe', async () => {
     const r = registry([]);
     const frozen = memoryFrozen({ ...facts, kubernetesVersion: 'v1.31.2' });
