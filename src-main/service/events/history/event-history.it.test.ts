@@ -11,12 +11,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventGroup, EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { EventRecord } from '../../../../src-shared/contract/models';
 import type { Problem } from '../../../../src-shared/contract/problem';
+import type { Principal } from '../../context';
 import { createService, type Service } from '../../index';
 import { loadContexts } from '../../kube/kubeconfig';
 import { silentLogger } from '../../logger';
 import { checkedBody } from '../../test-support/contract-check.test-support';
 import { eventually } from '../../test-support/eventually.test-support';
-import { type HttpResult, parseLinks, type Stack, startStack } from '../../test-support/harness.test-support';
+import {
+  CLUSTER_ID,
+  type HttpResult,
+  parseLinks,
+  type Stack,
+  startStack,
+} from '../../test-support/harness.test-support';
 import { type LoggedIn, login, TEST_ADMIN_PASSWORD } from '../../test-support/login.test-support';
 
 /**
@@ -33,6 +40,8 @@ let stack: Stack;
 const before = new Map<string, EventRecord>();
 const HISTORY = { retentionMs: 1_000 * DAY, flushMs: 20 };
 
+/** The in-process caller (IPC) the desktop window is: an administrator. */
+const ADMIN: Principal = { accountId: 'admin', admin: true, workspaces: 'all' };
 const events = (query = '') => `${stack.cluster}/kubernetes-events${query ? `?${query}` : ''}`;
 
 async function walk(base: string, get = (p: string) => stack.get<EventRecord[]>(p)) {
@@ -132,6 +141,21 @@ describe('event history: recording and includeExpired', () => {
     expect(fresh.headers.get('x-expired-rows')).toBeNull();
     const plain = await stack.get<EventRecord[]>(events('limit=10'));
     expect(plain.headers.get('x-expired-rows')).toBeNull();
+  });
+
+  it('says the same over IPC: PageInfo.expiredRows, and no such field on a page without expired rows', async () => {
+    const page = async (query: Record<string, string>) =>
+      (
+        await stack.service.invoke(
+          'listEvents',
+          { params: { workspaceId: 'default', clusterId: CLUSTER_ID }, query, body: undefined },
+          { principal: ADMIN, client: { via: 'ipc' }, signal: new AbortController().signal },
+        )
+      ).page;
+    expect(await page({ includeExpired: 'true', limit: '10' })).toMatchObject({ expiredRows: '3-9' });
+    const fresh = await page({ includeExpired: 'true', reason: 'FreshA' });
+    expect(fresh).toMatchObject({ total: 1 });
+    expect(fresh).not.toHaveProperty('expiredRows');
   });
 
   it('pages with totals that are exact multiples of the limit', async () => {
