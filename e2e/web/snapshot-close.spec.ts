@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { apiLogin, expect, expectAccessible, login, screenshot, test } from './fixtures';
+
+/**
+ * Closing an opened snapshot from the web UI (issue 24 §4): a snapshot of the demo cluster,
+ * opened through the file chooser as an administrator does, is closed from its banner. It leaves
+ * the cluster list at once, the view goes back to the live cluster, and a reload (a new session
+ * in the browser) does not bring it back.
+ */
+
+test('an opened snapshot closes from its banner and stays closed after a reload', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  // The file: captured over /v1 (no logs, to be quick), as a script would.
+  const { accessToken } = await apiLogin(baseURL!);
+  const auth = { authorization: `Bearer ${accessToken}` };
+  const started = await fetch(`${baseURL}/v1/workspaces/default/clusters/demo/snapshots`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ logs: 'none' }),
+  });
+  expect(started.status).toBe(202);
+  const location = started.headers.get('location')!;
+  await expect
+    .poll(
+      async () =>
+        ((await (await fetch(`${baseURL}${location}`, { headers: auth })).json()) as { status: string })
+          .status,
+      { timeout: 120_000 },
+    )
+    .toBe('done');
+  const download = await fetch(`${baseURL}${location}/file`, { headers: auth });
+  expect(download.status).toBe(200);
+  const file = testInfo.outputPath('demo.skiff');
+  writeFileSync(file, Buffer.from(await download.arrayBuffer()));
+
+  // Open: the file chooser, as snapshot.spec.ts does; the snapshot is selected.
+  await login(page);
+  await page.getByTestId('snapshot-file-input').setInputFiles(file);
+  const banner = page.getByTestId('snapshot-banner');
+  await expect(banner).toBeVisible({ timeout: 60_000 });
+  const clusterSelect = page.getByRole('combobox', { name: 'Cluster' });
+  const snapshotOption = clusterSelect.locator('option', { hasText: /\(snapshot taken / });
+  await expect(snapshotOption).toHaveCount(1);
+  await expectAccessible(page, 'snapshot banner with its close button');
+  await screenshot(page, 'snapshot-close-banner');
+
+  // Close: gone from the list, the live demo cluster shown again.
+  await banner.getByRole('button', { name: 'Close snapshot' }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(snapshotOption).toHaveCount(0);
+  await expect(page.getByTestId('cluster-status')).toContainText('connected');
+  await expect(clusterSelect.locator('option:checked')).toHaveText(/^demo \(/);
+
+  // A reload is a new session in the browser: still gone, and gone from the API's list too.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Cluster' })).toBeVisible();
+  await expect(
+    page.getByRole('combobox', { name: 'Cluster' }).locator('option', { hasText: /snapshot/ }),
+  ).toHaveCount(0);
+  await expect(page.getByTestId('snapshot-banner')).toHaveCount(0);
+  const listed = (await (
+    await fetch(`${baseURL}/v1/workspaces/default/clusters`, { headers: auth })
+  ).json()) as Array<{ status: string }>;
+  expect(listed.map((c) => c.status)).not.toContain('snapshot');
+});
