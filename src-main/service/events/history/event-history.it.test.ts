@@ -144,18 +144,18 @@ describe('event history: recording and includeExpired', () => {
   });
 
   it('says the same over IPC: PageInfo.expiredRows, and no such field on a page without expired rows', async () => {
-    const page = async (query: Record<string, string>) =>
-      (
-        await stack.service.invoke(
-          'listEvents',
-          { params: { workspaceId: 'default', clusterId: CLUSTER_ID }, query, body: undefined },
-          { principal: ADMIN, client: { via: 'ipc' }, signal: new AbortController().signal },
-        )
-      ).page;
-    expect(await page({ includeExpired: 'true', limit: '10' })).toMatchObject({ expiredRows: '3-9' });
-    const fresh = await page({ includeExpired: 'true', reason: 'FreshA' });
-    expect(fresh).toMatchObject({ total: 1 });
-    expect(fresh).not.toHaveProperty('expiredRows');
+    const list = (query: Record<string, string>) =>
+      stack.service.invoke(
+        'listEvents',
+        { params: { workspaceId: 'default', clusterId: CLUSTER_ID }, query, body: undefined },
+        { principal: ADMIN, client: { via: 'ipc' }, signal: new AbortController().signal },
+      );
+    expect((await list({ includeExpired: 'true', limit: '10' })).page).toMatchObject({ expiredRows: '3-9' });
+    const fresh = await list({ includeExpired: 'true', reason: 'FreshA' });
+    expect(fresh.page).toMatchObject({ total: 1 });
+    expect(fresh.page).not.toHaveProperty('expiredRows');
+    // IPC reads the records as data, not as the JSON text HTTP sends.
+    expect((fresh.data as EventRecord[]).map((e) => e.reason)).toEqual(['FreshA']);
   });
 
   it('pages with totals that are exact multiples of the limit', async () => {
