@@ -95,10 +95,11 @@ describe('ClusterCaches', () => {
     await c.events().acquire();
     c.resources(POD).read();
     c.events().read();
+    const events = c.events();
     vi.setSystemTime(1_001_000);
     await c.sweep(1_000);
     expect(c.runningKinds().map((k) => k.resourceType)).toEqual(['pod']);
-    const events = c.events();
+    expect(c.events()).toBe(events);
     vi.setSystemTime(1_002_001);
     await c.sweep(1_000);
     expect(c.runningKinds()).toEqual([]);
