@@ -189,4 +189,27 @@ describe('SQLite databases that are not snapshots, or are damaged', () => {
     truncateSync(path, 200);
     await expect(checkSnapshot(path)).rejects.toThrow(/truncated/);
   });
+
+  it('a read that lands after the file was closed finds the cluster gone (404), not a damaged file', async () => {
+    const file = await openChecked(good('closed.skiff'), 'shop.skiff');
+    const pods = file.kinds().find((k) => k.resourceType === 'pod');
+    expect(pods).toBeDefined();
+    expect(file.objectCount(pods!)).toBe(60);
+    file.close();
+    for (const read of [
+      () => file.objectCount(pods!),
+      () => file.objectPage(pods!, undefined, 10),
+      () => file.liveEventCount(),
+    ]) {
+      let err: unknown;
+      try {
+        read();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ProblemError);
+      expect((err as ProblemError).code).toBe('cluster_not_found');
+      expect((err as ProblemError).message).toBe('shop.skiff was closed');
+    }
+  });
 });

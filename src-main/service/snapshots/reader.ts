@@ -112,10 +112,14 @@ function typedObject(json: string, kind: string, apiVersion: string): KubeObject
  * checked any more.
  */
 export function openSnapshotFile(path: string, checked: CheckedSnapshot, shownAs = path): SnapshotFile {
+  // A read that lands after close (a request in flight while the snapshot is closed) finds the
+  // cluster gone, as a request arriving a moment later does: 404, not a damaged file.
   const damaged = (err: unknown) =>
     err instanceof ProblemError
       ? err
-      : invalidSnapshot(shownAs, `the file is damaged (${(err as Error).message})`);
+      : !db.isOpen
+        ? new ProblemError('cluster_not_found', `${shownAs} was closed`)
+        : invalidSnapshot(shownAs, `the file is damaged (${(err as Error).message})`);
   let db: DatabaseSync;
   try {
     db = openSnapshotConnection(path);
