@@ -40,7 +40,7 @@ export interface ServeOptions {
   demoKubeconfig?: string;
 }
 
-const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
+export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
        [--trust-proxy ADDR ...] [--allowed-host NAME[:PORT] ...] [--geoip-db PATH]
        [--access-token-minutes 15-60] [--refresh-token-days 1-365]
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
@@ -65,6 +65,9 @@ export function parseSize(text: string): number | undefined {
   const bytes = Number(m[1]) * SIZE_UNITS[m[2] ?? '']!;
   return bytes >= 1 && Number.isSafeInteger(bytes) ? bytes : undefined;
 }
+
+/** `--help` or `-h` anywhere: the caller prints USAGE and exits 0 instead of starting. */
+export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--help') || argv.includes('-h');
 
 export function parseServeArgs(
   argv: readonly string[],

@@ -116,4 +116,26 @@ describe('npm run serve', () => {
       /exited with 2.*--kubeconfig .*missing\.yaml: no such file/s,
     );
   });
+
+  it('--help and -h print the usage to stdout and exit 0 without starting (no port, no data dir)', async () => {
+    for (const flag of ['--help', '-h']) {
+      const child = spawn(process.execPath, serviceArgs(['--port', 'abc', flag]), {
+        env: { ...process.env, SKIFF_LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+      const code = await new Promise<number | null>((done) => child.once('exit', done));
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      expect(out).toMatch(/^usage: npm run serve -- \[--host 127\.0\.0\.1\] \[--port 7733\]/);
+      expect(out).toContain('--demo-kubeconfig FILE');
+      expect(out).not.toContain('listening on');
+    }
+  });
 });

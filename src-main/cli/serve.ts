@@ -14,7 +14,7 @@ import { type CheckedSnapshot, checkSnapshot } from '../service/snapshots/inspec
 import { confStore } from '../service/storage/conf-store';
 import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
-import { LOOPBACK_HOSTS, parseServeArgs, UsageError } from './args';
+import { LOOPBACK_HOSTS, parseServeArgs, USAGE, UsageError, wantsHelp } from './args';
 import { defaultDataDir } from './data-dir';
 import { checkWritable, writePrivateFile } from './private-file';
 
@@ -25,6 +25,10 @@ const RENDERER_DIR = [resolve(here, '../renderer'), resolve(here, '../../out/ren
 );
 
 async function main() {
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const opts = parseServeArgs(process.argv.slice(2), {
     dataDir: defaultDataDir(),
     geoipDb: process.env.SKIFF_GEOIP_DB || undefined,
