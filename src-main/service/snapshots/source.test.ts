@@ -32,7 +32,7 @@ function cluster(failures: unknown[], entries: ResourceEntry[] = []) {
           const failure = failures[attempts++];
           if (failure !== undefined) throw failure;
         },
-        read: () => ({ snapshot: { all: entries } }),
+        read: () => ({ view: { all: entries } }),
       };
     },
   };
