@@ -9,26 +9,36 @@ import type { CollectionView } from './collection';
 import type { ResourceEntry } from './entries';
 
 /**
- * The rows a filtered list answers, cut from a view through its indexes. A result is kept with
- * its view (a few per view), so the pages of one walk filter once, not once per page.
+ * A memo of rows per view: `compute` runs once per view and key, and at most `perView` keys are
+ * kept for one view (the oldest is dropped first). The view is a WeakMap key, so a superseded view
+ * and its rows go with it. Each memo has its own maps (the events groups keep fewer: aggregates.ts).
  */
-const memo = new WeakMap<object, Map<string, readonly unknown[]>>();
-const MEMO_PER_VIEW = 32;
-
-/** A view's rows under `key`, computed once per view (the events list shares it: events/filter.ts). */
-export function remembered<T>(view: object, key: string, compute: () => readonly T[]): readonly T[] {
-  let results = memo.get(view);
-  if (!results) {
-    results = new Map();
-    memo.set(view, results);
-  }
-  const hit = results.get(key);
-  if (hit) return hit as readonly T[];
-  const rows = compute();
-  if (results.size >= MEMO_PER_VIEW) results.delete(results.keys().next().value as string);
-  results.set(key, rows);
-  return rows;
+export function viewMemo<T>(perView: number) {
+  const memo = new WeakMap<object, Map<string, readonly T[]>>();
+  return (view: object, key: string, compute: () => readonly T[]): readonly T[] => {
+    let results = memo.get(view);
+    if (!results) {
+      results = new Map();
+      memo.set(view, results);
+    }
+    const hit = results.get(key);
+    if (hit) return hit;
+    const rows = compute();
+    if (results.size >= perView) results.delete(results.keys().next().value as string);
+    results.set(key, rows);
+    return rows;
+  };
 }
+
+const rememberedRows = viewMemo<unknown>(32);
+
+/**
+ * The rows a filtered list answers, cut from a view through its indexes, kept with its view (32
+ * per view), so the pages of one walk filter once, not once per page. The events list shares it
+ * (events/filter.ts).
+ */
+export const remembered = <T>(view: object, key: string, compute: () => readonly T[]): readonly T[] =>
+  rememberedRows(view, key, compute) as readonly T[];
 
 /** The rows of one namespace are contiguous in a (namespace, name) order: found by bisection. */
 function namespaceSlice(all: readonly ResourceEntry[], namespace: string): readonly ResourceEntry[] {

@@ -10,9 +10,8 @@
 import type { ValidInput } from '../../../src-shared/contract/define';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import type { Operations } from '../../../src-shared/contract/operations';
-import type { CollectionView } from '../cache/collection';
+import { viewMemo } from '../cache/list-queries';
 import { durationsEnd } from './clock';
-import type { EventEntry } from './entries';
 import { eventRows } from './filter';
 import { liveGroups, liveTimeline, toEventGroup } from './history/aggregate';
 import { filterKey } from './history/filter';
@@ -25,23 +24,8 @@ import type { EventsTarget } from './target';
 export type EventTimelineQuery = ValidInput<Operations['eventTimeline']>['query'];
 export type EventGroupsQuery = ValidInput<Operations['eventGroups']>['query'];
 
-/** Groups of a live view, per filter: the pages of one walk group once. */
-const groupMemo = new WeakMap<CollectionView<EventEntry>, Map<string, GroupRow[]>>();
-
-function groupsOf(view: CollectionView<EventEntry>, key: string, rows: () => readonly EventEntry[]) {
-  let byFilter = groupMemo.get(view);
-  if (!byFilter) {
-    byFilter = new Map();
-    groupMemo.set(view, byFilter);
-  }
-  let groups = byFilter.get(key);
-  if (!groups) {
-    groups = liveGroups(rows());
-    if (byFilter.size >= 8) byFilter.delete(byFilter.keys().next().value as string);
-    byFilter.set(key, groups);
-  }
-  return groups;
-}
+/** Groups of a live view, per filter (the last 8): the pages of one walk group once. */
+const groupsOf = viewMemo<GroupRow>(8);
 
 export async function eventTimeline(
   target: EventsTarget,
@@ -88,7 +72,7 @@ export async function eventGroups(
     total = found.total;
   } else {
     const { view } = liveCache(source).read();
-    const all = groupsOf(view, filterKey(f), () => eventRows(view, f));
+    const all = groupsOf(view, filterKey(f), () => liveGroups(eventRows(view, f)));
     groups = all.slice(offset, offset + limit);
     total = all.length;
   }
