@@ -179,18 +179,13 @@ function eventCollection(entries: EventEntry[]) {
   return c;
 }
 
+/**
+ * The list without its indexes: every entry through matchesEvent (pinned event by event above), so
+ * the list's index and bisection shortcuts answer what the watch's per-event test answers.
+ */
 function bruteForce(entries: EventEntry[], f: EventFilter): string[] {
   return entries
-    .filter(
-      (e) =>
-        (f.type === undefined || e.type === f.type) &&
-        (f.reason === undefined || e.reason === f.reason) &&
-        (f.namespace === undefined || e.namespace === f.namespace) &&
-        (f.kind === undefined || e.kindKey === f.kind) &&
-        (f.name === undefined || e.name === f.name) &&
-        (f.sinceMs === undefined || e.lastMs >= f.sinceMs) &&
-        (e.category === 'resource' ? f.resourceEvents : f.systemEvents),
-    )
+    .filter((e) => matchesEvent(e, f))
     .sort((a, b) => b.lastMs - a.lastMs || (a.eventId < b.eventId ? -1 : 1))
     .map((e) => e.eventId);
 }
