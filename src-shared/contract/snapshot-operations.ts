@@ -18,6 +18,7 @@ export const MAX_SNAPSHOT_KINDS = 1_000;
 export const MAX_SNAPSHOT_KIND_NAME = 317;
 
 const snapshotId = { snapshotId: idParam('snapshotId') };
+const clusterIds = { workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') };
 
 export const snapshotOperations = {
   createSnapshot: defineOperation({
@@ -27,7 +28,7 @@ export const snapshotOperations = {
       'Start capturing the cluster into a snapshot file (administrators); answers 202 with the job and a Location to poll.',
     // A capture reads the whole cluster and writes it to the service's disk: an administrator's act.
     auth: 'session',
-    params: z.strictObject({ workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') }),
+    params: z.strictObject(clusterIds),
     query: z.strictObject({}),
     // An empty body takes every default.
     body: z
@@ -101,7 +102,7 @@ export const snapshotOperations = {
       'Close an opened snapshot (administrators): it leaves every workspace, its file is closed and an uploaded file removed; answers the cluster it was. A cluster from a kubeconfig context is 409 conflict.',
     // Like opening: what every user's cluster list shows changes.
     auth: 'session',
-    params: z.strictObject({ workspaceId: idParam('workspaceId'), clusterId: idParam('clusterId') }),
+    params: z.strictObject(clusterIds),
     query: z.strictObject({}),
     body: z.undefined(),
     result: cluster,
