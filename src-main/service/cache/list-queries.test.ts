@@ -6,15 +6,7 @@ import { parseSelector, type Selector } from '../../../src-shared/kube/selector'
 import { Collection } from './collection';
 import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from './entries';
 import { resourceRows } from './list-queries';
-
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const pick = <T>(random: () => number, items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+import { lcg, pick } from './seeded-random.test-support';
 
 const NAMESPACES = ['shop', 'batch', 'kube-system'];
 describe('resource list queries', () => {

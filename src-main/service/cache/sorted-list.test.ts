@@ -3,6 +3,7 @@
  * changes.
  */
 import { describe, expect, it } from 'vitest';
+import { lcg } from './seeded-random.test-support';
 import { SortedList } from './sorted-list';
 
 interface Item {
@@ -10,15 +11,6 @@ interface Item {
   rank: number;
 }
 const byRank = (a: Item, b: Item) => a.rank - b.rank || a.id - b.id;
-
-/** A deterministic pseudo-random sequence, so a failure can be replayed. */
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 function reference(items: Iterable<Item>): Item[] {
   return [...items].sort(byRank);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { Collection } from '../cache/collection';
+import { lcg, pick } from '../cache/seeded-random.test-support';
 import { compareEventEntries, EVENT_INDEXES, type EventEntry, eventEntry } from './entries';
 import { type EventFilter, eventRows, matchesEvent } from './filter';
 
@@ -130,16 +131,6 @@ describe('eventRows: the event list, newest first then by eventId', () => {
     expect(ids(eventRows(s, { ...all, type: 'NORMAL', name: 'web' }))).toEqual(['e02', 'e08']);
   });
 });
-
-/** A seeded generator: the same events every run, in an order the code must sort itself. */
-function lcg(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const pick = <T>(random: () => number, items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 
 const NAMESPACES = ['shop', 'batch', 'kube-system'];
 const KINDS = ['Pod', 'Deployment', 'Node'];
