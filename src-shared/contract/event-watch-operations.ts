@@ -8,7 +8,7 @@ import { problem } from './problem';
 /**
  * The live event watch: `GET …/kubernetes-events?watch=true`, like `kubectl get events --watch`.
  * It shares the list's path and filters; `watch=true` selects it (see OperationSpec.when), and its
- * answer is a stream of records, not a page. Documented in the README's "Event watch" section.
+ * answer is a stream of records, not a page. Documented in docs/api.md, "The event watch".
  */
 
 export const SSE = 'text/event-stream';

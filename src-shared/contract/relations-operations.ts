@@ -8,7 +8,7 @@ import { namespaceParam, pageQuery } from './params';
  * what it uses and what uses it, what it selects and what selects it (`…/relations/…`); per-kind
  * object counts for the tree (`…/counts`); and the palette's jump to any object by name prefix
  * (`…/search`). All are answered from the service's watch caches, never a cluster read per request
- * (counts of kinds nobody has opened excepted, see the README). Kinds are named as everywhere: the
+ * (counts of kinds nobody has opened excepted, see docs/api.md). Kinds are named as everywhere: the
  * resourceType of `GET …/kinds`.
  */
 

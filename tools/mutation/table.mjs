@@ -1,5 +1,5 @@
 /**
- * `npm run mutation:table`: the per-folder table of mutation scores for the README, from every
+ * `npm run mutation:table`: the per-folder table of mutation scores for docs/testing.md, from every
  * report StrykerJS left under reports/mutation/ (merged as tools/mutation/reports.mjs says).
  *
  * `--modules` adds one row per module; `--below 75` lists only the modules under that score.

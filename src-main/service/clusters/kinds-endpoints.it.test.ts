@@ -2,7 +2,7 @@
  * Endpoints 1–4 for every kind the cluster serves, over real HTTP against the simulator, and the
  * same rules over IPC: each listable kind lists and reads as the apiserver holds it, with the
  * nine's wrappers, selectors, paging, Link and ETag; each naming rule of resolve-kind.ts answers as
- * the README says. States only, no clocks: what arrives by watch is polled for.
+ * docs/api.md says. States only, no clocks: what arrives by watch is polled for.
  */
 
 import { DEFAULT_TOKEN, type Simulator } from '@skiff/kube-simulator';

@@ -40,7 +40,7 @@ describe('token lifetimes kept in the settings', () => {
       body: { tokens: { accessTokenMinutes: 40, refreshTokenDays: 3 } },
     });
     expect(kept.body.tokens).toEqual({ accessTokenMinutes: 40, refreshTokenDays: 3, restartRequired: true });
-    // Kept where the README says: skiff.json in the data dir.
+    // Kept where docs/configuration.md says: skiff.json in the data dir.
     const file = JSON.parse(await readFile(join(dataDir, 'skiff.json'), 'utf8')) as Record<string, unknown>;
     expect(file.appSettings).toEqual({ accessTokenMinutes: 40, refreshTokenDays: 3 });
     // Not before the restart: this run keeps handing out the lifetimes it started with.
