@@ -7,14 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { parseSelector } from '../../../src-shared/kube/selector';
 import { liveCollection } from '../clusters/source-live';
-import {
-  compareEventEntries,
-  EVENT_INDEXES,
-  type EventEntry,
-  eventEntry,
-  eventFingerprint,
-  eventKeyOf,
-} from '../events/entries';
+import { type EventEntry, eventCacheParts } from '../events/entries';
 import { silentLogger } from '../logger';
 import {
   addPod,
@@ -29,7 +22,6 @@ import {
   sleep,
   until,
 } from './cache.test-support';
-import { Collection } from './collection';
 import { type ResourceEntry, resourceEntry } from './entries';
 import { resourceRows } from './list-queries';
 import { ResourceCache } from './resource-cache';
@@ -146,10 +138,7 @@ describe('changes through the watch', () => {
     env.sim.store.addEvent({ involvedObject: involved('b'), reason: 'Pulled', message: 'two' });
     const cache = new ResourceCache<EventEntry>({
       source: liveCollection(env.client, `/api/v1/namespaces/${ns}/events`),
-      toEntry: (obj) => eventEntry(obj, 'c1'),
-      keyOf: eventKeyOf,
-      fingerprint: eventFingerprint,
-      collection: new Collection(compareEventEntries, EVENT_INDEXES),
+      ...eventCacheParts('c1'),
       timeoutMs: 5_000,
       logger: silentLogger(),
       backoff: FAST_BACKOFF,

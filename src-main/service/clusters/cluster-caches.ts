@@ -14,14 +14,7 @@ import { compareResources, labelKeys, type ResourceEntry, resourceEntry } from '
 import type { PinOptions } from '../cache/list-pins';
 import { type CacheObserver, ResourceCache } from '../cache/resource-cache';
 import type { ProblemError } from '../errors';
-import {
-  compareEventEntries,
-  EVENT_INDEXES,
-  type EventEntry,
-  eventEntry,
-  eventFingerprint,
-  eventKeyOf,
-} from '../events/entries';
+import { type EventEntry, eventCacheParts } from '../events/entries';
 import { bothObservers, type EventFeed } from '../events/feed';
 import type { BackoffOptions } from '../kube/backoff';
 import type { KubeClient } from '../kube/kube-client';
@@ -104,16 +97,13 @@ export class ClusterCaches {
   events(): ResourceCache<EventEntry> {
     if (this.eventCache) return this.eventCache;
     const { s } = this;
-    const collection = new Collection(compareEventEntries, EVENT_INDEXES);
+    const parts = eventCacheParts(s.clusterId);
     const recording = s.frozen
       ? undefined
-      : s.eventRecording?.observer(s.clusterId, () => collection.view().all);
+      : s.eventRecording?.observer(s.clusterId, () => parts.collection.view().all);
     this.eventCache = new ResourceCache<EventEntry>({
       source: s.frozen ? s.frozen.events() : liveCollection(s.client, '/api/v1/events'),
-      toEntry: (obj) => eventEntry(obj, s.clusterId),
-      keyOf: eventKeyOf,
-      fingerprint: eventFingerprint,
-      collection,
+      ...parts,
       ...this.common(),
       observer: bothObservers(recording, s.eventFeed.observer()),
     });

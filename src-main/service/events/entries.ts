@@ -7,7 +7,7 @@
  * memory, never correctness.
  */
 import type { EventRecord, KubeObject } from '../../../src-shared/contract/models';
-import type { Keyed } from '../cache/collection';
+import { Collection, type Keyed } from '../cache/collection';
 import { keyOf } from '../cache/entries';
 import { compareEvents, normaliseEvent } from './normalise';
 
@@ -119,3 +119,17 @@ export function eventFingerprint(e: EventEntry): string {
 
 /** Newest first, then eventId: the one order of the event list (see compareEvents). */
 export const compareEventEntries: (a: EventEntry, b: EventEntry) => number = compareEvents;
+
+/**
+ * How a cache of one cluster's events makes, keys, fingerprints and keeps its entries: a
+ * ResourceCache's options but its source and timings, so the service's event cache
+ * (clusters/cluster-caches.ts) and the tests' caches are built alike. A new collection each call.
+ */
+export function eventCacheParts(clusterId: string) {
+  return {
+    toEntry: (obj: KubeObject) => eventEntry(obj, clusterId),
+    keyOf: eventKeyOf,
+    fingerprint: eventFingerprint,
+    collection: new Collection(compareEventEntries, EVENT_INDEXES),
+  };
+}
