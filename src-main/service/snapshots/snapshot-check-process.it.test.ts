@@ -7,29 +7,20 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { serviceArgs } from '../../../scripts/serve.mjs';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
 import { eventually } from '../test-support/eventually.test-support';
 import { login, TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import { HOSTILE_FILES } from './hostile-files.test-support';
 import { PROBE_MARK } from './probe';
-import { captureFixture } from './snapshot-open.test-support';
+import { fixtureDirPerFile } from './snapshot-open.test-support';
 
-let dir: string;
-let good: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'skiff-check-process-'));
-  good = join(dir, 'good.skiff');
-  await captureFixture(good);
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const fx = fixtureDirPerFile('skiff-check-process-');
 
 const started = new Set<ChildProcess>();
 // A test that failed half-way must not leave a service running behind it.
@@ -47,14 +38,14 @@ interface Serve {
 }
 
 function serve(name: string, args: string[] = []): Serve {
-  const dataDir = join(dir, `data-${name}`);
+  const dataDir = join(fx.dir, `data-${name}`);
   const child = spawn(process.execPath, serviceArgs(['--port', '0', '--data-dir', dataDir, ...args]), {
     env: {
       ...process.env,
       SKIFF_LOG_LEVEL: 'warn',
       SKIFF_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       KUBECONFIG: '',
-      HOME: join(dir, 'home'),
+      HOME: join(fx.dir, 'home'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -166,7 +157,7 @@ describe('serve and the snapshot check', () => {
   it('answers /v1/health while an upload is being checked, and refuses the hostile file once the check can read it', async () => {
     const s = serve('upload');
     const url = await listening(s);
-    const hostile = join(dir, 'view.skiff');
+    const hostile = join(fx.dir, 'view.skiff');
     HOSTILE_FILES[0]!.build(hostile);
     try {
       const { answer, lock } = await lockedUpload(
@@ -192,7 +183,11 @@ describe('serve and the snapshot check', () => {
   it('stops on SIGTERM during a check, and no check outlives it', async () => {
     const s = serve('sigterm');
     const url = await listening(s);
-    const { path, lock } = await lockedUpload(url, join(s.dataDir, 'opened-snapshots'), await readFile(good));
+    const { path, lock } = await lockedUpload(
+      url,
+      join(s.dataDir, 'opened-snapshots'),
+      await readFile(fx.good),
+    );
     try {
       s.child.kill('SIGTERM');
       expect(await s.exited).toBe(0);
@@ -204,7 +199,7 @@ describe('serve and the snapshot check', () => {
   }, 90_000);
 
   it('--snapshot with a hostile file says why in one line and exits 2', async () => {
-    const hostile = join(dir, 'cli-view.skiff');
+    const hostile = join(fx.dir, 'cli-view.skiff');
     HOSTILE_FILES[0]!.build(hostile);
     const s = serve('cli-hostile', ['--snapshot', hostile]);
     expect(await s.exited).toBe(2);
@@ -214,8 +209,8 @@ describe('serve and the snapshot check', () => {
   }, 60_000);
 
   it('--snapshot stops on SIGTERM while its file is being checked, and no check outlives it', async () => {
-    const path = join(dir, 'cli-locked.skiff');
-    await copyFile(good, path);
+    const path = join(fx.dir, 'cli-locked.skiff');
+    await copyFile(fx.good, path);
     const lock = lockFile(path);
     try {
       const s = serve('cli-locked', ['--snapshot', path]);

@@ -4,29 +4,23 @@
  * listed it, the saved settings, its endpoints), its file is let go; a live cluster cannot be
  * closed, and closing twice is 404. Every answer is checked against the contract.
  */
-import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src-shared/contract/models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
 import { CLUSTER_ID, type Stack, startStack } from '../test-support/harness.test-support';
 import { login } from '../test-support/login.test-support';
-import { captureFixture } from './snapshot-open.test-support';
+import { fixtureDirPerFile } from './snapshot-open.test-support';
 
 let stack: Stack;
-let files: string;
-let good: string;
+const fx = fixtureDirPerFile('skiff-close-files-');
 
 beforeAll(async () => {
-  files = await mkdtemp(join(tmpdir(), 'skiff-close-files-'));
-  good = join(files, 'good.skiff');
-  await captureFixture(good);
   stack = await startStack();
 });
 afterAll(async () => {
   await stack?.close();
-  await rm(files, { recursive: true, force: true });
 });
 
 type Problem = { code: string; detail: string };
@@ -35,7 +29,7 @@ async function upload(): Promise<Cluster> {
   const res = await fetch(`${stack.url}/v1/snapshots`, {
     method: 'POST',
     headers: { ...stack.session.headers, 'content-type': SNAPSHOT_MEDIA_TYPE },
-    body: await readFile(good),
+    body: await readFile(fx.good),
   });
   expect(res.status).toBe(201);
   return (await res.json()) as Cluster;
@@ -127,13 +121,13 @@ describe('closing an opened snapshot', () => {
   });
 
   it('lets go of a file opened from its path, which can then be opened again as a new snapshot', async () => {
-    const snap = await stack.service.snapshots.open(good);
+    const snap = await stack.service.snapshots.open(fx.good);
     // The pods list starts reading the file at open; wait until the file is held.
-    await expect.poll(async () => (await openFiles()).filter((p) => p === good).length).toBeGreaterThan(0);
+    await expect.poll(async () => (await openFiles()).filter((p) => p === fx.good).length).toBeGreaterThan(0);
     expect((await closeIt(snap.clusterId)).status).toBe(200);
-    expect((await openFiles()).filter((p) => p.startsWith(good))).toEqual([]);
+    expect((await openFiles()).filter((p) => p.startsWith(fx.good))).toEqual([]);
     // The file itself is the user's: closing never removes it.
-    expect((await readFile(good)).length).toBeGreaterThan(0);
+    expect((await readFile(fx.good)).length).toBeGreaterThan(0);
 
     const reopened = await upload();
     expect(reopened.clusterId).toBe(snap.clusterId);

@@ -4,27 +4,18 @@
  * kubeconfig for it is written where --snapshot-kubeconfig says.
  */
 import { spawn } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serviceArgs } from '../../../scripts/serve.mjs';
 import type { Cluster } from '../../../src-shared/contract/models';
 import { login, TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import { SNAPSHOT_SCHEMA_VERSION } from './format';
 import { alterMeta } from './open-fixture.test-support';
-import { captureFixture } from './snapshot-open.test-support';
+import { fixtureDirPerFile } from './snapshot-open.test-support';
 
-let dir: string;
-let good: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'skiff-open-cli-'));
-  good = join(dir, 'good.skiff');
-  await captureFixture(good);
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const fx = fixtureDirPerFile('skiff-open-cli-');
 
 /** No kubeconfig anywhere: an empty $KUBECONFIG and a home without ~/.kube. */
 const env = () => ({
@@ -32,13 +23,13 @@ const env = () => ({
   SKIFF_LOG_LEVEL: 'warn',
   SKIFF_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
   KUBECONFIG: '',
-  HOME: join(dir, 'home'),
+  HOME: join(fx.dir, 'home'),
 });
 
 function run(args: string[]) {
   const child = spawn(
     process.execPath,
-    serviceArgs(['--port', '0', '--data-dir', join(dir, 'data'), ...args]),
+    serviceArgs(['--port', '0', '--data-dir', join(fx.dir, 'data'), ...args]),
     {
       env: env(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,7 +45,7 @@ function run(args: string[]) {
 
 describe('serve --snapshot', () => {
   it('stops with one line on stderr and exit code 2 for a file that is not a snapshot', async () => {
-    const bad = join(dir, 'notes.skiff');
+    const bad = join(fx.dir, 'notes.skiff');
     await writeFile(bad, 'not a database\n');
     const proc = run(['--snapshot', bad]);
     expect(await proc.exited).toBe(2);
@@ -64,8 +55,8 @@ describe('serve --snapshot', () => {
   });
 
   it('says which version it reads for a snapshot from a newer Skiff, and exits 2', async () => {
-    const newer = join(dir, 'newer.skiff');
-    await copyFile(good, newer);
+    const newer = join(fx.dir, 'newer.skiff');
+    await copyFile(fx.good, newer);
     alterMeta(newer, 'schemaVersion', '9');
     const proc = run(['--snapshot', newer]);
     expect(await proc.exited).toBe(2);
@@ -79,8 +70,8 @@ describe('serve --snapshot', () => {
   });
 
   it('serves a good snapshot as the only cluster, with no demo cluster, and writes a kubeconfig for it', async () => {
-    const kubeconfig = join(dir, 'snapshot.kubeconfig');
-    const proc = run(['--snapshot', good, '--snapshot-kubeconfig', kubeconfig]);
+    const kubeconfig = join(fx.dir, 'snapshot.kubeconfig');
+    const proc = run(['--snapshot', fx.good, '--snapshot-kubeconfig', kubeconfig]);
     try {
       const url = await new Promise<string>((resolve, reject) => {
         createInterface({ input: proc.child.stdout }).once('line', (line) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pod } from '@skiff/kube-simulator';
 import { DEMO_PODS, type KubeObject, startSimulator } from '@skiff/kube-simulator';
+import { afterAll, beforeAll } from 'vitest';
 import type { Cluster } from '../../../src-shared/contract/models';
 import { createService, type Service, type ServiceConfig } from '../index';
 import { silentLogger } from '../logger';
@@ -46,6 +47,27 @@ export async function captureFixture(path: string): Promise<Captured> {
   } finally {
     await sim.close();
   }
+}
+
+/** A temp dir holding `good.skiff`, a capture (captureFixture); its fields are set by beforeAll. */
+export interface FixtureDir {
+  dir: string;
+  good: string;
+}
+
+/**
+ * Registers the calling test file's beforeAll (a temp dir named from `prefix`, `good.skiff`
+ * captured in it) and afterAll (the dir removed): the fixture file the file's tests open.
+ */
+export function fixtureDirPerFile(prefix: string): FixtureDir {
+  const fx: FixtureDir = { dir: '', good: '' };
+  beforeAll(async () => {
+    fx.dir = await mkdtemp(join(tmpdir(), prefix));
+    fx.good = join(fx.dir, 'good.skiff');
+    await captureFixture(fx.good);
+  });
+  afterAll(() => rm(fx.dir, { recursive: true, force: true }));
+  return fx;
 }
 
 export interface Answer<T = unknown> {
