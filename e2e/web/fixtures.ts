@@ -138,6 +138,44 @@ export async function apiLogin(baseURL: string, userAgent?: string) {
 }
 
 /**
+ * The demo cluster captured over /v1, as a script does it (start, poll until done, download):
+ * the `.skiff` file's bytes, and the administrator's auth header for the calls that follow.
+ * `options` is the capture's body (`{ logs: 'none' }` to be quick).
+ */
+export async function captureDemoSnapshot(
+  baseURL: string,
+  options: { logs?: 'all' | 'failing' | 'none' } = {},
+) {
+  const { accessToken } = await apiLogin(baseURL);
+  const auth = { authorization: `Bearer ${accessToken}` };
+  const started = await fetch(`${baseURL}/v1/workspaces/default/clusters/demo/snapshots`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(options),
+  });
+  expect(started.status).toBe(202);
+  const location = started.headers.get('location')!;
+  const status = async () =>
+    ((await (await fetch(`${baseURL}${location}`, { headers: auth })).json()) as { status: string }).status;
+  await expect.poll(status, { timeout: 120_000 }).toBe('done');
+  const file = await fetch(`${baseURL}${location}/file`, { headers: auth });
+  expect(file.status).toBe(200);
+  return { auth, bytes: Buffer.from(await file.arrayBuffer()) };
+}
+
+/** A capture of the demo cluster (captureDemoSnapshot), opened over /v1: its clusterId. */
+export async function openDemoSnapshot(baseURL: string, options: { logs?: 'all' | 'failing' | 'none' } = {}) {
+  const { auth, bytes } = await captureDemoSnapshot(baseURL, options);
+  const opened = await fetch(`${baseURL}/v1/snapshots`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/vnd.skiff.snapshot+sqlite' },
+    body: bytes,
+  });
+  expect(opened.status).toBe(201);
+  return ((await opened.json()) as { clusterId: string }).clusterId;
+}
+
+/**
  * Opens a kind's list from the tree, scoped to `namespace` with the header's selector (null: all
  * namespaces). `label` is "Nodes" or "Namespaces", or any kind's resourceType (`pod`, `configmap`).
  */
@@ -162,6 +200,22 @@ export async function openRow(page: Page, prefix: string): Promise<void> {
   await row.click();
   await expect(page.getByTestId('detail-pane')).toBeVisible();
 }
+
+/** The pod's Logs tab, opened straight from the address (the route keeps tab=logs), streaming. */
+export async function openLogs(page: Page, pod: { namespace: string; name: string }): Promise<void> {
+  await login(
+    page,
+    `#ws=default&cl=demo&area=resources&kind=pod&ns=${pod.namespace}&sel=pod/${pod.namespace}/${pod.name}&tab=logs`,
+  );
+  await expect(page.getByTestId('log-viewer')).toBeVisible();
+  await expect(page.getByTestId('log-stream-status')).not.toHaveText('Connecting…');
+}
+
+/** The log terminal's rows on screen, as text (xterm's non-breaking spaces as spaces). */
+export const logScreenRows = async (page: Page) =>
+  (await page.locator('[data-testid=log-terminal] .xterm-rows > div').allTextContents()).map((r) =>
+    r.replace(/\u00a0/g, ' '),
+  );
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ROOT, 'docs/screenshots', `${name}.png`) });

@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { DEMO_PODS } from '@skiff/kube-simulator';
-import { expect, login, test } from './fixtures';
+import { expect, logScreenRows, openLogs, test } from './fixtures';
 
 /**
  * Logs in the detail pane at 1,024 and 1,280 px: the toolbar is one row, a full-height view gives
@@ -8,20 +7,6 @@ import { expect, login, test } from './fixtures';
  * wrap by default, so a line is read whole without scrolling sideways; the person can still turn
  * wrapping off.
  */
-
-async function openLogs(page: Page, pod: { namespace: string; name: string }): Promise<void> {
-  await login(
-    page,
-    `#ws=default&cl=demo&area=resources&kind=pod&ns=${pod.namespace}&sel=pod/${pod.namespace}/${pod.name}&tab=logs`,
-  );
-  await expect(page.getByTestId('log-viewer')).toBeVisible();
-  await expect(page.getByTestId('log-stream-status')).not.toHaveText('Connecting…');
-}
-
-const screenRows = async (page: Page) =>
-  (await page.locator('[data-testid=log-terminal] .xterm-rows > div').allTextContents()).map((r) =>
-    r.replace(/\u00a0/g, ' '),
-  );
 
 /**
  * The first JSON line that starts on screen, read from its first screen row through the row that
@@ -96,12 +81,12 @@ for (const width of [1024, 1280]) {
       await expect(page.getByTestId('log-stream-status')).toHaveText('Complete');
       await expect(page.getByTestId('log-wrap')).toBeChecked();
       // Whole: its first row through its closing brace parse as one JSON object, over several rows.
-      await expect.poll(async () => firstJsonLine(await screenRows(page))?.rows ?? 0).toBeGreaterThan(1);
+      await expect.poll(async () => firstJsonLine(await logScreenRows(page))?.rows ?? 0).toBeGreaterThan(1);
 
       await page.getByTestId('log-wrap').uncheck();
-      await expect.poll(async () => firstJsonLine(await screenRows(page))).toBeNull();
+      await expect.poll(async () => firstJsonLine(await logScreenRows(page))).toBeNull();
       await page.getByTestId('log-wrap').check();
-      await expect.poll(async () => firstJsonLine(await screenRows(page))?.rows ?? 0).toBeGreaterThan(1);
+      await expect.poll(async () => firstJsonLine(await logScreenRows(page))?.rows ?? 0).toBeGreaterThan(1);
     });
   });
 }

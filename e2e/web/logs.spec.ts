@@ -1,22 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { DEMO_PODS } from '@skiff/kube-simulator';
-import { expect, expectAccessible, login, screenshot, test } from './fixtures';
+import { expect, expectAccessible, login, logScreenRows, openLogs, screenshot, test } from './fixtures';
 
-/** The pod's Logs tab, opened straight from the address (the route keeps tab=logs). */
-async function openLogs(page: Page, pod: { namespace: string; name: string }): Promise<void> {
-  await login(
-    page,
-    `#ws=default&cl=demo&area=resources&kind=pod&ns=${pod.namespace}&sel=pod/${pod.namespace}/${pod.name}&tab=logs`,
-  );
-  await expect(page.getByTestId('log-viewer')).toBeVisible();
-  await expect(page.getByTestId('log-stream-status')).not.toHaveText('Connecting…');
-}
-
-const screenRows = (page: Page) =>
-  page.locator('[data-testid=log-terminal] .xterm-rows > div').allTextContents();
-const nonEmpty = async (page: Page) =>
-  (await screenRows(page)).map((r) => r.replace(/\u00a0/g, ' ').trimEnd()).filter(Boolean);
+const nonEmpty = async (page: Page) => (await logScreenRows(page)).map((r) => r.trimEnd()).filter(Boolean);
 
 /** Turns follow off and waits for the whole log to be in. */
 async function loadOnce(page: Page): Promise<number> {

@@ -1,4 +1,4 @@
-import { apiLogin, expect, login, openFromTree, openRow, test } from './fixtures';
+import { expect, login, openDemoSnapshot, openFromTree, openRow, test } from './fixtures';
 
 /** Issue 24 §4's smaller items, as a person meets them in the web UI. */
 
@@ -51,29 +51,10 @@ test('a deep link whose name no pod can have says the pod is missing, not "bad r
 test("a snapshot's views say when it was taken and offer no Follow or Pause", async ({ page, baseURL }) => {
   test.setTimeout(180_000);
   // Take one of the demo cluster and open it over /v1, as a script would.
-  const { accessToken } = await apiLogin(baseURL!);
-  const auth = { authorization: `Bearer ${accessToken}` };
-  const started = await fetch(`${baseURL}/v1/workspaces/default/clusters/demo/snapshots`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({}),
-  });
-  expect(started.status).toBe(202);
-  const location = started.headers.get('location')!;
-  const status = async () =>
-    ((await (await fetch(`${baseURL}${location}`, { headers: auth })).json()) as { status: string }).status;
-  await expect.poll(status, { timeout: 120_000 }).toBe('done');
-  const file = await fetch(`${baseURL}${location}/file`, { headers: auth });
-  const opened = await fetch(`${baseURL}/v1/snapshots`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/vnd.skiff.snapshot+sqlite' },
-    body: Buffer.from(await file.arrayBuffer()),
-  });
-  expect(opened.status).toBe(201);
-  const cluster = (await opened.json()) as { clusterId: string };
+  const clusterId = await openDemoSnapshot(baseURL!);
 
   await login(page);
-  await page.getByRole('combobox', { name: 'Cluster' }).selectOption(cluster.clusterId);
+  await page.getByRole('combobox', { name: 'Cluster' }).selectOption(clusterId);
   await expect(page.getByTestId('cluster-status')).toContainText('snapshot');
   await openFromTree(page, 'pod', 'shop');
   const updated = page.getByTestId('resource-list').locator('.list-updated');

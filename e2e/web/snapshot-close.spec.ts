@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { apiLogin, expect, expectAccessible, login, screenshot, test } from './fixtures';
+import { captureDemoSnapshot, expect, expectAccessible, login, screenshot, test } from './fixtures';
 
 /**
  * Closing an opened snapshot from the web UI (issue 24 §4): a snapshot of the demo cluster,
@@ -14,27 +14,9 @@ test('an opened snapshot closes from its banner and stays closed after a reload'
 }, testInfo) => {
   test.setTimeout(180_000);
   // The file: captured over /v1 (no logs, to be quick), as a script would.
-  const { accessToken } = await apiLogin(baseURL!);
-  const auth = { authorization: `Bearer ${accessToken}` };
-  const started = await fetch(`${baseURL}/v1/workspaces/default/clusters/demo/snapshots`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ logs: 'none' }),
-  });
-  expect(started.status).toBe(202);
-  const location = started.headers.get('location')!;
-  await expect
-    .poll(
-      async () =>
-        ((await (await fetch(`${baseURL}${location}`, { headers: auth })).json()) as { status: string })
-          .status,
-      { timeout: 120_000 },
-    )
-    .toBe('done');
-  const download = await fetch(`${baseURL}${location}/file`, { headers: auth });
-  expect(download.status).toBe(200);
+  const { auth, bytes } = await captureDemoSnapshot(baseURL!, { logs: 'none' });
   const file = testInfo.outputPath('demo.skiff');
-  writeFileSync(file, Buffer.from(await download.arrayBuffer()));
+  writeFileSync(file, bytes);
 
   // Open: the file chooser, as snapshot.spec.ts does; the snapshot is selected.
   await login(page);

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { DEMO_PODS } from '@skiff/kube-simulator';
 import {
-  apiLogin,
   expect,
   expectAccessible,
   login,
+  openDemoSnapshot,
   openFromTree,
   openRow,
   screenshot,
@@ -161,37 +161,10 @@ test.describe('cluster snapshots', () => {
     }) => {
       test.setTimeout(180_000);
       // The same three calls a script makes: start, poll, download; then open as an administrator.
-      const { accessToken } = await apiLogin(baseURL!);
-      const auth = { authorization: `Bearer ${accessToken}` };
-      const started = await fetch(`${baseURL}/v1/workspaces/default/clusters/demo/snapshots`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ logs: 'none' }),
-      });
-      expect(started.status).toBe(202);
-      const location = started.headers.get('location')!;
-      await expect
-        .poll(
-          async () =>
-            ((await (await fetch(`${baseURL}${location}`, { headers: auth })).json()) as { status: string })
-              .status,
-          {
-            timeout: 120_000,
-          },
-        )
-        .toBe('done');
-      const file = await fetch(`${baseURL}${location}/file`, { headers: auth });
-      expect(file.status).toBe(200);
-      const opened = await fetch(`${baseURL}/v1/snapshots`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/vnd.skiff.snapshot+sqlite' },
-        body: Buffer.from(await file.arrayBuffer()),
-      });
-      expect(opened.status).toBe(201);
-      const cluster = (await opened.json()) as { clusterId: string };
+      const clusterId = await openDemoSnapshot(baseURL!, { logs: 'none' });
 
       await login(page);
-      await page.getByRole('combobox', { name: 'Cluster' }).selectOption(cluster.clusterId);
+      await page.getByRole('combobox', { name: 'Cluster' }).selectOption(clusterId);
       await expect(page.getByTestId('snapshot-banner')).toContainText('Snapshot of demo taken');
       await expect(page.getByTestId('cluster-status')).toContainText('snapshot');
       await screenshot(page, 'snapshot-banner-dark');
