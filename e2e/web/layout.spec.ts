@@ -28,13 +28,18 @@ async function paneWidth(page: Page): Promise<number> {
   return (await box(page.getByTestId('detail-pane'))).width;
 }
 
+/** The crash-looping pod's detail pane open, in an 800 px high window `width` px wide. */
+async function openCrashloopAt(page: Page, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 800 });
+  await login(page);
+  await openRow(page, 'crashloop');
+}
+
 for (const width of [1024, 1440]) {
   test(`at ${width} px with the pane open, the pods list keeps name and status in sight`, async ({
     page,
   }) => {
-    await page.setViewportSize({ width, height: 800 });
-    await login(page);
-    await openRow(page, 'crashloop');
+    await openCrashloopAt(page, width);
     await page.getByLabel('Filter by name').fill('');
 
     const grid = page.getByTestId('resource-list').getByRole('grid');
@@ -69,9 +74,7 @@ for (const width of [1024, 1440]) {
 test('the handle resizes the detail pane by keyboard and by dragging, within bounds, and the width stays', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1440, height: 800 });
-  await login(page);
-  await openRow(page, 'crashloop');
+  await openCrashloopAt(page, 1440);
   const handle = page.getByRole('separator', { name: 'Resize the detail pane' });
   await expect(handle).toBeVisible();
 
@@ -179,9 +182,7 @@ for (const width of [1024, 1280]) {
   test(`at ${width} px the pane's handle shows at rest and dragging it resizes the pane`, async ({
     page,
   }) => {
-    await page.setViewportSize({ width, height: 800 });
-    await login(page);
-    await openRow(page, 'crashloop');
+    await openCrashloopAt(page, width);
     const handle = page.getByRole('separator', { name: 'Resize the detail pane' });
     await expect(handle).toBeVisible();
     await expect(handle).toHaveAttribute('aria-valuenow', /^\d+$/);
@@ -231,9 +232,7 @@ for (const width of [1024, 1280]) {
 test('at 1280 px with the pane open, the pods list keeps Ready, Restarts and Age in sight', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await login(page);
-  await openRow(page, 'crashloop');
+  await openCrashloopAt(page, 1280);
   await page.getByLabel('Filter by name').fill('');
   const grid = page.getByTestId('resource-list').getByRole('grid');
   const headers = grid.getByRole('columnheader');
