@@ -3,8 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src-shared/contract/models';
 import type { IpcOutcome } from '../../../src-shared/ipc/channels';
-import { useClusters } from '../../state/clusters';
-import { useRoute } from '../../state/route';
+import { notServed, selectCluster } from '../../state/clusters.test-support';
 import { EventsView } from './EventsView';
 import { useEventHistory } from './history-state';
 
@@ -32,22 +31,13 @@ beforeAll(() => {
       calls[name] = (calls[name] ?? 0) + 1;
       // Anything else, the timeline included, is a 404 here: this test counts the asking only.
       if (name === 'listEvents' || name === 'listResources') return empty;
-      return {
-        ok: false,
-        problem: { type: 'about:blank', title: 'x', status: 404, code: 'route_not_found', detail: name },
-      };
+      return notServed(name);
     },
   });
 });
 beforeEach(() => {
   for (const k of Object.keys(calls)) delete calls[k];
-  useClusters.setState({
-    workspaces: [{ workspaceId: 'default', name: 'Default' }],
-    clusters: [cluster],
-    loaded: true,
-    error: null,
-  });
-  useRoute.setState({ workspaceId: 'default', clusterId: 'c', area: 'events' });
+  selectCluster('c', [cluster], 'events');
   // The recorded history is polled (no live watch in this test).
   useEventHistory.setState({ showExpired: true, grouped: false });
 });

@@ -4,8 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src-shared/contract/models';
 import type { Problem } from '../../../src-shared/contract/problem';
 import type { IpcOutcome } from '../../../src-shared/ipc/channels';
-import { useClusters } from '../../state/clusters';
-import { useRoute } from '../../state/route';
+import { notServed, selectCluster } from '../../state/clusters.test-support';
 import { EventsView } from './EventsView';
 import { useEventHistory } from './history-state';
 
@@ -51,22 +50,12 @@ const handlers: Record<string, Handler> = {
 
 beforeAll(() => {
   window.skiff = new Proxy({} as NonNullable<Window['skiff']>, {
-    get: (_, name: string) => async () =>
-      handlers[name]?.() ?? {
-        ok: false,
-        problem: { type: 'about:blank', title: 'x', status: 404, code: 'route_not_found', detail: name },
-      },
+    get: (_, name: string) => async () => handlers[name]?.() ?? notServed(name),
   });
 });
 beforeEach(() => {
   listCalls = 0;
-  useClusters.setState({
-    workspaces: [{ workspaceId: 'default', name: 'Default' }],
-    clusters: [cluster],
-    loaded: true,
-    error: null,
-  });
-  useRoute.setState({ workspaceId: 'default', clusterId: 'big', area: 'events' });
+  selectCluster('big', [cluster], 'events');
   // The recorded history is polled (no live watch in this test).
   useEventHistory.setState({ showExpired: true, grouped: false });
 });

@@ -7,6 +7,7 @@ import type { SnapshotJob } from '../../../src-shared/contract/snapshot-models';
 import type { IpcOutcome } from '../../../src-shared/ipc/channels';
 import type { SavedSnapshot, SnapshotFilesBridge } from '../../../src-shared/ipc/snapshot-files';
 import { useClusters } from '../../state/clusters';
+import { selectCluster } from '../../state/clusters.test-support';
 import { useRoute } from '../../state/route';
 import { useSnapshots } from '../../state/snapshots';
 import { OpenSnapshot } from './OpenSnapshot';
@@ -118,13 +119,7 @@ beforeEach(() => {
   files.nextOpen = null;
   useSnapshots.getState().resetCapture();
   useSnapshots.setState({ openError: null, opening: false });
-  useClusters.setState({
-    workspaces: [{ workspaceId: 'default', name: 'Default' }],
-    clusters: [live],
-    loaded: true,
-    error: null,
-  });
-  useRoute.setState({ workspaceId: 'default', clusterId: 'demo', area: 'events' });
+  selectCluster('demo', [live], 'events');
 });
 afterEach(cleanup);
 
