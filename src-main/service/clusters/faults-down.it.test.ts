@@ -12,15 +12,13 @@ import {
   expectClusterProblem,
   expectPodsEqualCluster,
   podsPath,
+  QUICK_WATCH,
   relabel,
   STALE,
   scratchPod,
   staleSince,
   startProxiedStack,
 } from '../test-support/faults.test-support';
-
-/** Short retries so recovery shows within seconds; the defaults (1 s, 30 s, 30 s) suit production. */
-const QUICK_WATCH = { baseMs: 100, capMs: 1_000, stableAfterMs: 1_000 };
 
 describe('a cluster that is down before the first request', () => {
   it('answers 502 cluster_unreachable at once, survives, and serves fresh data once the cluster is up', async () => {

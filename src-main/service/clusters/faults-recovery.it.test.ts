@@ -10,6 +10,7 @@ import { portOf } from '../test-support/fault-proxy.test-support';
 import {
   expectPodsEqualCluster,
   podsPath,
+  QUICK_WATCH,
   relabel,
   STALE,
   scratchPod,
@@ -32,7 +33,7 @@ async function watchIsLive(stack: Stack, tag: string): Promise<void> {
 describe('resourceVersions the cluster refuses', () => {
   it('an ERROR 410 Expired in the middle of a watch makes the cache relist and end equal to the cluster', async () => {
     const stack = await startStack({
-      service: { watch: { baseMs: 100, capMs: 1_000, stableAfterMs: 1_000 } },
+      service: { watch: QUICK_WATCH },
     });
     const { store } = stack.sim;
     try {
@@ -54,7 +55,7 @@ describe('resourceVersions the cluster refuses', () => {
 
   it('a watch that ends and comes back with a compacted resourceVersion relists', async () => {
     const stack = await startStack({
-      service: { watch: { baseMs: 100, capMs: 1_000, stableAfterMs: 1_000 } },
+      service: { watch: QUICK_WATCH },
     });
     const { store } = stack.sim;
     try {

@@ -16,14 +16,12 @@ import { captureFixture, startOpenStack } from '../snapshots/snapshot-open.test-
 import { eventually } from '../test-support/eventually.test-support';
 import {
   expectClusterProblem,
+  QUICK_WATCH,
   STALE,
   staleSince,
   startProxiedStack,
 } from '../test-support/faults.test-support';
 import { startStack } from '../test-support/harness.test-support';
-
-/** Short retries so a broken watch shows within seconds. */
-const QUICK_WATCH = { baseMs: 100, capMs: 1_000, stableAfterMs: 1_000 };
 
 describe('a cluster whose discovery cannot be read', () => {
   it("serves the nine's names, refuses what the nine alone can tell, and answers 502 for any other name", async () => {

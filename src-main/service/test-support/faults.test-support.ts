@@ -48,6 +48,9 @@ export const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 export const STALE = 'x-stale-since';
 
+/** Short watch retries so a broken watch, and its recovery, show within seconds; the defaults (1 s, 30 s, 30 s) suit production. */
+export const QUICK_WATCH = { baseMs: 100, capMs: 1_000, stableAfterMs: 1_000 };
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function podsPath(stack: Stack, namespace?: string): string {
