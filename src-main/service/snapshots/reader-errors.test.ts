@@ -34,6 +34,18 @@ async function expectInvalid(path: string, why: RegExp, shownAs = path): Promise
   expect(err.message).toMatch(why);
 }
 
+/** What a read throws: a ProblemError, or the test fails (a read that returns fails too). */
+function problemFrom(read: () => unknown): ProblemError {
+  let thrown: unknown;
+  try {
+    read();
+  } catch (err) {
+    thrown = err;
+  }
+  expect(thrown).toBeInstanceOf(ProblemError);
+  return thrown as ProblemError;
+}
+
 const good = (name: string) => {
   const path = folder.path(name);
   writeSnapshot(path, {
@@ -132,17 +144,9 @@ describe('SQLite databases that are not snapshots, or are damaged', () => {
         () => [...file.eventBatches(10)],
         () => file.log('shop', 'web-1', 'app', false),
       ]) {
-        let thrown: unknown;
-        try {
-          read();
-        } catch (err) {
-          thrown = err;
-        }
-        expect(thrown).toBeInstanceOf(ProblemError);
-        expect((thrown as ProblemError).code).toBe('invalid_snapshot');
-        expect((thrown as ProblemError).message).toMatch(
-          /parts\.skiff .*the file is damaged \(no such table: \w+\)/,
-        );
+        const thrown = problemFrom(read);
+        expect(thrown.code).toBe('invalid_snapshot');
+        expect(thrown.message).toMatch(/parts\.skiff .*the file is damaged \(no such table: \w+\)/);
       }
       // What is there still reads.
       expect(file.objects('pod')).toHaveLength(60);
@@ -201,15 +205,9 @@ describe('SQLite databases that are not snapshots, or are damaged', () => {
       () => file.objectPage(pods!, undefined, 10),
       () => file.liveEventCount(),
     ]) {
-      let err: unknown;
-      try {
-        read();
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ProblemError);
-      expect((err as ProblemError).code).toBe('cluster_not_found');
-      expect((err as ProblemError).message).toBe('shop.skiff was closed');
+      const err = problemFrom(read);
+      expect(err.code).toBe('cluster_not_found');
+      expect(err.message).toBe('shop.skiff was closed');
     }
   });
 });
