@@ -176,6 +176,19 @@ export async function openDemoSnapshot(baseURL: string, options: { logs?: 'all' 
 }
 
 /**
+ * Closes a snapshot a test opened (DELETE …/clusters/{id}), so that later specs on the same
+ * service see only the snapshots they open themselves.
+ */
+export async function closeSnapshot(baseURL: string, clusterId: string): Promise<void> {
+  const { accessToken } = await apiLogin(baseURL);
+  const res = await fetch(`${baseURL}/v1/workspaces/default/clusters/${encodeURIComponent(clusterId)}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  expect(res.status).toBe(200);
+}
+
+/**
  * Opens a kind's list from the tree, scoped to `namespace` with the header's selector (null: all
  * namespaces). `label` is "Nodes" or "Namespaces", or any kind's resourceType (`pod`, `configmap`).
  */

@@ -1,4 +1,5 @@
-import { expect, login, openDemoSnapshot, openFromTree, openRow, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { closeSnapshot, expect, login, openDemoSnapshot, openFromTree, openRow, test } from './fixtures';
 
 /** Issue 24 §4's smaller items, as a person meets them in the web UI. */
 
@@ -52,7 +53,15 @@ test("a snapshot's views say when it was taken and offer no Follow or Pause", as
   test.setTimeout(180_000);
   // Take one of the demo cluster and open it over /v1, as a script would.
   const clusterId = await openDemoSnapshot(baseURL!);
+  try {
+    await snapshotViews(page, clusterId);
+  } finally {
+    await closeSnapshot(baseURL!, clusterId);
+  }
+});
 
+/** The pods list and a pod's logs of the opened snapshot. */
+async function snapshotViews(page: Page, clusterId: string) {
   await login(page);
   await page.getByRole('combobox', { name: 'Cluster' }).selectOption(clusterId);
   await expect(page.getByTestId('cluster-status')).toContainText('snapshot');
@@ -66,4 +75,4 @@ test("a snapshot's views say when it was taken and offer no Follow or Pause", as
   await expect(page.getByTestId('log-wrap')).toBeVisible();
   await expect(page.getByTestId('log-follow')).toHaveCount(0);
   await expect(page.getByTestId('log-pause')).toHaveCount(0);
-});
+}
