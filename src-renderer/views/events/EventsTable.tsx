@@ -74,7 +74,19 @@ export function EventsTable({
       next.focus();
     }
   };
-  const cols = 4 + (showObject ? 1 : 0) + (compact ? 0 : 2);
+  // The header's cells, in order; a narrow box (compact) leaves out Type and Message.
+  const columns = (
+    [
+      ['Type', 'col-type', !compact],
+      ['Reason', 'col-reason', true],
+      ['Object', 'col-object', showObject],
+      ['Message', 'col-message', !compact],
+      ['Count', 'col-count end', true],
+      ['First seen', 'col-seen', true],
+      ['Last seen', 'col-seen', true],
+    ] as const
+  ).filter(([, , shown]) => shown);
+  const cols = columns.length;
   return (
     <div className="events-table-box" ref={box}>
       <table
@@ -83,33 +95,11 @@ export function EventsTable({
       >
         <thead>
           <tr>
-            {!compact && (
-              <th scope="col" className="col-type">
-                Type
+            {columns.map(([label, className]) => (
+              <th key={label} scope="col" className={className}>
+                {label}
               </th>
-            )}
-            <th scope="col" className="col-reason">
-              Reason
-            </th>
-            {showObject && (
-              <th scope="col" className="col-object">
-                Object
-              </th>
-            )}
-            {!compact && (
-              <th scope="col" className="col-message">
-                Message
-              </th>
-            )}
-            <th scope="col" className="col-count end">
-              Count
-            </th>
-            <th scope="col" className="col-seen">
-              First seen
-            </th>
-            <th scope="col" className="col-seen">
-              Last seen
-            </th>
+            ))}
           </tr>
         </thead>
         <tbody ref={body} onKeyDown={onKey}>
