@@ -56,20 +56,18 @@ beforeEach(() => {
 });
 
 describe('an events request consults the registry once', () => {
-  for (const [name, path] of [
+  it.each([
     ['the list', 'kubernetes-events'],
     ['the list with includeExpired', 'kubernetes-events?includeExpired=true'],
     ['the timeline', 'kubernetes-events/timeline'],
     ['the timeline with includeExpired', 'kubernetes-events/timeline?includeExpired=true'],
     ['the groups', 'kubernetes-events/groups'],
     ['the groups with includeExpired', 'kubernetes-events/groups?includeExpired=true'],
-  ] as const) {
-    it(`${name}: one lookup of the cluster, one read of its flags`, async () => {
-      const res = await stack.get(`${stack.cluster}/${path}`);
-      expect(res.status).toBe(200);
-      expect(calls).toEqual(['cluster', 'monitoring']);
-    });
-  }
+  ])('%s: one lookup of the cluster, one read of its flags', async (_name, path) => {
+    const res = await stack.get(`${stack.cluster}/${path}`);
+    expect(res.status).toBe(200);
+    expect(calls).toEqual(['cluster', 'monitoring']);
+  });
 
   it('a cluster outside the workspace is refused after that one lookup', async () => {
     const res = await stack.get(
