@@ -5,7 +5,10 @@ import { DatabaseVersionError, SCHEMA_VERSION } from './migrations';
 import { postgresSkipReason, startPostgres, type TestPostgres } from './postgres.test-support';
 import { openPostgresBackend, redactUrl } from './postgres-backend';
 
-/** The PostgreSQL StorageBackend against a real server: the seam's rules, as the SQLite one will keep them. */
+/**
+ * What is PostgreSQL's own in its StorageBackend, against a real server; the seam's rules, the same on
+ * both backends, are in backend.conformance.test.ts.
+ */
 
 const logger = silentLogger();
 
@@ -63,45 +66,6 @@ describe.skipIf(postgresSkipReason !== undefined)(
       ).toEqual([{ seq: 1, at: 1_780_000_000_123, account_id: 'a1-acc' }]);
       expect(await db.get('SELECT count(*) AS n FROM activity')).toEqual({ n: 1 });
       await expect(db.get('SELECT $missing AS x')).rejects.toThrow('no value for $missing');
-    });
-
-    it('commits a transaction whole, and rolls one back whole when it throws', async () => {
-      const db = await fresh();
-      const insert = 'INSERT INTO auth_meta (key, value) VALUES ($key, $value)';
-      expect(
-        await db.transaction('two', async (tx) => {
-          await tx.run(insert, { key: 'a', value: '1' });
-          await tx.run(insert, { key: 'b', value: '2' });
-        }),
-      ).toBe(true);
-      await expect(
-        db.transaction('fails', async (tx) => {
-          await tx.run(insert, { key: 'c', value: '3' });
-          // Seen inside, before the failure.
-          expect(await tx.get('SELECT value FROM auth_meta WHERE key = $key', { key: 'c' })).toEqual({
-            value: '3',
-          });
-          await tx.run(insert, { key: 'a', value: 'duplicate' });
-        }),
-      ).rejects.toThrow(/duplicate key/);
-      expect(await db.all('SELECT key FROM auth_meta ORDER BY key')).toEqual([{ key: 'a' }, { key: 'b' }]);
-    });
-
-    it('drops writes once sealed, reads still answering, and closes', async () => {
-      const db = await fresh();
-      db.seal();
-      expect(db.isSealed).toBe(true);
-      let ran = false;
-      expect(
-        await db.transaction('late', async () => {
-          ran = true;
-        }),
-      ).toBe(false);
-      expect(ran).toBe(false);
-      expect(await db.run("INSERT INTO auth_meta (key, value) VALUES ('late', 'x')")).toBe(0);
-      expect(await db.all('SELECT key FROM auth_meta')).toEqual([]);
-      await db.close();
-      await expect(db.get('SELECT 1 AS one')).rejects.toThrow();
     });
 
     it('refuses a newer database with DatabaseVersionError, naming it without the password, and leaves nothing open', async () => {
