@@ -18,6 +18,15 @@ describe('toPositional', () => {
     });
   });
 
+  it('tells a minus from a comment, an escaped quote at a string’s end from its close, and survives an open quote', () => {
+    expect(toPositional('SELECT 1-$a, 2 - -$b, $c-- $d')).toEqual({
+      text: 'SELECT 1-$1, 2 - -$2, $3-- $d',
+      names: ['a', 'b', 'c'],
+    });
+    expect(toPositional("SELECT 'a''' = $b")).toEqual({ text: "SELECT 'a''' = $1", names: ['b'] });
+    expect(toPositional("SELECT $a, 'open $b")).toEqual({ text: "SELECT $1, 'open $b", names: ['a'] });
+  });
+
   it('keeps a $ that starts no name, and a comment at the very end', () => {
     expect(toPositional('SELECT $1, $ , x - 1 -- $tail')).toEqual({
       text: 'SELECT $1, $ , x - 1 -- $tail',
@@ -35,6 +44,13 @@ describe('valuesFor', () => {
   it('names the missing placeholder and the statement', () => {
     expect(() => valuesFor(['a', 'gone'], { a: 1 }, '  SELECT $a, $gone ')).toThrow(
       'no value for $gone in: SELECT $a, $gone',
+    );
+  });
+
+  it('quotes at most 200 characters of a long statement', () => {
+    const sql = `SELECT $gone, ${'x'.repeat(300)}`;
+    expect(() => valuesFor(['gone'], {}, sql)).toThrow(
+      new Error(`no value for $gone in: ${sql.slice(0, 200)}`),
     );
   });
 });
