@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../logger';
+import { LEVEL, recordingLogger } from '../http/recording-logger.test-support';
+import { type Logger, silentLogger } from '../logger';
 import type { StorageBackend } from './backend';
 import { AppDatabase } from './database';
 import { SCHEMA_VERSION } from './migrations';
@@ -27,24 +28,28 @@ afterAll(async () => {
   }
 });
 
-const backends: { name: string; skip: string | undefined; open: () => Promise<StorageBackend> }[] = [
+const backends: {
+  name: string;
+  skip: string | undefined;
+  open: (log?: Logger) => Promise<StorageBackend>;
+}[] = [
   {
     name: 'sqlite',
     skip: undefined,
-    open: async () => new SqliteBackend(AppDatabase.open(':memory:', logger), logger),
+    open: async (log = logger) => new SqliteBackend(AppDatabase.open(':memory:', log), log),
   },
   {
     name: 'postgres',
     skip: postgresSkipReason,
-    open: async () => openPostgresBackend(await pg!.createDatabase(), logger, { max: 3 }),
+    open: async (log = logger) => openPostgresBackend(await pg!.createDatabase(), log, { max: 3 }),
   },
 ];
 
 const insert = 'INSERT INTO auth_meta (key, value) VALUES ($key, $value)';
 
 describe.each(backends)('the $name backend', ({ name, skip, open }) => {
-  const fresh = async () => {
-    const b = await open();
+  const fresh = async (log?: Logger) => {
+    const b = await open(log);
     opened.push(b);
     return b;
   };
@@ -125,8 +130,12 @@ describe.each(backends)('the $name backend', ({ name, skip, open }) => {
     expect(await db.run(insert, { key: 'after', value: 'y' })).toBe(1);
   });
 
-  it.skipIf(skip !== undefined)('drops writes once sealed, reads still answering', async () => {
-    const db = await fresh();
+  it.skipIf(skip !== undefined)('drops writes once sealed and logs each, reads still answering', async () => {
+    const { logger: log, entries } = recordingLogger();
+    const db = await fresh(log);
+    expect(db.where).toMatch(
+      name === 'sqlite' ? /^:memory:$/ : /^postgres:\/\/skiff@127\.0\.0\.1:\d+\/t\d+_\d+$/,
+    );
     await db.run(insert, { key: 'before', value: 'x' });
     db.seal();
     expect(db.isSealed).toBe(true);
@@ -139,7 +148,30 @@ describe.each(backends)('the $name backend', ({ name, skip, open }) => {
     expect(ran).toBe(false);
     expect(await db.run(insert, { key: 'late', value: 'x' })).toBe(0);
     expect(await db.all('SELECT key FROM auth_meta')).toEqual([{ key: 'before' }]);
+    expect(entries.filter((e) => e.level === LEVEL.warn)).toEqual([
+      expect.objectContaining({
+        where: db.where,
+        write: 'late',
+        msg: 'write after the service closed was dropped',
+      }),
+      expect.objectContaining({
+        where: db.where,
+        write: 'statement',
+        msg: 'write after the service closed was dropped',
+      }),
+    ]);
   });
+
+  it.skipIf(skip !== undefined)(
+    'seals at once on close: a write asked while close waits is dropped',
+    async () => {
+      const db = await open();
+      const closed = db.close();
+      expect(db.isSealed).toBe(true);
+      expect(await db.run(insert, { key: 'late', value: 'x' })).toBe(0);
+      await closed;
+    },
+  );
 
   it.skipIf(skip !== undefined)('closes after a transaction in flight, which commits', async () => {
     const db = await open();
