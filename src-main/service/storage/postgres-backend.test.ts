@@ -68,6 +68,22 @@ describe.skipIf(postgresSkipReason !== undefined)(
       await expect(db.get('SELECT $missing AS x')).rejects.toThrow('no value for $missing');
     });
 
+    it('closes without waiting for a query in flight to finish: it is cut off', async () => {
+      const url = await pg.createDatabase();
+      const db = await openPostgresBackend(url, logger, { max: 2 });
+      const watcher = await openPostgresBackend(url, logger, { max: 1 });
+      open.push(watcher);
+      const slow = db.get('SELECT pg_sleep(3600) AS slept').catch((e: unknown) => e);
+      const running =
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'SELECT pg_sleep%'";
+      for (let i = 0; i < 200 && (await watcher.get<{ n: number }>(running))?.n !== 1; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await watcher.get(running)).toEqual({ n: 1 });
+      await db.close();
+      expect(await slow).toBeInstanceOf(Error);
+    });
+
     it('refuses a newer database with DatabaseVersionError, naming it without the password, and leaves nothing open', async () => {
       const url = await pg.createDatabase();
       const first = await openPostgresBackend(url, logger);

@@ -39,7 +39,7 @@ class Statements implements Queryable {
       t = toPositional(sql);
       this.texts.set(sql, t);
     }
-    return this.conn.unsafe(t.text, valuesFor(t.names, params, sql), { prepare: true });
+    return this.conn.unsafe(t.text, valuesFor(t.names, params, sql));
   }
 
   async all<T>(sql: string, params: Params = {}): Promise<T[]> {
