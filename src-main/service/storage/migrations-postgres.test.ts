@@ -158,6 +158,19 @@ describe.skipIf(postgresSkipReason !== undefined)(
       expect(await versionRows(sql)).toHaveLength(MIGRATIONS.length);
     });
 
+    it('hands its connection back to the pool: a pool of one still answers, after success and after a refusal', async () => {
+      const url = await pg.createDatabase();
+      const one = connectPostgres(url, logger, { max: 1 });
+      pools.push(one);
+      expect(await migratePostgres(one, 'test')).toBe(SCHEMA_VERSION);
+      expect(await one`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+      // No steps known: the migrated database is newer than that.
+      await expect(migratePostgres(one, 'test', [])).rejects.toThrow(
+        `test: the database has schema version ${SCHEMA_VERSION}, and this Skiff knows versions up to 0.`,
+      );
+      expect(await one`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    });
+
     it('reads back epoch milliseconds and identity keys as numbers, as SQLite does', async () => {
       const sql = await open();
       await migratePostgres(sql, 'test');

@@ -146,9 +146,10 @@ type Conn = Pick<Sql, 'unsafe'>;
 
 async function versionOf(sql: Conn): Promise<number> {
   const [t] = await sql.unsafe<{ t: string | null }[]>(`SELECT to_regclass('${VERSION_TABLE}')::text AS t`);
-  if (!t?.t) return 0;
+  // An aggregate or a function call answers exactly one row.
+  if (!t!.t) return 0;
   const [v] = await sql.unsafe<{ v: number | null }[]>(`SELECT max(version) AS v FROM ${VERSION_TABLE}`);
-  return Number(v?.v ?? 0);
+  return Number(v!.v ?? 0);
 }
 
 /**
