@@ -77,6 +77,15 @@ describe.each(backends)('the $name backend', ({ name, skip, open }) => {
         ),
       ).toEqual([{ seq: 1, at: 1_780_000_000_123, account_id: 'a1-acc' }]);
       expect(await db.get('SELECT count(*) AS n FROM activity')).toEqual({ n: 1 });
+      // A placeholder without a value is a mistake on both, never a NULL.
+      await expect(db.get('SELECT $given AS a, $missing AS b', { given: 1 })).rejects.toThrow(
+        'no value for $missing',
+      );
+      await expect(db.all('SELECT $missing AS b')).rejects.toThrow('no value for $missing');
+      await expect(db.run('DELETE FROM activity WHERE seq = $missing')).rejects.toThrow(
+        'no value for $missing',
+      );
+      expect(await db.get('SELECT count(*) AS n FROM activity')).toEqual({ n: 1 });
       expect(SCHEMA_VERSION).toBeGreaterThan(0);
     },
   );

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import type { Params, Queryable, StorageBackend } from './backend';
+import { toPositional, valuesFor } from './backend';
 import type { AppDatabase } from './database';
 
 /**
@@ -24,10 +25,21 @@ export class SqliteBackend implements StorageBackend {
     private readonly db: AppDatabase,
     private readonly logger: Logger,
   ) {
+    // node:sqlite binds a missing $name as NULL; PostgreSQL's backend refuses it, and so does this one.
+    const names = new Map<string, readonly string[]>();
+    const checked = (sql: string, params: Params) => {
+      let n = names.get(sql);
+      if (!n) {
+        n = toPositional(sql).names;
+        names.set(sql, n);
+      }
+      valuesFor(n, params, sql);
+      return { ...params };
+    };
     this.tx = {
-      all: async <T>(sql: string, params: Params = {}) => db.all<T>(sql, { ...params }),
-      get: async <T>(sql: string, params: Params = {}) => db.get<T>(sql, { ...params }),
-      run: async (sql: string, params: Params = {}) => db.run(sql, { ...params }),
+      all: async <T>(sql: string, params: Params = {}) => db.all<T>(sql, checked(sql, params)),
+      get: async <T>(sql: string, params: Params = {}) => db.get<T>(sql, checked(sql, params)),
+      run: async (sql: string, params: Params = {}) => db.run(sql, checked(sql, params)),
     };
   }
 
