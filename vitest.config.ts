@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Playwright specs live in e2e/ and must never be collected by Vitest.
-    include: ['src-*/**/*.test.ts', 'src-*/**/*.test.tsx', 'packages/*/src/**/*.test.ts'],
+    include: [
+      'src-*/**/*.test.ts',
+      'src-*/**/*.test.tsx',
+      'packages/*/src/**/*.test.ts',
+      'deploy/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
