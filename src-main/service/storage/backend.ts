@@ -32,6 +32,35 @@ export interface StorageBackend extends Queryable {
   readonly isSealed: boolean;
   seal(): void;
   close(): Promise<void>;
+  /**
+   * Tells every replica (this one included) that something changed: PostgreSQL NOTIFY on
+   * PostgreSQL, an in-process dispatch on SQLite (one process is the whole service there).
+   * `payload` is small (an id), never a secret: receivers re-read the row.
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Calls `onPayload` for each notification on `channel`, and `onListen` each time the listening
+   * connection is (re)established, so a receiver can re-read everything it may have missed while
+   * disconnected. Answers the unsubscribe.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onListen?: () => void,
+  ): Promise<() => Promise<void>>;
+  /**
+   * A lease across replicas: a PostgreSQL session advisory lock on a connection of its own,
+   * taken without waiting (null: another replica holds it). On SQLite it is always granted.
+   * `lost` resolves if the connection holding it ends (the lock is gone with it).
+   */
+  tryLease(key: string): Promise<Lease | null>;
+}
+
+export interface Lease {
+  readonly key: string;
+  /** Resolves when the lease is lost without release() (its connection ended). */
+  readonly lost: Promise<void>;
+  release(): Promise<void>;
 }
 
 const PLACEHOLDER = /\$([A-Za-z_][A-Za-z0-9_]*)/y;
