@@ -3,6 +3,7 @@ import type { ClientDescription, FirstLogin } from '../../../src-shared/contract
 import type { ClientInfo } from '../context';
 import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
+import { SqliteBackend } from '../storage/sqlite-backend';
 import { Accounts } from './accounts';
 import { ActivityLog } from './activity';
 import { ApiKeyUseLog } from './api-key-use';
@@ -64,7 +65,12 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
   });
   const sessions = new SessionStore(db, now, activity);
   const apiKeys = new ApiKeys(db, now);
-  const tokens = await AccessTokens.load(db, now, lifetimes.accessTtlMs);
+  const tokens = await AccessTokens.load({
+    backend: new SqliteBackend(db, logger),
+    now,
+    ttlMs: lifetimes.accessTtlMs,
+    logger,
+  });
   const generated = await bootstrapAdmin(accounts, {
     ...(options.adminPassword !== undefined ? { adminPassword: options.adminPassword } : {}),
     ...(inputs.dataDir ? { dataDir: inputs.dataDir } : {}),

@@ -2,6 +2,7 @@ import { jwtVerify } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
+import { SqliteBackend } from '../storage/sqlite-backend';
 import { FakeClock } from './stack.test-support';
 import { AccessTokens } from './tokens';
 
@@ -21,7 +22,12 @@ const TTL_MS = 15 * 60_000;
 
 async function openTokens() {
   const clock = new FakeClock();
-  const tokens = await AccessTokens.load(AppDatabase.open(':memory:', silentLogger()), clock.now, TTL_MS);
+  const tokens = await AccessTokens.load({
+    backend: new SqliteBackend(AppDatabase.open(':memory:', silentLogger()), silentLogger()),
+    now: clock.now,
+    ttlMs: TTL_MS,
+    logger: silentLogger(),
+  });
   const checksBefore = vi.mocked(jwtVerify).mock.calls.length;
   return {
     clock,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
+import { SqliteBackend } from '../storage/sqlite-backend';
 import { readMeta, writeMeta } from './auth-tables';
 import { FakeClock } from './stack.test-support';
 import { AccessTokens, bearerChallenge, invalidToken } from './tokens';
@@ -17,7 +18,12 @@ const TTL_MS = 15 * 60_000;
 async function openTokens() {
   const clock = new FakeClock();
   const db = AppDatabase.open(':memory:', silentLogger());
-  const tokens = await AccessTokens.load(db, clock.now, TTL_MS);
+  const tokens = await AccessTokens.load({
+    backend: new SqliteBackend(db, silentLogger()),
+    now: clock.now,
+    ttlMs: TTL_MS,
+    logger: silentLogger(),
+  });
   const { kid, jwk } = readMeta(db, 'signingKey') as { kid: string; jwk: JWK };
   const privateKey = await importJWK(jwk, 'EdDSA');
   const iat = Math.floor(clock.now() / 1000);
@@ -71,7 +77,12 @@ describe('the signing key', () => {
   it('when stored but not an Ed25519 key, stops the start with an error naming the database and the key', async () => {
     const db = AppDatabase.open(':memory:', silentLogger());
     writeMeta(db, 'signingKey', { kid: 'k', jwk: { kty: 'RSA', n: 'x', e: 'AQAB' } });
-    const loading = AccessTokens.load(db, () => 0, TTL_MS);
+    const loading = AccessTokens.load({
+      backend: new SqliteBackend(db, silentLogger()),
+      now: () => 0,
+      ttlMs: TTL_MS,
+      logger: silentLogger(),
+    });
     await expect(loading).rejects.toThrow(/signingKey/);
     await expect(loading).rejects.toThrow(db.path);
   });

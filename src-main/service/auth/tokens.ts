@@ -11,8 +11,8 @@ import {
 import { z } from 'zod';
 import type { AuthPayload } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
-import type { AppDatabase } from '../storage/database';
-import { readMeta, writeMeta } from './auth-tables';
+import type { Logger } from '../logger';
+import type { StorageBackend } from '../storage/backend';
 import { newId } from './secrets';
 
 const KEY = 'signingKey';
@@ -35,6 +35,17 @@ export const bearerChallenge = (description: string) => ({
 export const invalidToken = (detail: string) =>
   new ProblemError('invalid_token', detail, {}, bearerChallenge(detail));
 
+export interface AccessTokensOptions {
+  /** Where the signing keys are kept (the service's storage, opened and closed by its owner). */
+  backend: StorageBackend;
+  now: () => number;
+  /** An access token's lifetime: a key that stopped signing still verifies for this long. */
+  ttlMs: number;
+  /** Encrypts the private keys at rest (`--secret-key-file` / `SKIFF_SECRET_KEY`); required on PostgreSQL. */
+  secretKey?: string | undefined;
+  logger: Logger;
+}
+
 /**
  * Access tokens: Ed25519-signed JWTs with sub, sid, jti, iat and exp. The key is made on first
  * start and kept in the data dir (mode 0600), so tokens survive a restart and die with the dir.
@@ -48,16 +59,26 @@ export class AccessTokens {
     readonly ttlMs: number,
   ) {}
 
-  static async load(db: AppDatabase, now: () => number, ttlMs: number): Promise<AccessTokens> {
-    const raw = readMeta(db, KEY);
+  static async load(opts: AccessTokensOptions): Promise<AccessTokens> {
+    const { backend: db, now, ttlMs } = opts;
+    const row = await db.get<{ value: string }>('SELECT value FROM auth_meta WHERE key = $key', { key: KEY });
+    let raw: unknown;
+    try {
+      raw = row === undefined ? undefined : JSON.parse(row.value);
+    } catch {
+      raw = null;
+    }
     let stored = raw === undefined ? undefined : storedKeySchema.safeParse(raw).data;
     if (raw !== undefined && !stored)
-      throw new Error(`${db.path}: "${KEY}" is not an Ed25519 key; remove it to make a new one`);
+      throw new Error(`${db.where}: "${KEY}" is not an Ed25519 key; remove it to make a new one`);
     if (!stored) {
       const { privateKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
       const jwk = await exportJWK(privateKey);
       stored = storedKeySchema.parse({ kid: newId(), jwk });
-      writeMeta(db, KEY, stored);
+      await db.run(
+        'INSERT INTO auth_meta (key, value) VALUES ($key, $value) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        { key: KEY, value: JSON.stringify(stored) },
+      );
     }
     const { d: _private, ...publicJwk } = stored.jwk;
     return new AccessTokens(
