@@ -198,12 +198,20 @@ export async function openFromTree(
   namespace: string | null = null,
 ): Promise<void> {
   const tree = page.getByRole('tree');
-  if (label === 'Nodes' || label === 'Namespaces') {
-    await tree.getByRole('treeitem', { name: new RegExp(`^${label}`) }).click();
-    return;
+  const item =
+    label === 'Nodes' || label === 'Namespaces'
+      ? tree.getByRole('treeitem', { name: new RegExp(`^${label}`) })
+      : tree.locator(`[data-tree-id="kind:${label}"]`);
+  if (label !== 'Nodes' && label !== 'Namespaces') {
+    await page.getByLabel('Namespace', { exact: true }).selectOption(namespace ?? '');
   }
-  await page.getByLabel('Namespace', { exact: true }).selectOption(namespace ?? '');
-  await tree.locator(`[data-tree-id="kind:${label}"]`).click();
+  // The tree re-groups twice after login: when the served kinds arrive and when their counts do
+  // (empty kinds are hidden then), and items above the target move. A click while they move can
+  // press on one item and release on another, which opens nothing; so wait for the target's count
+  // (both have arrived), click, and wait for it to be the current item.
+  await expect(item.locator('.count')).toBeVisible();
+  await item.click();
+  await expect(item).toHaveAttribute('aria-selected', 'true');
 }
 
 /** Opens the first row whose name starts with `prefix` in the current list. */
