@@ -11,7 +11,12 @@
  *   dropped and logged, as AppDatabase.write does, so a request cut off by close writes nothing.
  * - A transaction's `fn` gets its own handle and runs all-or-nothing; there is no nesting.
  * - Integers come back as JS numbers on both backends (see postgres-client.ts).
+ * - Signals (notify/listen) are hints, never data: a receiver re-reads what changed. A listener
+ *   that throws (or rejects) is logged and the next payload is still delivered; after close,
+ *   notify is dropped and tryLease grants nothing.
  */
+
+import type { Logger } from '../logger';
 
 export type Param = string | number | null | Uint8Array;
 export type Params = Readonly<Record<string, Param>>;
@@ -61,6 +66,15 @@ export interface Lease {
   /** Resolves when the lease is lost without release() (its connection ended). */
   readonly lost: Promise<void>;
   release(): Promise<void>;
+}
+
+/** Runs a listener so that neither its throw nor its rejection escapes: logged, then forgotten. */
+export function deliver(logger: Logger, channel: string, fn: () => unknown): void {
+  Promise.resolve()
+    .then(fn)
+    .catch((err: unknown) =>
+      logger.error({ channel, err: err instanceof Error ? err.message : String(err) }, 'a listener failed'),
+    );
 }
 
 const PLACEHOLDER = /\$([A-Za-z_][A-Za-z0-9_]*)/y;

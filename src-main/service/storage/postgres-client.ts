@@ -29,6 +29,13 @@ export interface PostgresOptions {
   max?: number;
   /** Seconds before an idle connection is closed (omitted: kept). */
   idleTimeout?: number;
+  /**
+   * Seconds a connection lives before it is replaced (omitted: the client's 30–60 min; null: for
+   * ever). A lease's connection must never be replaced: its lock would go with it.
+   */
+  maxLifetime?: number | null;
+  /** Called when a connection closes, whoever closed it. */
+  onclose?: () => void;
 }
 
 /** Opens a pool (connections are made on first use): call `end()` on it at close. */
@@ -36,6 +43,8 @@ export function connectPostgres(url: string, logger: Logger, opts: PostgresOptio
   return postgres(url, {
     max: opts.max ?? 10,
     ...(opts.idleTimeout === undefined ? {} : { idle_timeout: opts.idleTimeout }),
+    ...(opts.maxLifetime === undefined ? {} : { max_lifetime: opts.maxLifetime }),
+    ...(opts.onclose === undefined ? {} : { onclose: opts.onclose }),
     connection: { application_name: 'skiff' },
     types: {
       bigint: {

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger';
-import type { Params, Queryable, StorageBackend } from './backend';
-import { toPositional, valuesFor } from './backend';
+import type { Lease, Params, Queryable, StorageBackend } from './backend';
+import { deliver, toPositional, valuesFor } from './backend';
 import type { AppDatabase } from './database';
 
 /**
@@ -13,6 +13,9 @@ import type { AppDatabase } from './database';
  *   committed or rolled back, instead of landing inside it.
  * - Inside `fn`, use only its `tx` handle: a call on the backend itself would queue behind the
  *   transaction that is waiting for it.
+ * - Signals stay in this process, which is the whole service on SQLite: notify reaches this
+ *   backend's listeners (after notify returns, never inside the caller's stack), and a lease is
+ *   always granted and never lost.
  * - While the service moves to this seam, its users move together: AppDatabase.write used beside
  *   an open transaction here throws (SQLite refuses a nested BEGIN) rather than joining it.
  */
@@ -20,6 +23,8 @@ export class SqliteBackend implements StorageBackend {
   readonly dialect = 'sqlite';
   private chain: Promise<unknown> = Promise.resolve();
   private readonly tx: Queryable;
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
 
   constructor(
     private readonly db: AppDatabase,
@@ -98,8 +103,39 @@ export class SqliteBackend implements StorageBackend {
     this.db.seal();
   }
 
+  async notify(channel: string, payload: string): Promise<void> {
+    if (this.closed) return;
+    for (const fn of this.channels.get(channel) ?? []) deliver(this.logger, channel, () => fn(payload));
+  }
+
+  async listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onListen?: () => void,
+  ): Promise<() => Promise<void>> {
+    // A fresh function per call, so the same callback listening twice is two listeners, as on PostgreSQL.
+    const fn = (payload: string) => onPayload(payload);
+    let set = this.channels.get(channel);
+    if (!set) {
+      set = new Set();
+      this.channels.set(channel, set);
+    }
+    set.add(fn);
+    if (onListen) deliver(this.logger, channel, onListen);
+    return async () => {
+      set.delete(fn);
+    };
+  }
+
+  async tryLease(key: string): Promise<Lease | null> {
+    if (this.closed) return null;
+    return { key, lost: new Promise<void>(() => {}), release: async () => {} };
+  }
+
   /** After what is queued has run: a transaction in flight commits (or rolls back) first. */
   close(): Promise<void> {
+    this.closed = true;
+    this.channels.clear();
     this.db.seal();
     return this.serial(async () => this.db.close());
   }
