@@ -137,6 +137,34 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX event_history_by_name ON event_history (cluster_id, name, last_ms DESC, event_id);
     `,
   },
+  {
+    version: 3,
+    description: 'workspaces, monitoring flags and service settings',
+    sql: `
+      CREATE TABLE workspaces (
+        workspace_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        cluster_ids TEXT,
+        position BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE cluster_ids (
+        context TEXT PRIMARY KEY,
+        cluster_id TEXT NOT NULL
+      );
+      CREATE TABLE cluster_monitoring (
+        cluster_id TEXT PRIMARY KEY,
+        resource_events BIGINT NOT NULL,
+        system_events BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE service_settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The table that holds which steps a PostgreSQL database has had. */

@@ -41,6 +41,15 @@ import type { DatabaseSync } from 'node:sqlite';
  *   (cluster_id, namespace, last_ms DESC, event_id) and (cluster_id, name, last_ms DESC,
  *   event_id) serve the narrow filters of a namespace's or an object's events. Few indexes on
  *   purpose: each one costs every recorded change.
+ *
+ * Version 3, what the conf file (skiff.json) held, shared by replicas (workspaces/store.ts):
+ * - workspaces(workspace_id PK, name, cluster_ids JSON array or NULL for every cluster, position
+ *   (display order), updated_at): one row per workspace, so two replicas editing two workspaces
+ *   never overwrite each other.
+ * - cluster_ids(context PK, cluster_id): a context's id, kept once assigned (first writer wins).
+ * - cluster_monitoring(cluster_id PK, resource_events, system_events 0/1, updated_at).
+ * - service_settings(key PK, value JSON, updated_at): the service's own settings (appSettings),
+ *   and `imported.conf`, set once the conf file's data was copied in.
  */
 
 export interface Migration {
@@ -153,6 +162,34 @@ export const MIGRATIONS: readonly Migration[] = [
         ON event_history (cluster_id, last_ms DESC, event_id, type, namespace, kind_key, reason, name);
       CREATE INDEX event_history_by_namespace ON event_history (cluster_id, namespace, last_ms DESC, event_id);
       CREATE INDEX event_history_by_name ON event_history (cluster_id, name, last_ms DESC, event_id);
+    `,
+  },
+  {
+    version: 3,
+    description: 'workspaces, monitoring flags and service settings',
+    sql: `
+      CREATE TABLE workspaces (
+        workspace_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        cluster_ids TEXT,
+        position INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE cluster_ids (
+        context TEXT PRIMARY KEY,
+        cluster_id TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE cluster_monitoring (
+        cluster_id TEXT PRIMARY KEY,
+        resource_events INTEGER NOT NULL,
+        system_events INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE service_settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
     `,
   },
 ];
