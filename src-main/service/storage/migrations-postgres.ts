@@ -165,6 +165,30 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    description: 'snapshot capture jobs',
+    sql: `
+      CREATE TABLE snapshot_jobs (
+        snapshot_id TEXT PRIMARY KEY,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+        workspace_id TEXT NOT NULL,
+        cluster_id TEXT NOT NULL,
+        context TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        replica_id TEXT NOT NULL,
+        started_at BIGINT NOT NULL,
+        heartbeat_at BIGINT NOT NULL,
+        finished_at BIGINT,
+        size_bytes BIGINT,
+        progress TEXT NOT NULL,
+        missing TEXT NOT NULL,
+        error TEXT
+      );
+      CREATE UNIQUE INDEX snapshot_jobs_running_cluster ON snapshot_jobs (cluster_id) WHERE status = 'running';
+      CREATE INDEX snapshot_jobs_by_finish ON snapshot_jobs (finished_at) WHERE finished_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** The table that holds which steps a PostgreSQL database has had. */

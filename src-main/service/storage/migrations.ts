@@ -50,6 +50,13 @@ import type { DatabaseSync } from 'node:sqlite';
  * - cluster_monitoring(cluster_id PK, resource_events, system_events 0/1, updated_at).
  * - service_settings(key PK, value JSON, updated_at): the service's own settings (appSettings),
  *   and `imported.conf`, set once the conf file's data was copied in.
+ *
+ * Version 5, snapshot capture jobs (snapshots/jobs.ts), shared by every replica:
+ * - snapshot_jobs(snapshot_id PK, status, workspace_id, cluster_id, context, file_name (the
+ *   download's name), replica_id (who runs or ran it), started_at, heartbeat_at (the owner's last
+ *   sign of life while running), finished_at, size_bytes, progress JSON, missing JSON, error).
+ *   A unique partial index on cluster_id WHERE status = 'running' makes "one capture per cluster"
+ *   hold across replicas without a lock; finished_at (partial) orders what retention forgets.
  */
 
 export interface Migration {
@@ -190,6 +197,30 @@ export const MIGRATIONS: readonly Migration[] = [
         value TEXT NOT NULL,
         updated_at INTEGER NOT NULL
       ) STRICT;
+    `,
+  },
+  {
+    version: 5,
+    description: 'snapshot capture jobs',
+    sql: `
+      CREATE TABLE snapshot_jobs (
+        snapshot_id TEXT PRIMARY KEY,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+        workspace_id TEXT NOT NULL,
+        cluster_id TEXT NOT NULL,
+        context TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        replica_id TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        heartbeat_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        size_bytes INTEGER,
+        progress TEXT NOT NULL,
+        missing TEXT NOT NULL,
+        error TEXT
+      ) STRICT;
+      CREATE UNIQUE INDEX snapshot_jobs_running_cluster ON snapshot_jobs (cluster_id) WHERE status = 'running';
+      CREATE INDEX snapshot_jobs_by_finish ON snapshot_jobs (finished_at) WHERE finished_at IS NOT NULL;
     `,
   },
 ];
