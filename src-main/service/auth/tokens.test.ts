@@ -4,7 +4,6 @@ import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
 import { SqliteBackend } from '../storage/sqlite-backend';
-import { readMeta, writeMeta } from './auth-tables';
 import { FakeClock } from './stack.test-support';
 import { AccessTokens, bearerChallenge, invalidToken } from './tokens';
 
@@ -24,7 +23,10 @@ async function openTokens() {
     ttlMs: TTL_MS,
     logger: silentLogger(),
   });
-  const { kid, jwk } = readMeta(db, 'signingKey') as { kid: string; jwk: JWK };
+  // Without a secret key, SQLite keeps the private key as plain JWK JSON (signing-keys.ts).
+  const row = db.get<{ kid: string; private_key: string }>('SELECT kid, private_key FROM auth_signing_keys');
+  const kid = row!.kid;
+  const jwk = JSON.parse(row!.private_key) as JWK;
   const privateKey = await importJWK(jwk, 'EdDSA');
   const iat = Math.floor(clock.now() / 1000);
   return {
@@ -70,21 +72,6 @@ describe('the invalid_token challenge', () => {
     expect(invalidToken('send {"x": "…"} \\ é').headers['WWW-Authenticate']).toContain(
       `error_description="send {'x': '?'} ' ?"`,
     );
-  });
-});
-
-describe('the signing key', () => {
-  it('when stored but not an Ed25519 key, stops the start with an error naming the database and the key', async () => {
-    const db = AppDatabase.open(':memory:', silentLogger());
-    writeMeta(db, 'signingKey', { kid: 'k', jwk: { kty: 'RSA', n: 'x', e: 'AQAB' } });
-    const loading = AccessTokens.load({
-      backend: new SqliteBackend(db, silentLogger()),
-      now: () => 0,
-      ttlMs: TTL_MS,
-      logger: silentLogger(),
-    });
-    await expect(loading).rejects.toThrow(/signingKey/);
-    await expect(loading).rejects.toThrow(db.path);
   });
 });
 

@@ -51,6 +51,16 @@ import type { DatabaseSync } from 'node:sqlite';
  * - service_settings(key PK, value JSON, updated_at): the service's own settings (appSettings),
  *   and `imported.conf`, set once the conf file's data was copied in.
  *
+ * Version 4, what replicas share for authentication (auth/signing-keys.ts, auth/login-limits.ts):
+ * - auth_signing_keys(kid PK, generation (unique index), public_jwk JSON, private_key (a compact
+ *   JWE under the secret key when sealed = 1; the JWK's JSON when sealed = 0, SQLite without a
+ *   secret key only), sealed, created_at): the newest generation signs access tokens, every row
+ *   verifies them. The key auth_meta held before moves here once, keeping its kid.
+ * - auth_login_hits(id INTEGER PK, key, at, expires_at): the sliding-window login limits' stamps,
+ *   one row per counted attempt; indexes on (key, at) and expires_at (the sweep).
+ * - auth_login_failures(key PK, count, last_at): failed password checks per account and source;
+ *   index on last_at (the sweep).
+ *
  * Version 5, snapshot capture jobs (snapshots/jobs.ts), shared by every replica:
  * - snapshot_jobs(snapshot_id PK, status, workspace_id, cluster_id, context, file_name (the
  *   download's name), replica_id (who runs or ran it), started_at, heartbeat_at (the owner's last
@@ -197,6 +207,35 @@ export const MIGRATIONS: readonly Migration[] = [
         value TEXT NOT NULL,
         updated_at INTEGER NOT NULL
       ) STRICT;
+    `,
+  },
+  {
+    version: 4,
+    description: 'signing keys and login limits shared by replicas',
+    sql: `
+      CREATE TABLE auth_signing_keys (
+        kid TEXT PRIMARY KEY,
+        generation INTEGER NOT NULL,
+        public_jwk TEXT NOT NULL,
+        private_key TEXT NOT NULL,
+        sealed INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX auth_signing_keys_generation ON auth_signing_keys (generation);
+      CREATE TABLE auth_login_hits (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX auth_login_hits_by_key ON auth_login_hits (key, at);
+      CREATE INDEX auth_login_hits_by_expiry ON auth_login_hits (expires_at);
+      CREATE TABLE auth_login_failures (
+        key TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        last_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX auth_login_failures_by_last ON auth_login_failures (last_at);
     `,
   },
   {
