@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Server as TlsServer } from 'node:tls';
 import type { Cluster, MonitoringFlags } from '../../src-shared/contract/models';
 import { type AuthOptions, type AuthService, createAuth, legacyAuthImport } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
@@ -12,9 +13,11 @@ import type { WatchOptions } from './clusters/cluster';
 import { ClusterRegistry } from './clusters/registry';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
 import type { EventWatchOptions } from './events/watch/options';
+import { Drain, type DrainOutcome } from './http/drain';
 import { createHttpServer, type HttpServerOptions } from './http/listener';
 import { createHttpApp } from './http/request-handler';
 import { createStaticHandler } from './http/static';
+import { readTlsPair, reloadOnChange, type TlsFiles } from './http/tls-files';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
 import { createInvoker, type Invoker } from './invoke';
 import type { ContextSource } from './kube/kubeconfig';
@@ -22,6 +25,7 @@ import { createLogger, type Logger } from './logger';
 import { createDocsHandler } from './openapi/serve-docs';
 import { createHandlers, SERVICE_VERSION } from './operations';
 import { eventWatchHandlers } from './operations/event-watch';
+import { Readiness } from './readiness';
 import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './settings/app-settings';
 import type { CheckedSnapshot } from './snapshots/inspect';
 import { SnapshotJobs } from './snapshots/jobs';
@@ -65,6 +69,10 @@ export interface ServiceConfig {
   snapshotMaxBytes?: number;
   /** A snapshot check's time budget before the file's size counts (default 30 s; tests shorten it). */
   snapshotCheckMs?: number;
+  /** Serve HTTPS with these files, reloaded when they change (`--tls-cert`/`--tls-key`). */
+  tls?: TlsFiles & { pollMs?: number };
+  /** The URL clients reach the service at (`--public-url`): absolute links are made under it. */
+  publicUrl?: string;
 }
 
 export interface Service {
@@ -87,6 +95,17 @@ export interface Service {
     kubeconfigYaml(): Promise<string>;
   };
   listen(port: number, host: string): Promise<{ url: string; server: Server }>;
+  /**
+   * What `GET /v1/health/ready` checks (readiness.ts); whatever owns a dependency adds its check
+   * here.
+   */
+  readiness: Readiness;
+  /**
+   * SIGTERM: answers not ready, runs the shutdown steps at once (releasing the recorder's leases,
+   * so another replica records without waiting for them to expire), stops taking connections,
+   * waits up to `graceMs` for the requests in flight, then closes everything (close()).
+   */
+  shutdown(graceMs: number): Promise<DrainOutcome>;
   close(): Promise<void>;
 }
 
@@ -179,9 +198,10 @@ export function createService(config: ServiceConfig): Service {
     ? join(config.dataDir, 'opened-snapshots')
     : join(tmpdir(), `skiff-uploads-${process.pid}-${randomBytes(6).toString('hex')}`);
   rmSync(uploadDir, { recursive: true, force: true });
-  const invoke = createInvoker(
-    createHandlers(registry, auth, settings, history, snapshots, config.now, eventWatch, opener),
-  );
+  const invoke = createInvoker({
+    ...createHandlers(registry, auth, settings, history, snapshots, config.now, eventWatch, opener),
+    healthReady: async () => ({ data: await readiness.probe() }),
+  });
   const listener = createHttpApp({
     invoke,
     authenticate: auth.authenticate,
@@ -192,8 +212,23 @@ export function createService(config: ServiceConfig): Service {
     apiDocs: createDocsHandler(),
     ...(config.staticDir ? { serveStatic: createStaticHandler(config.staticDir) } : {}),
     uploads: { dir: uploadDir, maxBytes: config.snapshotMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES },
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
   });
   const servers: Server[] = [];
+  const stopWatching: Array<() => void> = [];
+  const drain = new Drain();
+  const readiness = new Readiness();
+  // Until storage has a ping of its own (issue 25, PostgreSQL), the SQLite database answering a
+  // statement is what reachable means.
+  readiness.add({
+    name: 'database',
+    check: async () => {
+      storage.db.statement('SELECT 1').get();
+      return { ok: true };
+    },
+  });
+  // Run at once on SIGTERM, before the requests in flight are waited for.
+  const shutdownSteps: Array<() => Promise<void>> = [];
 
   return {
     invoke,
@@ -212,20 +247,37 @@ export function createService(config: ServiceConfig): Service {
       await auth.ready;
       auth.allowListenAddress(host);
       // Slow clients are bounded there; answers (lists, log follows) are not (see http/listener.ts).
-      const server = createHttpServer(listener, config.http ?? {}, logger);
+      const tls = config.tls;
+      const server = createHttpServer(
+        drain.wrap(listener),
+        config.http ?? {},
+        logger,
+        tls ? readTlsPair(tls) : undefined,
+      );
+      if (tls) stopWatching.push(reloadOnChange(server as unknown as TlsServer, tls, logger, tls.pollMs));
       servers.push(server);
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
           const { port: bound } = server.address() as AddressInfo;
           const shownHost = host.includes(':') ? `[${host}]` : host;
-          const url = `http://${shownHost}:${bound}`;
-          webUrl ??= url;
+          const url = `${tls ? 'https' : 'http'}://${shownHost}:${bound}`;
+          webUrl ??= config.publicUrl ?? url;
           resolve({ url, server });
         });
       });
     },
+    readiness,
+    async shutdown(graceMs) {
+      readiness.drain();
+      const steps = Promise.allSettled(shutdownSteps.map((step) => step()));
+      const outcome = await drain.drain(servers, graceMs);
+      await steps;
+      await this.close();
+      return outcome;
+    },
     async close() {
+      for (const stop of stopWatching.splice(0)) stop();
       await Promise.all(
         servers.map(
           (s) =>

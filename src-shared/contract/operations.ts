@@ -63,6 +63,22 @@ export const operations = {
     paginated: false,
   }),
 
+  healthReady: defineOperation({
+    method: 'GET',
+    path: '/v1/health/ready',
+    summary:
+      'Readiness of the service: 200 when the database is reachable and migrated and the service is not shutting down, else 503 service_not_ready naming each failed check; needs no credentials. Liveness is /v1/health.',
+    auth: 'public',
+    params: none,
+    query: none,
+    body: noBody,
+    result: z.strictObject({
+      status: z.literal('ready'),
+      checks: z.array(z.strictObject({ name: z.string(), ok: z.boolean(), reason: z.string().optional() })),
+    }),
+    paginated: false,
+  }),
+
   listWorkspaces: defineOperation({
     method: 'GET',
     path: '/v1/workspaces',

@@ -65,6 +65,8 @@ export const PROBLEM_CODES = {
    * got, Retry-After (and `retryAfterSeconds`) when to ask again.
    */
   cluster_syncing: 503,
+  /** GET /v1/health/ready: a check failed (the database) or the service is shutting down; `checks` says which. */
+  service_not_ready: 503,
   cluster_timeout: 504,
 } as const;
 

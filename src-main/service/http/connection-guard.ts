@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 import { ProblemError } from '../errors';
 import { headersTimedOut, rawProblemResponse } from './client-error';
 
@@ -62,7 +63,10 @@ export class ConnectionGuard {
     private readonly opts: ConnectionGuardOptions,
     private readonly now: () => number = Date.now,
   ) {
-    server.on('connection', (socket: Socket) => this.onConnection(socket));
+    // Over TLS the request's socket is the TLSSocket of 'secureConnection', not the raw one.
+    server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) =>
+      this.onConnection(socket),
+    );
     server.on('request', (req: IncomingMessage, res: ServerResponse) => this.onRequest(req, res));
     this.sweeper = setInterval(() => this.sweep(), opts.checkIntervalMs);
     this.sweeper.unref();

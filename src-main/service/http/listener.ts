@@ -7,12 +7,17 @@
  * - What cannot be taken whole (timeouts, oversized or malformed requests) is answered in
  *   problem+json by client-error.ts, like every other error.
  * - Floods are logged as one warning per 10 s with a count, never a line per connection.
+ * - With a TLS pair (`--tls-cert/--tls-key`, tls-files.ts) the same server speaks HTTPS, with the
+ *   same bounds: the handshake is bounded by the headers timeout, and the guard counts the
+ *   connections once their handshake is done.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { Logger } from '../logger';
 import { answerClientErrors, MAX_HEAD_BYTES } from './client-error';
 import { ConnectionGuard } from './connection-guard';
+import type { TlsPair } from './tls-files';
 
 /** How the HTTP server treats slow, silent and numerous clients; every field has a default. */
 export interface HttpServerOptions {
@@ -83,19 +88,25 @@ export function createHttpServer(
   listener: RequestListener,
   options: HttpServerOptions,
   logger: Logger,
+  /** Serve HTTPS with this certificate and key. */
+  tls?: TlsPair,
 ): Server {
   const requestTimeout = options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
   // Node refuses a headers timeout longer than the request timeout.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs, requestTimeout);
   const maxConnections = options.maxConnections ?? defaultMaxConnections();
-  const server = createServer({
+  const httpOptions = {
     headersTimeout,
     requestTimeout,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? HTTP_DEFAULTS.keepAliveTimeoutMs,
     connectionsCheckingInterval: options.checkIntervalMs ?? HTTP_DEFAULTS.checkIntervalMs,
     // Set, not left to Node's default (or its --max-http-header-size), so the documented bound holds.
     maxHeaderSize: MAX_HEAD_BYTES,
-  });
+  };
+  // An https.Server has every method of an http.Server this module and its helpers use.
+  const server = tls
+    ? (createHttpsServer({ ...httpOptions, ...tls, handshakeTimeout: headersTimeout }) as unknown as Server)
+    : createServer(httpOptions);
   server.maxConnections = maxConnections;
   const evicted = burstReporter(
     logger,

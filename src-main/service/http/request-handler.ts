@@ -8,6 +8,7 @@
  * - The operation gets an AbortSignal that fires when the answer is complete or the client left;
  *   a client that left is no failure and gets no answer. Anything that is not a ProblemError is
  *   logged and answered 500 internal_error in problem+json, never thrown out of the listener.
+ * - Links (Location, Link) are relative unless a public URL is configured (public-url.ts).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import type { Logger } from '../logger';
 import { pageHeaders } from '../pagination';
 import { readJsonBody, requireJsonContentType } from './body';
 import { clientWentAway } from './client-gone';
+import { absoluteLinks } from './public-url';
 import { COMMON_HEADERS, sendJson, sendProblem } from './respond';
 import { createApiRouter } from './router';
 import { negotiate, sendStream } from './stream';
@@ -49,6 +51,8 @@ export interface HttpAppOptions {
   logger: Logger;
   /** Where file bodies (operations with `consumes`) are streamed, and their bound. */
   uploads?: UploadOptions;
+  /** `--public-url`: links in answers are made absolute under it. */
+  publicUrl?: string;
 }
 
 function queryObject(search: URLSearchParams): Record<string, string> {
@@ -160,15 +164,23 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
     const reply = await options
       .invoke(match.name, { params: match.params, query, body }, ctx)
       .finally(() => upload?.cleanup());
+    const linked = (headers: Record<string, string>) =>
+      options.publicUrl ? absoluteLinks(headers, options.publicUrl) : headers;
     if (spec.streaming) {
       const status = reply.status ?? spec.successStatus ?? 200;
       const body = reply.data as StreamBody<string | Uint8Array>;
-      return sendStream(res, status, body, req.method === 'HEAD', { ...COMMON_HEADERS, ...reply.headers });
+      return sendStream(
+        res,
+        status,
+        body,
+        req.method === 'HEAD',
+        linked({ ...COMMON_HEADERS, ...reply.headers }),
+      );
     }
-    const headers: Record<string, string> = {
+    const headers: Record<string, string> = linked({
       ...(reply.page ? pageHeaders(path, url.searchParams, reply.page) : {}),
       ...reply.headers,
-    };
+    });
     if (reply.staleSince) headers['x-Stale-Since'] = reply.staleSince;
     const conditional = spec.method === 'GET' ? { ifNoneMatch: req.headers['if-none-match'] } : undefined;
     const status = reply.status ?? spec.successStatus ?? 200;

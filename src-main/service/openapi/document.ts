@@ -44,7 +44,7 @@ function tagOf(path: string): string {
   if (path.includes('/snapshots')) return 'Snapshots';
   if (path.startsWith('/v1/auth') || path === '/v1/session') return 'Authentication';
   if (path.startsWith('/v1/guidance') || path.includes('/explanations/')) return 'Guidance';
-  if (path === '/v1/health') return 'Service';
+  if (path.startsWith('/v1/health')) return 'Service';
   return 'Workspaces and settings';
 }
 

@@ -36,6 +36,7 @@ const SPECIAL: Partial<Record<string, ProblemCode[]>> = {
   getSnapshot: ['snapshot_not_found'],
   downloadSnapshot: ['snapshot_not_found', 'conflict'],
   watchEvents: ['client_too_slow'],
+  healthReady: ['service_not_ready'],
 };
 
 function codesOf(name: string, spec: Spec): ProblemCode[] {

@@ -32,7 +32,8 @@ export function createHandlers(
   now: () => number = Date.now,
   eventWatch: EventWatchHandlers,
   opener: SnapshotOpener,
-): OperationHandlers {
+  // Readiness is the service's own (readiness.ts), wired beside these in createService.
+): Omit<OperationHandlers, 'healthReady'> {
   return {
     ...authHandlers(auth),
     ...authActivityHandlers(auth),
