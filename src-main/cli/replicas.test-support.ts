@@ -105,7 +105,6 @@ function startOne(
       ...process.env,
       SKIFF_LOG_LEVEL: 'warn',
       SKIFF_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-      SKIFF_SECRET_KEY: TEST_SECRET_KEY,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -183,7 +182,8 @@ export async function startReplicas(opts: ReplicaSetOptions): Promise<ReplicaSet
           opts.kubeconfig,
           ...(opts.args ?? []),
         ],
-        opts.env ?? {},
+        // A shared database needs the secret key that seals the signing keys, the same on every replica.
+        { ...(opts.database ? { SKIFF_SECRET_KEY: TEST_SECRET_KEY } : {}), ...opts.env },
       );
       replicas.push(replica);
       children.push(child);
