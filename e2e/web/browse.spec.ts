@@ -104,7 +104,12 @@ test.describe('browsing resources', () => {
     await expect(page.locator('.list-count')).toHaveText(/^3 pods/);
     await box.fill('app=frontend,=x');
     await expect(page.getByRole('alert')).toContainText('=x');
-    // The list keeps the last valid result while the selector is wrong.
+    // The list keeps the last valid result while the selector is wrong, also once the typing has
+    // settled (the list applies what was typed after a pause, and the invalid text reaches it).
+    await expect(page.getByTestId('resource-list')).toHaveAttribute(
+      'data-selector-settled',
+      'app=frontend,=x',
+    );
     await expect(page.locator('.list-count')).toHaveText(/^3 pods/);
   });
 

@@ -1,6 +1,7 @@
 import { type RefObject, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { listAll, type Scope } from '../../api/queries';
 import { useDebounced } from '../../hooks/useDebounced';
+import { useLastValid } from '../../hooks/useLastValid';
 import { usePolling } from '../../hooks/usePolling';
 import { age } from '../../kube/format';
 import type { KindEntry } from '../../kube/kind-catalog';
@@ -90,11 +91,11 @@ function KindList({ scope, entry, namespace }: { scope: Scope; entry: KindEntry;
 
   const typed = settings.selectorText;
   const settled = useDebounced(typed, 300);
-  const selector = checkSelector(settled).ok ? settled.trim() : null;
+  // A half-typed selector (the box says what is wrong) keeps the list on the last valid one.
+  const selector = useLastValid(settled, (s) => checkSelector(s).ok, '').trim();
   const ns = info.namespaced ? namespace : null;
-  const key =
-    selector === null ? null : `${scope.workspaceId}/${scope.clusterId}/${kind}/${ns ?? '*'}/${selector}`;
-  const list = usePolling(key, (signal) => listAll(api(), scope, kind, ns, selector ?? '', signal), {
+  const key = `${scope.workspaceId}/${scope.clusterId}/${kind}/${ns ?? '*'}/${selector}`;
+  const list = usePolling(key, (signal) => listAll(api(), scope, kind, ns, selector, signal), {
     intervalMs: 5000,
     keepPrevious: true,
   });
@@ -142,7 +143,14 @@ function KindList({ scope, entry, namespace }: { scope: Scope; entry: KindEntry;
   const takenAt = current?.status === 'snapshot' ? current.takenAt : undefined;
 
   return (
-    <section ref={listRef} className="list" aria-label={label} data-testid="resource-list" data-kind={kind}>
+    <section
+      ref={listRef}
+      className="list"
+      aria-label={label}
+      data-testid="resource-list"
+      data-kind={kind}
+      data-selector-settled={settled}
+    >
       <header className="list-head">
         <h2>{label}</h2>
         <p className="list-count" aria-live="polite">
