@@ -12,6 +12,7 @@ import { createAuthenticator } from './authenticator';
 import { bootstrapAdmin, firstLoginOf } from './bootstrap';
 import type { GeoLocator } from './geo';
 import { FailureBackoff } from './login-backoff';
+import { type BackoffCounter, loginLimits, type WindowLimiter } from './login-limits';
 import type { AuthOptions, ResolvedLifetimes } from './options';
 import { PendingWork } from './pending-work';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit';
@@ -27,9 +28,12 @@ export interface AuthCore {
   apiKeys: ApiKeys;
   activity: ActivityLog;
   issuer: TokenIssuer;
+  /** Refreshes per address and per account, counted by this replica (rate-limit.ts). */
   limiter: RateLimiter;
-  /** Failed password checks per account and source (login-backoff.ts). */
-  backoff: FailureBackoff;
+  /** Login attempts per address and failures per account: shared by every replica on PostgreSQL (login-limits.ts). */
+  loginLimiter: WindowLimiter;
+  /** Failed password checks per account and source (login-backoff.ts), shared as loginLimiter is. */
+  backoff: BackoffCounter;
   rateLimits: RateLimits;
   authenticator: ReturnType<typeof createAuthenticator>;
   now: () => number;
@@ -65,10 +69,12 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
   });
   const sessions = new SessionStore(db, now, activity);
   const apiKeys = new ApiKeys(db, now);
+  const sqlite = new SqliteBackend(db, logger);
   const tokens = await AccessTokens.load({
-    backend: new SqliteBackend(db, logger),
+    backend: sqlite,
     now,
     ttlMs: lifetimes.accessTtlMs,
+    secretKey: options.secretKey,
     logger,
   });
   const generated = await bootstrapAdmin(accounts, {
@@ -82,14 +88,17 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
   activity.schedulePrune();
   const issuer = new TokenIssuer(tokens, sessions, activity, now, lifetimes);
   let keyUse: ApiKeyUseLog | undefined;
+  const limiter = new RateLimiter(now);
+  const login = loginLimits(sqlite, now, { limiter, backoff: new FailureBackoff(now) }, logger);
   const core: AuthCore = {
     accounts,
     sessions,
     apiKeys,
     activity,
     issuer,
-    limiter: new RateLimiter(now),
-    backoff: new FailureBackoff(now),
+    limiter,
+    loginLimiter: login.limiter,
+    backoff: login.backoff,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     authenticator: createAuthenticator({
       tokens,

@@ -6,7 +6,8 @@ import { ipv6Groups } from './ip';
  * failure. Keyed by both, so failures from one source never slow another: the right password
  * from a source that has not failed is never refused here, whoever else is guessing. In memory on
  * purpose, as the rate limiter is: a restart forgets, which costs an attacker a restart they
- * cannot cause. Held entries stay bounded: one is forgotten once its last failure is `forgetMs`
+ * cannot cause; with PostgreSQL the counts are shared by the replicas instead (login-limits.ts).
+ * Held entries stay bounded: one is forgotten once its last failure is `forgetMs`
  * old, and a sweep drops those past SWEEP_AT keys.
  */
 

@@ -38,19 +38,23 @@ export async function checkPassword(
   client: Caller,
   what: string,
 ): Promise<StoredAccount | null> {
-  const { limiter, backoff, rateLimits } = core;
+  const { loginLimiter: limiter, backoff, rateLimits } = core;
   const sourceKey = `login:source:${username}@${addressKey(client)}`;
   const accountKey = `login:account:${username}`;
-  const underAttack = limiter.wait(accountKey, rateLimits.loginFailuresPerAccount) > 0;
-  const waitMs = backoff.wait(sourceKey, rateLimits.loginFailuresPerSource, underAttack ? 1 : undefined);
+  const underAttack = (await limiter.wait(accountKey, rateLimits.loginFailuresPerAccount)) > 0;
+  const waitMs = await backoff.wait(
+    sourceKey,
+    rateLimits.loginFailuresPerSource,
+    underAttack ? 1 : undefined,
+  );
   if (waitMs > 0) throw rateLimited(waitMs, what);
   const account = await core.accounts.verify(username, password);
   if (account) {
-    backoff.reset(sourceKey);
+    await backoff.reset(sourceKey);
     return account;
   }
-  backoff.failed(sourceKey, rateLimits.loginFailuresPerSource);
-  limiter.hit(accountKey, rateLimits.loginFailuresPerAccount);
+  await backoff.failed(sourceKey, rateLimits.loginFailuresPerSource);
+  await limiter.hit(accountKey, rateLimits.loginFailuresPerAccount);
   return null;
 }
 
@@ -64,21 +68,21 @@ export async function login(
   password: string,
   client: Caller,
 ): Promise<LoginResult> {
-  const { limiter, rateLimits } = core;
+  const { loginLimiter: limiter, rateLimits } = core;
   const name = username.trim().toLowerCase();
   const addrKey = `login:address:${addressKey(client)}`;
-  limiter.enforce(addrKey, rateLimits.loginPerAddress, 'login attempts from this address');
+  await limiter.enforce(addrKey, rateLimits.loginPerAddress, 'login attempts from this address');
   // Counted before the check, so a burst of parallel guesses is bounded too. Only a wrong password
   // keeps counting: a success, or a source told to wait (no password was checked), is taken back.
-  limiter.hit(addrKey, rateLimits.loginPerAddress);
+  await limiter.hit(addrKey, rateLimits.loginPerAddress);
   const account = await checkPassword(
     core,
     name,
     password,
     client,
     'failed logins for this account from this address',
-  ).catch((err: unknown) => {
-    limiter.forgive(addrKey);
+  ).catch(async (err: unknown) => {
+    await limiter.forgive(addrKey);
     throw err;
   });
   if (!account) {
@@ -95,7 +99,7 @@ export async function login(
     }
     throw badCredentials();
   }
-  limiter.forgive(addrKey);
+  await limiter.forgive(addrKey);
   return startSession(core, account.accountId, await core.describe(client));
 }
 

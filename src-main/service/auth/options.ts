@@ -46,6 +46,11 @@ export interface AuthOptions {
   allowedOrigins?: readonly string[];
   /** An .mmdb file or a directory of them; false for none; default the installed DB-IP Lite package. */
   geoipDb?: string | false;
+  /**
+   * Encrypts the token signing keys in the database (`--secret-key-file` / SKIFF_SECRET_KEY, at
+   * least 32 bytes); required with PostgreSQL, optional with SQLite (auth/signing-keys.ts).
+   */
+  secretKey?: string;
   /** log2 of scrypt's N; tests lower it. */
   passwordCost?: number;
   rateLimits?: Partial<RateLimits>;

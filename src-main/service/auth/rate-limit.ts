@@ -56,6 +56,8 @@ export function rateLimited(waitMs: number, what: string): ProblemError {
 /**
  * A sliding-window log per key: exact, and small because a key never holds more than `limit` stamps.
  * In memory on purpose: a restart forgets limits, which costs an attacker a restart they cannot cause.
+ * With PostgreSQL the login limits are counted in the database instead (login-limits.ts), since
+ * replicas behind one load balancer would each count only their share of a guesser's attempts.
  */
 export class RateLimiter {
   private readonly hits = new Map<string, { windowMs: number; stamps: number[] }>();
