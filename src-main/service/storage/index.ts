@@ -1,30 +1,54 @@
+import { hostname } from 'node:os';
 import type { Logger } from '../logger';
+import type { StorageBackend } from './backend';
 import { confStore } from './conf-store';
 import { type AppDatabase, type LegacyImport, openAppDatabase } from './database';
+import { SCHEMA_VERSION } from './migrations';
+import { openPostgresBackend } from './postgres-backend';
+import type { PostgresOptions } from './postgres-client';
 import { type SealableStore, sealable } from './sealed-store';
+import { SqliteBackend } from './sqlite-backend';
 import { type KeyValueStore, memoryStore } from './store';
 
 /**
- * The service's storage, opened once by createService before anything else starts and handed to
- * its users as plain values: a data dir Skiff cannot use (a newer schema, an unreadable older
- * file) fails createService and leaves nothing running, and no user waits on a promise of it.
+ * The service's storage, opened once before anything else starts and handed to its users as plain
+ * values: a database Skiff cannot use (a newer schema, an unreadable older file, a server it cannot
+ * reach) fails the start and leaves nothing running, and no user waits on a promise of it.
  *
- * - `db`, the SQLite database (database.ts): accounts, sessions, API keys, activity (auth) and the
- *   event history. One file, one connection, shared.
- * - `store`, the conf file (`skiff.json`): settings, workspaces, their members and monitoring flags.
- *   They stay in conf for now because issue 25 moves workspaces, members, monitoring flags and
- *   service settings into the database with a migration; only the desktop window's local
- *   preferences will stay in electron-store.
+ * - `backend` (backend.ts): the database every store uses — embedded SQLite in the data dir (the
+ *   default; `openStorage`, synchronous as before) or PostgreSQL (`--database postgres://…`;
+ *   `openDatabaseStorage`), which replicas share.
+ * - `db`: the same SQLite database as the synchronous AppDatabase, for users not yet moved to
+ *   `backend`; null on PostgreSQL. Transitional: it goes once every user is on `backend`.
+ * - `store`: the key-value store for what has not moved into the database (the desktop's own
+ *   preferences): the data dir's conf file (`skiff.json`), or the store given (electron-store).
+ * - `replicaId`: this process's name among replicas (`--replica-id`, default host name and pid).
+ * - `ping()`: reachable and migrated, for readiness; bounded in time, never throws.
  *
- * `close` is called once, after every user has written what it still had: from then on both are
- * sealed (writes dropped and logged), so a request cut off by close cannot recreate a data dir its
- * owner has removed; closing the database checkpoints its WAL into the file.
+ * `close` is called once, after every user has written what it still had: from then on writes are
+ * dropped and logged, so a request cut off by close cannot recreate a data dir its owner has
+ * removed; closing SQLite checkpoints its WAL into the file, closing PostgreSQL ends its pool and
+ * its leases.
  */
 export interface Storage {
-  db: AppDatabase;
+  db: AppDatabase | null;
+  backend: StorageBackend;
   store: SealableStore;
-  close(): void;
+  replicaId: string;
+  ping(): Promise<StoragePing>;
+  close(): Promise<void>;
 }
+
+/** What openStorage answers: SQLite, so `db` is there. */
+export type SqliteStorage = Storage & { db: AppDatabase };
+
+export type StoragePing = { ok: true } | { ok: false; reason: string };
+
+/** How long ping waits for the database: within readiness's own 2 s bound, so the reason is ours. */
+export const PING_TIMEOUT_MS = 1_500;
+
+/** Host name and process id: unique among replicas, and what an operator recognises in a pod list. */
+export const defaultReplicaId = (): string => `${hostname()}-${process.pid}`;
 
 export function openStorage(opts: {
   /** Omitted: both in memory (tests). */
@@ -34,16 +58,88 @@ export function openStorage(opts: {
   logger: Logger;
   /** Older files to fill a new database from (auth/legacy-import.ts). */
   imports?: readonly LegacyImport[];
-}): Storage {
+  replicaId?: string | undefined;
+}): SqliteStorage {
   const { dataDir, logger } = opts;
   const db = openAppDatabase({ dataDir, logger, ...(opts.imports ? { imports: opts.imports } : {}) });
   const store = sealable(opts.store ?? (dataDir ? confStore(dataDir, 'skiff') : memoryStore()), logger);
+  return { ...storage(new SqliteBackend(db, logger), db, store, opts.replicaId), db };
+}
+
+/**
+ * PostgreSQL (`--database`): connects and migrates under the migration lock before answering.
+ * Throws DatabaseVersionError for a database newer than this code (left untouched), and the
+ * client's error for one it cannot reach, after closing what it opened; messages name the URL
+ * without its password (`backend.where`).
+ */
+export async function openDatabaseStorage(opts: {
+  url: string;
+  logger: Logger;
+  /** The key-value store beside the database (a data dir's conf file); omitted: in memory. */
+  store?: KeyValueStore | undefined;
+  replicaId?: string | undefined;
+  pool?: PostgresOptions;
+}): Promise<Storage> {
+  const backend = await openPostgresBackend(opts.url, opts.logger, opts.pool);
+  const store = sealable(opts.store ?? memoryStore(), opts.logger);
+  return storage(backend, null, store, opts.replicaId);
+}
+
+function storage(
+  backend: StorageBackend,
+  db: AppDatabase | null,
+  store: SealableStore,
+  replicaId: string | undefined,
+): Storage {
   return {
     db,
+    backend,
     store,
-    close() {
+    replicaId: replicaId ?? defaultReplicaId(),
+    ping: () => ping(backend),
+    async close() {
       store.seal();
-      db.close();
+      await backend.close();
     },
   };
+}
+
+/** Answers within PING_TIMEOUT_MS: a database that hangs is as unready as one that refuses. */
+async function ping(backend: StorageBackend): Promise<StoragePing> {
+  if (backend.isSealed) return { ok: false, reason: 'the service is closing' };
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<StoragePing>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ ok: false, reason: `the database did not answer within ${PING_TIMEOUT_MS / 1000} s` }),
+      PING_TIMEOUT_MS,
+    );
+  });
+  const answer = (async (): Promise<StoragePing> => {
+    try {
+      const version = await schemaVersion(backend);
+      // Newer is a rolling upgrade under way: this replica keeps serving until it is replaced.
+      return version >= SCHEMA_VERSION
+        ? { ok: true }
+        : {
+            ok: false,
+            reason: `the database is at schema version ${version}, this Skiff needs ${SCHEMA_VERSION}`,
+          };
+    } catch (err) {
+      return { ok: false, reason: `the database did not answer: ${(err as Error).message}` };
+    }
+  })();
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function schemaVersion(backend: StorageBackend): Promise<number> {
+  if (backend.dialect === 'sqlite') {
+    const row = await backend.get<{ user_version: number }>('PRAGMA user_version');
+    return row!.user_version;
+  }
+  const row = await backend.get<{ v: number | null }>('SELECT max(version) AS v FROM skiff_schema');
+  return row!.v ?? 0;
 }
