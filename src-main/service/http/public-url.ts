@@ -10,10 +10,16 @@
  *   --trust-proxy addresses (a cookie's Secure attribute follows it).
  */
 
-/** The Host and Origin values the public URL adds to the guard's allowlists. */
-export function publicUrlAllows(publicUrl: string): { host: string; origin: string } {
+/** The guard's allowlists (auth options) with the public URL's Host and Origin added. */
+export function publicUrlAuth(
+  auth: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] } | undefined,
+  publicUrl: string,
+): { allowedHosts: string[]; allowedOrigins: string[] } {
   const url = new URL(publicUrl);
-  return { host: url.host, origin: url.origin };
+  return {
+    allowedHosts: [...(auth?.allowedHosts ?? []), url.host],
+    allowedOrigins: [...(auth?.allowedOrigins ?? []), url.origin],
+  };
 }
 
 /** `headers` with Location and Link targets resolved against `base` (an origin). */
