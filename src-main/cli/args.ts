@@ -38,10 +38,12 @@ export interface ServeOptions {
   snapshotKubeconfig?: string;
   /** --demo-kubeconfig: where to write a kubeconfig that reaches the demo cluster (kubectl); implies --demo. */
   demoKubeconfig?: string;
+  /** --secret-key-file: the key that encrypts the token signing keys in the database (else $SKIFF_SECRET_KEY). */
+  secretKeyFile?: string;
 }
 
 export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
-       [--trust-proxy ADDR ...] [--allowed-host NAME[:PORT] ...] [--geoip-db PATH]
+       [--trust-proxy ADDR ...] [--allowed-host NAME[:PORT] ...] [--geoip-db PATH] [--secret-key-file FILE]
        [--access-token-minutes 15-60] [--refresh-token-days 1-365]
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
@@ -156,6 +158,7 @@ export function parseServeArgs(
     ...(snapshotMaxBytes !== undefined ? { snapshotMaxBytes } : {}),
     ...(values['snapshot-kubeconfig'] ? { snapshotKubeconfig: values['snapshot-kubeconfig'] } : {}),
     ...(values['demo-kubeconfig'] ? { demoKubeconfig: values['demo-kubeconfig'] } : {}),
+    ...(values['secret-key-file'] !== undefined ? { secretKeyFile: values['secret-key-file'] } : {}),
   };
 }
 
@@ -210,6 +213,7 @@ function parse(argv: readonly string[]) {
     'snapshot-max-size': { type: 'string' },
     'snapshot-kubeconfig': { type: 'string' },
     'demo-kubeconfig': { type: 'string' },
+    'secret-key-file': { type: 'string' },
   });
 }
 

@@ -16,6 +16,7 @@ import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
 import { LOOPBACK_HOSTS, parseServeArgs, USAGE, UsageError, wantsHelp } from './args';
 import { defaultDataDir } from './data-dir';
+import { readSecretKey } from './secret-key';
 import { checkWritable, writePrivateFile } from './private-file';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -39,6 +40,7 @@ async function main() {
     if (!existsSync(p)) throw new UsageError(`--kubeconfig ${p}: no such file`);
   if (opts.demoKubeconfig) checkWritable('--demo-kubeconfig', opts.demoKubeconfig);
   if (opts.snapshotKubeconfig) checkWritable('--snapshot-kubeconfig', opts.snapshotKubeconfig);
+  const secretKey = readSecretKey(opts.secretKeyFile, process.env.SKIFF_SECRET_KEY);
   // Until the service runs, a signal ends the process at once, a snapshot check in progress with
   // it (the check's process is killed on exit).
   const early = () => process.exit(0);
@@ -93,6 +95,7 @@ async function main() {
       trustProxy: opts.trustProxy,
       allowedHosts: opts.allowedHosts,
       ...(opts.geoipDb ? { geoipDb: opts.geoipDb } : {}),
+      ...(secretKey !== undefined ? { secretKey } : {}),
       ...(opts.accessTokenMinutes !== undefined ? { accessTokenMinutes: opts.accessTokenMinutes } : {}),
       ...(opts.refreshTokenDays !== undefined ? { refreshTokenDays: opts.refreshTokenDays } : {}),
       activityRetentionDays: opts.activityRetentionDays,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
 import { newId } from './secrets';
+import { AuthStateError } from './state';
 
 /**
  * The access tokens' signing keys, as rows of `auth_signing_keys` (migration 4) that every replica
@@ -28,7 +29,7 @@ export const MIN_SECRET_BYTES = 32;
 const LEGACY_META_KEY = 'signingKey';
 
 /** A signing-key problem that stops the start (exit 2 from `serve`), with what to do about it. */
-export class SigningKeyError extends Error {}
+export class SigningKeyError extends AuthStateError {}
 
 const privateJwkSchema = z.object({
   kty: z.literal('OKP'),
