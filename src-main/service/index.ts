@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import type { Cluster, MonitoringFlags } from '../../src-shared/contract/models';
@@ -16,7 +16,6 @@ import type { EventWatchOptions } from './events/watch/options';
 import { Drain, type DrainOutcome } from './http/drain';
 import { createHttpServer, type HttpServerOptions } from './http/listener';
 import { createHttpApp } from './http/request-handler';
-import { publicUrlAuth } from './http/public-url';
 import { createStaticHandler } from './http/static';
 import { readTlsPair, reloadOnChange, type TlsFiles } from './http/tls-files';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
@@ -32,6 +31,7 @@ import type { CheckedSnapshot } from './snapshots/inspect';
 import { SnapshotJobs } from './snapshots/jobs';
 import { SnapshotOpener } from './snapshots/open';
 import { openStorage } from './storage/index';
+import { SqliteBackend } from './storage/sqlite-backend';
 import type { KeyValueStore } from './storage/store';
 import { DEFAULT_WORKSPACE_ID } from './workspaces/config';
 
@@ -70,6 +70,13 @@ export interface ServiceConfig {
   snapshotMaxBytes?: number;
   /** A snapshot check's time budget before the file's size counts (default 30 s; tests shorten it). */
   snapshotCheckMs?: number;
+  /**
+   * Where capture jobs keep their files (`--snapshot-dir`): one folder every replica shares.
+   * Default: the data dir's `snapshots/`; without a data dir, a temporary folder.
+   */
+  snapshotDir?: string;
+  /** Capture jobs' heartbeat and the silence after which a replica's running job is failed (tests shorten them). */
+  snapshotJobs?: { heartbeatMs?: number; staleMs?: number };
   /** Serve HTTPS with these files, reloaded when they change (`--tls-cert`/`--tls-key`). */
   tls?: TlsFiles & { pollMs?: number };
   /** The URL clients reach the service at (`--public-url`): absolute links are made under it. */
@@ -165,8 +172,6 @@ export function createService(config: ServiceConfig): Service {
     config.auth?.refreshTokenDays ?? stored.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS;
   const auth = createAuth({
     ...config.auth,
-    // Naming the public URL is enough to be reached under it (http/public-url.ts).
-    ...(config.publicUrl ? publicUrlAuth(config.auth, config.publicUrl) : {}),
     db: storage.db,
     accessTokenMinutes,
     refreshTokenDays,
@@ -183,9 +188,14 @@ export function createService(config: ServiceConfig): Service {
     host: () => config.appHost ?? webHost(webUrl),
     active: { kubeconfigPaths: config.kubeconfigPaths ?? [], accessTokenMinutes, refreshTokenDays },
   };
-  // Capture jobs; their files live in the data dir's snapshots/ folder until they are forgotten.
+  // Capture jobs, in the database every replica shares; their files in the shared snapshot folder.
+  const snapshotDir = config.snapshotDir ?? (config.dataDir ? join(config.dataDir, 'snapshots') : undefined);
   const snapshots = new SnapshotJobs({
-    dataDir: config.dataDir,
+    // Until storage hands out its own backend (issue 25 §1), one over the same database.
+    backend: new SqliteBackend(storage.db, logger),
+    replicaId: `${hostname()}-${process.pid}`,
+    dir: snapshotDir,
+    ...config.snapshotJobs,
     skiffVersion: SERVICE_VERSION,
     logger,
     ...(config.now ? { now: config.now } : {}),
@@ -221,10 +231,14 @@ export function createService(config: ServiceConfig): Service {
   const stopWatching: Array<() => void> = [];
   const drain = new Drain();
   const readiness = new Readiness();
-  // Reachable and migrated (storage/index.ts ping: bounded, never throws, no URL in its reason).
+  // Until storage has a ping of its own (issue 25, PostgreSQL), the SQLite database answering a
+  // statement is what reachable means.
   readiness.add({
     name: 'database',
-    check: () => storage.ping(),
+    check: async () => {
+      storage.db.statement('SELECT 1').get();
+      return { ok: true };
+    },
   });
   // Run at once on SIGTERM, before the requests in flight are waited for.
   const shutdownSteps: Array<() => Promise<void>> = [];
@@ -244,6 +258,7 @@ export function createService(config: ServiceConfig): Service {
     async listen(port, host) {
       // Nothing is served before the signing key and the first account exist.
       await auth.ready;
+      await snapshots.ready;
       auth.allowListenAddress(host);
       // Slow clients are bounded there; answers (lists, log follows) are not (see http/listener.ts).
       const tls = config.tls;
@@ -297,7 +312,7 @@ export function createService(config: ServiceConfig): Service {
       await history.close();
       // Drains the writes that outlive their request (a failed login's log entry).
       await auth.close();
-      await storage.close();
+      storage.close();
     },
   };
 }

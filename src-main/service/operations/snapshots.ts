@@ -36,8 +36,12 @@ const notFound = (snapshotId: string) =>
  * A job is seen only by those who can see its cluster's workspace; to everyone else it does not
  * exist (the same 404), as a workspace they are not a member of does not.
  */
-function visibleJob(deps: SnapshotDeps, snapshotId: string, principal: Principal): SnapshotJob {
-  const job = deps.jobs.get(snapshotId);
+async function visibleJob(
+  deps: SnapshotDeps,
+  snapshotId: string,
+  principal: Principal,
+): Promise<SnapshotJob> {
+  const job = await deps.jobs.get(snapshotId);
   if (!job) throw notFound(snapshotId);
   if (principal.workspaces === 'all') return job;
   try {
@@ -72,7 +76,7 @@ export function snapshotHandlers(
       const kinds = body?.kinds
         ? await Promise.all(body.kinds.map((name) => cluster.kind(name, ctx.signal)))
         : undefined;
-      const job = deps.jobs.start(clusterSource(cluster, history), params.workspaceId, {
+      const job = await deps.jobs.start(clusterSource(cluster, history), params.workspaceId, {
         logLines: body?.logLines ?? DEFAULT_SNAPSHOT_LOG_LINES,
         logs: body?.logs ?? 'all',
         ...(kinds ? { kinds } : {}),
@@ -80,16 +84,18 @@ export function snapshotHandlers(
       return { data: job, status: 202, headers: { Location: `/v1/snapshots/${job.snapshotId}` } };
     },
 
-    getSnapshot: async ({ params }, ctx) => ({ data: visibleJob(deps, params.snapshotId, ctx.principal) }),
+    getSnapshot: async ({ params }, ctx) => ({
+      data: await visibleJob(deps, params.snapshotId, ctx.principal),
+    }),
 
     downloadSnapshot: async ({ params }, ctx) => {
-      const job = visibleJob(deps, params.snapshotId, ctx.principal);
+      const job = await visibleJob(deps, params.snapshotId, ctx.principal);
       if (job.status === 'running')
         throw new ProblemError('conflict', 'the snapshot is still being taken; download it once it is done', {
           snapshotId: job.snapshotId,
           jobStatus: job.status,
         });
-      const file = deps.jobs.file(job.snapshotId);
+      const file = await deps.jobs.file(job.snapshotId);
       if (job.status === 'failed' || !file)
         throw new ProblemError(
           'conflict',
