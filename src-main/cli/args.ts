@@ -40,6 +40,16 @@ export interface ServeOptions {
   demoKubeconfig?: string;
   /** --secret-key-file: the key that encrypts the token signing keys in the database (else $SKIFF_SECRET_KEY). */
   secretKeyFile?: string;
+  /** --in-cluster (true), --no-in-cluster (false), neither (on when in a pod with a service account). */
+  inCluster?: boolean;
+  /** --cluster-name: what the pod's own cluster is called (default `in-cluster`). */
+  clusterName: string;
+  /** --tls-cert/--tls-key: serve HTTPS with these files, reloaded when they change. */
+  tls?: { certFile: string; keyFile: string };
+  /** --public-url: the URL clients reach the service at; absolute links are made under it. */
+  publicUrl?: string;
+  /** --shutdown-grace: how long requests in flight may take to finish after SIGTERM (default 20 s). */
+  shutdownGraceMs: number;
 }
 
 export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
@@ -48,7 +58,9 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
        [--max-event-watches N (1-100, default 8)]
-       [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]`;
+       [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]
+       [--in-cluster | --no-in-cluster] [--cluster-name in-cluster] [--tls-cert FILE --tls-key FILE]
+       [--public-url https://NAME[:PORT]] [--shutdown-grace 20s]`;
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
 const accessMinutesSchema = z.coerce.number().int().min(15).max(60);
@@ -119,6 +131,7 @@ export function parseServeArgs(
     if (values[flag] === '') throw new UsageError(`--${flag} needs the path of the file to write\n${USAGE}`);
   }
   const geoipDb = values['geoip-db'] ?? defaults.geoipDb;
+  const deployment = parseDeploymentArgs(values);
   for (const proxy of values['trust-proxy'] ?? []) {
     const [addr, bits] = proxy.split('/') as [string, string | undefined];
     const family = isIP(addr);
@@ -159,6 +172,54 @@ export function parseServeArgs(
     ...(values['snapshot-kubeconfig'] ? { snapshotKubeconfig: values['snapshot-kubeconfig'] } : {}),
     ...(values['demo-kubeconfig'] ? { demoKubeconfig: values['demo-kubeconfig'] } : {}),
     ...(values['secret-key-file'] !== undefined ? { secretKeyFile: values['secret-key-file'] } : {}),
+    ...deployment,
+  };
+}
+
+/** The longest --shutdown-grace: well past any pod's terminationGracePeriodSeconds that makes sense. */
+const MAX_GRACE_MS = 10 * 60_000;
+
+/** --in-cluster, --cluster-name, --tls-cert/--tls-key, --public-url, --shutdown-grace. */
+function parseDeploymentArgs(
+  values: ReturnType<typeof parse>['values'],
+): Pick<ServeOptions, 'inCluster' | 'clusterName' | 'tls' | 'publicUrl' | 'shutdownGraceMs'> {
+  if (values['in-cluster'] && values['no-in-cluster'])
+    throw new UsageError(`--in-cluster and --no-in-cluster contradict each other\n${USAGE}`);
+  const inCluster = values['in-cluster'] ? true : values['no-in-cluster'] ? false : undefined;
+  const clusterName = values['cluster-name'] ?? 'in-cluster';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(clusterName))
+    throw new UsageError(
+      `--cluster-name must be 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit\n${USAGE}`,
+    );
+  const cert = values['tls-cert'];
+  const key = values['tls-key'];
+  if ((cert === undefined) !== (key === undefined) || cert === '' || key === '')
+    throw new UsageError(`--tls-cert and --tls-key go together, each naming a PEM file\n${USAGE}`);
+  const publicUrl = values['public-url'];
+  const parsedUrl = publicUrl === undefined ? undefined : URL.parse(publicUrl);
+  if (
+    publicUrl !== undefined &&
+    (!parsedUrl ||
+      !/^https?:$/.test(parsedUrl.protocol) ||
+      parsedUrl.pathname !== '/' ||
+      parsedUrl.search !== '' ||
+      parsedUrl.hash !== '' ||
+      parsedUrl.username !== '' ||
+      parsedUrl.password !== '')
+  )
+    throw new UsageError(
+      `--public-url ${publicUrl}: give the http(s) origin clients use, without a path (https://skiff.example.com)\n${USAGE}`,
+    );
+  const graceText = values['shutdown-grace'];
+  const shutdownGraceMs = graceText === undefined ? 20_000 : parseDuration(graceText);
+  if (shutdownGraceMs === undefined || shutdownGraceMs > MAX_GRACE_MS)
+    throw new UsageError(`--shutdown-grace must be a duration from 1s to 10m, such as 20s\n${USAGE}`);
+  return {
+    ...(inCluster !== undefined ? { inCluster } : {}),
+    clusterName,
+    ...(cert !== undefined && key !== undefined ? { tls: { certFile: cert, keyFile: key } } : {}),
+    ...(parsedUrl ? { publicUrl: parsedUrl.origin } : {}),
+    shutdownGraceMs,
   };
 }
 
@@ -214,6 +275,13 @@ function parse(argv: readonly string[]) {
     'snapshot-kubeconfig': { type: 'string' },
     'demo-kubeconfig': { type: 'string' },
     'secret-key-file': { type: 'string' },
+    'in-cluster': { type: 'boolean' },
+    'no-in-cluster': { type: 'boolean' },
+    'cluster-name': { type: 'string' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'public-url': { type: 'string' },
+    'shutdown-grace': { type: 'string' },
   });
 }
 

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { AuthStateError } from '../service/auth/state';
 import { loadClusterSources } from '../service/clusters/sources';
 import { ProblemError } from '../service/errors';
+import { readTlsPair, TlsFilesError } from '../service/http/tls-files';
 import { createService } from '../service/index';
+import { InClusterError, inClusterSource, wantsInCluster } from '../service/kube/in-cluster';
 import { KubeconfigError } from '../service/kube/kubeconfig-file';
 import { createLogger } from '../service/logger';
 import { readStoredAppSettings } from '../service/settings/app-settings';
@@ -41,6 +43,9 @@ async function main() {
   if (opts.demoKubeconfig) checkWritable('--demo-kubeconfig', opts.demoKubeconfig);
   if (opts.snapshotKubeconfig) checkWritable('--snapshot-kubeconfig', opts.snapshotKubeconfig);
   const secretKey = readSecretKey(opts.secretKeyFile, process.env.SKIFF_SECRET_KEY);
+  // Read once here so a missing or mismatched pair is one line and exit 2, not a stack.
+  if (opts.tls) readTlsPair(opts.tls);
+  const inCluster = wantsInCluster(opts.inCluster, process.env);
   // Until the service runs, a signal ends the process at once, a snapshot check in progress with
   // it (the check's process is killed on exit).
   const early = () => process.exit(0);
@@ -75,8 +80,22 @@ async function main() {
     saved.kubeconfigPaths ?? [],
     process.env,
     opts.demoEventTtlMs !== undefined ? { eventTtlMs: opts.demoEventTtlMs } : {},
-    opts.snapshots.length === 0,
+    // The pod's own cluster is something to show: no demo unless asked for.
+    opts.snapshots.length === 0 && !inCluster,
   );
+  if (inCluster) {
+    // The pod's cluster first, kubeconfig clusters beside it; one name cannot mean two clusters.
+    if (contexts.some((c) => c.context === opts.clusterName))
+      throw new UsageError(
+        `--cluster-name ${opts.clusterName}: a kubeconfig context has that name too; choose another`,
+      );
+    const own = inClusterSource(opts.clusterName, process.env);
+    contexts.unshift(own);
+    logger.info(
+      { cluster: opts.clusterName, server: own.server, namespace: own.config.context.namespace },
+      'connecting to the cluster this pod runs in with its service account',
+    );
+  }
   if (contexts.length === 0 && demo) logger.info('no kubeconfig found; serving the embedded demo cluster');
 
   const staticDir = opts.staticDir ?? RENDERER_DIR;
@@ -91,6 +110,8 @@ async function main() {
     ...(opts.snapshotMaxBytes !== undefined ? { snapshotMaxBytes: opts.snapshotMaxBytes } : {}),
     logger,
     ...(staticDir ? { staticDir } : {}),
+    ...(opts.tls ? { tls: opts.tls } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     auth: {
       trustProxy: opts.trustProxy,
       allowedHosts: opts.allowedHosts,
@@ -145,10 +166,16 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 5_000);
+    logger.info({ signal, graceMs: opts.shutdownGraceMs }, 'shutting down: finishing the requests in flight');
+    // The grace period, then 5 s for closing what is left; past that the process ends regardless.
+    const force = setTimeout(() => process.exit(1), opts.shutdownGraceMs + 5_000);
     force.unref();
-    await service.close();
+    const outcome = await service.shutdown(opts.shutdownGraceMs);
+    if (outcome === 'cut')
+      logger.warn(
+        { graceMs: opts.shutdownGraceMs },
+        'requests still in flight were cut off at the end of the grace period',
+      );
     await simulator?.close();
     process.exit(0);
   };
@@ -166,6 +193,8 @@ main().catch((err: unknown) => {
     err instanceof AuthStateError ||
     err instanceof DatabaseVersionError ||
     err instanceof KubeconfigError ||
+    err instanceof InClusterError ||
+    err instanceof TlsFilesError ||
     err instanceof RangeError
   ) {
     process.stderr.write(`skiff: ${err.message}\n`);

@@ -7,6 +7,10 @@
  * process, not fifty. Every wait is bounded by the request's own deadline; every failure is a
  * problem naming the plugin or provider, never a raw error.
  *
+ * A tokenFile (a pod's service-account token, which rotates) is read again every minute, as
+ * kubectl does, and at once when the cluster answers 401 to the token held: a rotated token is
+ * then used on the retry instead of failing until the minute is up.
+ *
  * When a plugin may run at all (one run at a time, none during the backoff after a failure, none
  * after close) is plugin-runs.ts's to decide.
  */
@@ -36,6 +40,8 @@ export interface RequestCredential {
   clientPair?: ClientPair;
   /** The cached exec credential this request used, so a 401 drops exactly that one. */
   exec?: CachedExec;
+  /** The token read from the user's tokenFile, so a 401 can tell whether the file has a newer one. */
+  fileToken?: string;
 }
 
 interface CachedExec {
@@ -141,7 +147,9 @@ export class ClusterCredentials {
       } else if (user.token) {
         headers.Authorization = `Bearer ${user.token}`;
       } else if (user.tokenFile) {
-        headers.Authorization = `Bearer ${this.fileToken(user.tokenFile)}`;
+        const fileToken = this.fileToken(user.tokenFile);
+        headers.Authorization = `Bearer ${fileToken}`;
+        return { headers, fileToken };
       }
       return { headers };
     } catch (err) {
@@ -163,6 +171,15 @@ export class ClusterCredentials {
    * the plugin again. True when a retry can bring a different credential.
    */
   invalidate(used: RequestCredential): boolean {
+    if (used.fileToken !== undefined && this.user?.tokenFile) {
+      // Read again now: a retry is worth it only when the file holds another token.
+      this.tokenFromFile = undefined;
+      try {
+        return this.fileToken(this.user.tokenFile) !== used.fileToken;
+      } catch {
+        return false;
+      }
+    }
     if (!used.exec) return false;
     if (this.cached === used.exec) this.cached = undefined;
     return true;
