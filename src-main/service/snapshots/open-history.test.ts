@@ -65,7 +65,7 @@ describe('buildSnapshotHistory', () => {
     });
     const { store, db } = await buildSnapshotHistory(file, 'snap-1', silentLogger());
     closing.push(() => db.close());
-    const rows = store.rowsAfter('snap-1', undefined, 10);
+    const rows = await store.rowsAfter('snap-1', undefined, 10);
     expect(rows.map((r) => [r.eventId, r.expiredAt])).toEqual([
       ['u-1', undefined],
       ['u-2', TAKEN_MS],
@@ -84,8 +84,8 @@ describe('buildSnapshotHistory', () => {
       component: 'kubelet',
       host: 'worker-1',
     });
-    expect(store.presentIds('snap-1').sort()).toEqual(['u-1', 'u-3']);
-    expect(store.rowsAfter('another-cluster', undefined, 10)).toEqual([]);
+    expect((await store.presentIds('snap-1')).sort()).toEqual(['u-1', 'u-3']);
+    expect(await store.rowsAfter('another-cluster', undefined, 10)).toEqual([]);
     const recorded = db.all<{ recorded_at: number }>('SELECT DISTINCT recorded_at FROM event_history');
     expect(recorded.map((r) => r.recorded_at)).toEqual([TAKEN_MS]);
   });
@@ -142,7 +142,7 @@ describe('buildSnapshotHistory', () => {
     );
     const { store, db } = await buildSnapshotHistory(file, 'snap-4', logger);
     closing.push(() => db.close());
-    expect(store.rowsAfter('snap-4', undefined, 10).map((r) => r.eventId)).toEqual(['u-1']);
+    expect((await store.rowsAfter('snap-4', undefined, 10)).map((r) => r.eventId)).toEqual(['u-1']);
     expect(entries.filter((e) => e.msg?.includes('cannot be read'))).toMatchObject([
       { level: LEVEL.warn, clusterId: 'snap-4', unreadable: 3 },
     ]);

@@ -1,9 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { type EventEntry, eventEntry } from '../events/entries';
-import { HistoryStore } from '../events/history/store';
+import { HistoryStore, insertSnapshotRows } from '../events/history/store';
 import type { Logger } from '../logger';
 import { AppDatabase } from '../storage/database';
+import { SqliteBackend } from '../storage/sqlite-backend';
 import { isReadableEvent } from './event-shape';
 import type { SnapshotFile } from './reader';
 
@@ -12,7 +13,8 @@ import type { SnapshotFile } from './reader';
  * of the file (those the cluster still had and the expired ones its history held) in an in-memory
  * database of the app's own schema, so the same queries answer it as answer a live cluster's
  * history. Nothing of a snapshot is ever written into the app's skiff.db. Expired rows carry the
- * capture time as the moment they were seen gone.
+ * capture time as the moment they were seen gone. The rows go in synchronously on the snapshot's
+ * own database; the reads go through a StorageBackend over it, as the recorded history's do.
  *
  * Rows the check found unreadable never come from the reader; a row that still cannot be read
  * (the file changed after its check) is left out here too, and logged, so that one row never
@@ -42,7 +44,7 @@ export async function buildSnapshotHistory(
   logger: Logger,
 ): Promise<{ store: HistoryStore; db: AppDatabase }> {
   const db = AppDatabase.open(':memory:', logger);
-  const store = new HistoryStore(db);
+  const store = new HistoryStore(new SqliteBackend(db, logger));
   const takenMs = Date.parse(file.facts.takenAt);
   // Indexes are built once after the rows are in, far faster than kept up row by row.
   const indexes = db.all<{ name: string; sql: string }>(
@@ -58,7 +60,7 @@ export async function buildSnapshotHistory(
         if (entry) rows.push({ entry, expiredAt: row.expired ? takenMs : null });
         else unreadable++;
       }
-      db.write('snapshot history', () => store.insertNew(clusterId, rows, takenMs));
+      db.write('snapshot history', () => insertSnapshotRows(db, clusterId, rows, takenMs));
       // 100,000 events take a while: other requests are answered between the batches.
       await yieldToEventLoop();
     }

@@ -2,7 +2,8 @@
  * The event filters as the history answers them: the SQL condition, a stable key for memos, and
  * the expired rows of a page as ranges.
  *
- * Rules: the history answers exactly the filter the live list answers (HistoryFilter is
+ * Rules: the condition is one SQL text for both storage backends (`$name` placeholders, no bare
+ * integer as a condition); the history answers exactly the filter the live list answers (HistoryFilter is
  * EventFilter); every condition leads one of the table's indexes, so a page is read in order
  * without sorting.
  */
@@ -29,11 +30,11 @@ export function whereOf(
   clusterId: string,
   f: HistoryFilter,
 ): { sql: string; params: Record<string, string | number> } {
-  const terms = ['cluster_id = :cluster'];
+  const terms = ['cluster_id = $cluster'];
   const params: Record<string, string | number> = { cluster: clusterId };
   const eq = (column: string, name: string, value: string | undefined) => {
     if (value === undefined) return;
-    terms.push(`${column} = :${name}`);
+    terms.push(`${column} = $${name}`);
     params[name] = value;
   };
   eq('type', 'type', f.type);
@@ -42,15 +43,15 @@ export function whereOf(
   eq('kind_key', 'kind', f.kind);
   eq('name', 'name', f.name);
   if (f.sinceMs !== undefined) {
-    terms.push('last_ms >= :since');
+    terms.push('last_ms >= $since');
     params.since = f.sinceMs;
   }
   if (f.untilMs !== undefined) {
-    terms.push('last_ms <= :until');
+    terms.push('last_ms <= $until');
     params.until = f.untilMs;
   }
   // The categories: events about namespaced objects are resource events, the others system events.
-  if (!f.resourceEvents && !f.systemEvents) terms.push('0');
+  if (!f.resourceEvents && !f.systemEvents) terms.push('1 = 0');
   else if (!f.resourceEvents) terms.push("namespace = ''");
   else if (!f.systemEvents) terms.push("namespace <> ''");
   return { sql: terms.join(' AND '), params };

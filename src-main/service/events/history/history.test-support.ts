@@ -1,14 +1,19 @@
 /**
- * Fixtures of the history's unit tests: a real database in a temp dir of its own (removed by
- * `close`), and event entries shaped as the cache hands them over.
+ * Fixtures of the history's unit tests: a real database of its own per test, on either backend
+ * (SQLite in a temp dir, removed by `close`; a database of the file's real PostgreSQL server,
+ * postgres.test-support.ts), and event entries shaped as the cache hands them over.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import { silentLogger } from '../../logger';
+import type { StorageBackend } from '../../storage/backend';
 import { type AppDatabase, openAppDatabase } from '../../storage/database';
+import { postgresSkipReason, startPostgres, type TestPostgres } from '../../storage/postgres.test-support';
+import { openPostgresBackend } from '../../storage/postgres-backend';
+import { SqliteBackend } from '../../storage/sqlite-backend';
 import type { EventEntry } from '../entries';
 import type { EventFilter } from '../filter';
 import { type EventHistoryOptions, resolveHistoryOptions } from './options';
@@ -80,26 +85,94 @@ export function webGroup(sums: {
 /** The filter that lets every row through. */
 export const ALL: EventFilter = { resourceEvents: true, systemEvents: true };
 
-export interface OpenStore {
-  db: AppDatabase;
-  store: HistoryStore;
-  /** Upserts in one transaction (one fsync, not one per row). */
-  put(clusterId: string, entries: readonly EventEntry[], now?: number): void;
-  close(): void;
+export type BackendKind = 'sqlite' | 'postgres';
+
+/** Both backends, for `describe.each`: PostgreSQL is skipped (with its reason) where it cannot run. */
+export const BACKENDS: ReadonlyArray<{ kind: BackendKind; skip: string | undefined }> = [
+  { kind: 'sqlite', skip: undefined },
+  { kind: 'postgres', skip: postgresSkipReason },
+];
+
+let server: Promise<TestPostgres> | undefined;
+
+/**
+ * The file's PostgreSQL server, started by the first describe that asks for it and stopped after
+ * the file (call from a describe body or at the file's top level).
+ */
+export function postgresPerFile(): () => Promise<TestPostgres> {
+  beforeAll(() => {
+    server ??= startPostgres();
+  });
+  afterAll(async () => {
+    const s = server;
+    server = undefined;
+    await (await s)?.stop();
+  });
+  return () => {
+    server ??= startPostgres();
+    return server;
+  };
 }
 
-export function openStore(): OpenStore {
+/** A backend on a database of its own: a PostgreSQL database of the file's server, or a SQLite file. */
+export async function openBackend(
+  kind: BackendKind,
+): Promise<{ backend: StorageBackend; db: AppDatabase | undefined; close(): Promise<void> }> {
+  if (kind === 'postgres') {
+    if (!server) throw new Error('call postgresPerFile() in the describe that opens PostgreSQL stores');
+    const backend = await openPostgresBackend(await (await server).createDatabase(), silentLogger(), {
+      max: 3,
+    });
+    return { backend, db: undefined, close: () => backend.close() };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'skiff-history-'));
   const db = openAppDatabase({ dataDir: dir, logger: silentLogger() });
-  const store = new HistoryStore(db);
+  const backend = new SqliteBackend(db, silentLogger());
   return {
+    backend,
     db,
-    store,
-    put: (clusterId, entries, now = T0) => db.write('test', () => store.upsert(clusterId, entries, now)),
-    close: () => {
-      db.close();
+    close: async () => {
+      await backend.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+export interface OpenStore {
+  backend: StorageBackend;
+  /** The SQLite database under the backend; undefined on PostgreSQL. */
+  db: AppDatabase | undefined;
+  store: HistoryStore;
+  /** Upserts in one transaction (one fsync, not one per row). */
+  put(clusterId: string, entries: readonly EventEntry[], now?: number): Promise<void>;
+  /** Marks the events expired, in one transaction. */
+  expire(clusterId: string, eventIds: readonly string[], now: number): Promise<void>;
+  /** pruneOldest in a transaction of its own: how many rows it removed. */
+  prune(clusterId: string, opts: { beforeMs?: number; expiredOnly: boolean; batch: number }): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function openStore(kind: BackendKind = 'sqlite'): Promise<OpenStore> {
+  const { backend, db, close } = await openBackend(kind);
+  const store = new HistoryStore(backend);
+  return {
+    backend,
+    db,
+    store,
+    put: async (clusterId, entries, now = T0) => {
+      await backend.transaction('test', (tx) => store.upsert(tx, clusterId, entries, now));
+    },
+    expire: async (clusterId, eventIds, now) => {
+      await backend.transaction('test', (tx) => store.markExpired(tx, clusterId, eventIds, now));
+    },
+    prune: async (clusterId, opts) => {
+      let n = 0;
+      await backend.transaction('test', async (tx) => {
+        n = await store.pruneOldest(tx, clusterId, opts);
+      });
+      return n;
+    },
+    close,
   };
 }
 
@@ -110,13 +183,16 @@ export type TestStore = Omit<OpenStore, 'close'>;
  * The store of whichever test runs now: `open` makes it (from a beforeEach), `close` closes it,
  * and `view` stands for it, so a file can hold one `s` while every test gets a database of its own.
  */
-function storeOfEachTest() {
+function storeOfEachTest(kind: BackendKind) {
   let current: OpenStore | undefined;
   const now = (): OpenStore => {
     if (!current) throw new Error('a test store is opened in beforeEach: use it inside a test');
     return current;
   };
   const view: TestStore = {
+    get backend() {
+      return now().backend;
+    },
     get db() {
       return now().db;
     },
@@ -124,22 +200,25 @@ function storeOfEachTest() {
       return now().store;
     },
     put: (clusterId, entries, at) => now().put(clusterId, entries, at),
+    expire: (clusterId, eventIds, at) => now().expire(clusterId, eventIds, at),
+    prune: (clusterId, opts) => now().prune(clusterId, opts),
   };
   return {
     view,
-    open: () => {
-      current = openStore();
+    open: async () => {
+      current = await openStore(kind);
     },
-    close: () => {
-      current?.close();
+    close: async () => {
+      await current?.close();
       current = undefined;
     },
   };
 }
 
-/** A store opened before each test of the file and closed (its temp dir removed) after it. */
-export function storePerTest(): TestStore {
-  const each = storeOfEachTest();
+/** A store opened before each test of the file (or describe) and closed (its temp dir removed) after it. */
+export function storePerTest(kind: BackendKind = 'sqlite'): TestStore {
+  if (kind === 'postgres') postgresPerFile();
+  const each = storeOfEachTest(kind);
   beforeEach(each.open);
   afterEach(each.close);
   return each.view;
@@ -149,26 +228,27 @@ export interface RecorderPerTest {
   /** The test's store, opened before it. */
   s: TestStore;
   /**
-   * Starts the test's recorder, on the test's store unless given another database; after the
+   * Starts the test's recorder, on the test's store unless given another backend; after the
    * test it is closed, then the store.
    */
-  start(options?: EventHistoryOptions, db?: AppDatabase): RecorderRig;
+  start(options?: EventHistoryOptions, backend?: StorageBackend): RecorderRig;
 }
 
 /** A store for each test of the file, and a recorder the test may start on it. */
-export function recorderPerTest(): RecorderPerTest {
-  const each = storeOfEachTest();
+export function recorderPerTest(kind: BackendKind = 'sqlite'): RecorderPerTest {
+  if (kind === 'postgres') postgresPerFile();
+  const each = storeOfEachTest(kind);
   let rig: RecorderRig | undefined;
   beforeEach(each.open);
   afterEach(async () => {
     await rig?.recorder.close();
     rig = undefined;
-    each.close();
+    await each.close();
   });
   return {
     s: each.view,
-    start: (options = {}, db = each.view.db) => {
-      rig = startRecorder(db, options);
+    start: (options = {}, backend = each.view.backend) => {
+      rig = startRecorder(backend, options);
       return rig;
     },
   };
@@ -185,12 +265,12 @@ export interface RecorderRig {
   flags: MonitoringFlags;
 }
 
-/** A recorder on `db`; nothing flushes or prunes on its own unless the options say so. */
-export function startRecorder(db: AppDatabase, options: EventHistoryOptions = {}): RecorderRig {
+/** A recorder on `backend`; nothing flushes or prunes on its own unless the options say so. */
+export function startRecorder(backend: StorageBackend, options: EventHistoryOptions = {}): RecorderRig {
   const clock = { now: T0 };
   const flags = { resourceEventsEnabled: true, systemEventsEnabled: true };
   const recorder = new EventRecorder({
-    db,
+    backend,
     options: resolveHistoryOptions({ flushMs: 3_600_000, pruneEveryMs: 3_600_000, ...options }),
     flags: () => ({ ...flags }),
     logger: silentLogger(),
@@ -200,9 +280,9 @@ export function startRecorder(db: AppDatabase, options: EventHistoryOptions = {}
 }
 
 /** Polls until `check` holds; false if it never did within `timeoutMs`. */
-export async function becomes(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+export async function becomes(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 10));
   }

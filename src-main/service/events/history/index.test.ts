@@ -15,19 +15,19 @@ let history: EventHistory | undefined;
 const flags = { resourceEventsEnabled: true, systemEventsEnabled: true };
 /** A live cluster as a request resolves it: no history of its own. */
 const C1 = { clusterId: 'c1' };
-beforeEach(() => {
-  s = openStore();
+beforeEach(async () => {
+  s = await openStore();
   flags.resourceEventsEnabled = true;
 });
 afterEach(async () => {
   await history?.close();
   history = undefined;
-  s.close();
+  await s.close();
 });
 
 const open = (options: EventHistoryOptions = {}) => {
   history = new EventHistory({
-    db: s.db,
+    backend: s.backend,
     options: { flushMs: 3_600_000, pruneEveryMs: 3_600_000, ...options },
     flags: () => ({ ...flags }),
     logger: silentLogger(),
@@ -124,7 +124,7 @@ describe('pages and totals', () => {
     const f = (i: number): EventFilter => ({ ...ALL, sinceMs: i });
     expect((await h.page(C1, f(0), 10, 0))!.total).toBe(2);
     // Written behind the recorder's back: a remembered total does not see it.
-    s.put('c1', [entry('unseen', T0 + 5)]);
+    await s.put('c1', [entry('unseen', T0 + 5)]);
     for (let i = 1; i < 64; i++) await h.page(C1, f(i), 10, 0);
     expect((await h.page(C1, f(0), 10, 0))!.total).toBe(2);
     await h.page(C1, f(64), 10, 0);
@@ -174,31 +174,31 @@ describe('the timeline', () => {
 
 describe('snapshots', () => {
   it("a snapshot's cluster is read from its own store, and answers includeExpired as recorded clusters do", async () => {
-    const frozen = openStore();
+    const frozen = await openStore();
     const h = open({});
     const snap = { clusterId: 'snap', frozen: { history: () => Promise.resolve(frozen.store) } };
     try {
-      frozen.put('snap', [entry('frozen', T0)]);
+      await frozen.put('snap', [entry('frozen', T0)]);
       expect([h.answers(snap), h.answers(C1), h.recording]).toEqual([true, true, true]);
       watched(h, 'c1');
       expect(ids((await h.page(snap, ALL, 10, 0))!.rows)).toEqual(['frozen']);
       expect(ids((await h.page(C1, ALL, 10, 0))!.rows)).toEqual(['b', 'a']);
     } finally {
-      frozen.close();
+      await frozen.close();
     }
   });
 
   it("with recording off, a snapshot's history still answers and other clusters find none", async () => {
-    const frozen = openStore();
+    const frozen = await openStore();
     const h = open({ record: 'off' });
     const snap = { clusterId: 'snap', frozen: { history: () => Promise.resolve(frozen.store) } };
     try {
-      frozen.put('snap', [entry('frozen', T0)]);
+      await frozen.put('snap', [entry('frozen', T0)]);
       expect([h.recording, h.answers(snap), h.answers(C1)]).toEqual([false, true, false]);
       expect(ids((await h.page(snap, ALL, 10, 0))!.rows)).toEqual(['frozen']);
       expect(await h.page(C1, ALL, 10, 0)).toBeUndefined();
     } finally {
-      frozen.close();
+      await frozen.close();
     }
   });
 });

@@ -4,14 +4,16 @@
  *
  * Rules: every read first writes what is pending; reads take the cluster as its request resolved
  * it (HistorySubject), never a lookup by id; a snapshot's history is its own and never recorded
- * into; with recording off nothing is written.
+ * into; with recording off nothing is written. On a database shared by replicas one replica
+ * records each cluster (recorder.ts) and every replica reads the same rows; a total is remembered
+ * only by the cluster's recorder, the one replica that knows when its rows change.
  */
 import type { EventTimeline } from '../../../../src-shared/contract/event-history-models';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import type { CacheObserver } from '../../cache/resource-cache';
 import type { ClusterConnection, EventRecording } from '../../clusters/cluster';
 import type { Logger } from '../../logger';
-import type { AppDatabase } from '../../storage/database';
+import type { StorageBackend } from '../../storage/backend';
 import type { EventEntry } from '../entries';
 import { addToTimeline, emptyTimeline, rangeOf, timelineRange } from './aggregate';
 import { filterKey, type HistoryFilter, type HistoryRow } from './filter';
@@ -46,7 +48,7 @@ export class EventHistory implements EventRecording {
 
   constructor(deps: {
     /** The service's database, open already (storage/index.ts); closed by its owner after close. */
-    db: AppDatabase;
+    backend: StorageBackend;
     options?: EventHistoryOptions;
     flags(clusterId: string): MonitoringFlags;
     logger: Logger;
@@ -57,7 +59,7 @@ export class EventHistory implements EventRecording {
       this.options.record === 'off'
         ? undefined
         : new EventRecorder({
-            db: deps.db,
+            backend: deps.backend,
             options: this.options,
             flags: deps.flags,
             logger: deps.logger,
@@ -103,10 +105,10 @@ export class EventHistory implements EventRecording {
     const { clusterId } = cluster;
     const store = await this.ready(cluster);
     if (!store) return undefined;
-    const total = this.remember(`list|${clusterId}|${filterKey(f)}`, clusterId, () =>
+    const total = await this.remember(`list|${clusterId}|${filterKey(f)}`, cluster, () =>
       store.count(clusterId, f),
     );
-    const rows: HistoryRow[] = offset < total ? store.page(clusterId, f, limit, offset) : [];
+    const rows: HistoryRow[] = offset < total ? await store.page(clusterId, f, limit, offset) : [];
     return { rows, total };
   }
 
@@ -114,10 +116,10 @@ export class EventHistory implements EventRecording {
     const { clusterId } = cluster;
     const store = await this.ready(cluster);
     if (!store) return undefined;
-    const total = this.remember(`groups|${clusterId}|${filterKey(f)}`, clusterId, () =>
+    const total = await this.remember(`groups|${clusterId}|${filterKey(f)}`, cluster, () =>
       store.groupCount(clusterId, f),
     );
-    const groups: GroupRow[] = offset < total ? store.groupPage(clusterId, f, limit, offset) : [];
+    const groups: GroupRow[] = offset < total ? await store.groupPage(clusterId, f, limit, offset) : [];
     return { groups, total };
   }
 
@@ -130,7 +132,7 @@ export class EventHistory implements EventRecording {
     const { clusterId } = cluster;
     const store = await this.ready(cluster);
     if (!store) return undefined;
-    const span = store.span(clusterId, f);
+    const span = await store.span(clusterId, f);
     const bounds = {
       now,
       ...(f.sinceMs !== undefined ? { sinceMs: f.sinceMs } : {}),
@@ -141,7 +143,7 @@ export class EventHistory implements EventRecording {
     if (!span) return timeline;
     // The buckets count events inside [from, until]: the same rows the list answers.
     const within = { ...f, sinceMs: range.from, untilMs: range.until };
-    for (const b of store.buckets(clusterId, within, range.from, range.bucketMs))
+    for (const b of await store.buckets(clusterId, within, range.from, range.bucketMs))
       addToTimeline(timeline, range, b.bucket, b.type, b.n);
     return timeline;
   }
@@ -166,6 +168,16 @@ export class EventHistory implements EventRecording {
     return store?.lastRecorded(cluster.clusterId);
   }
 
+  /** The clusters whose recorder lease this replica holds (GET /v1/health's `recording`). */
+  recordingClusters(): string[] {
+    return this.recorder?.recordingClusters() ?? [];
+  }
+
+  /** SIGTERM: every recorder lease is given back at once, so another replica records from now on. */
+  async releaseLeases(): Promise<void> {
+    await this.recorder?.releaseLeases();
+  }
+
   /** Writes what is pending and stops recording; the database is closed by its owner afterwards. */
   async close(): Promise<void> {
     await this.recorder?.close();
@@ -178,11 +190,18 @@ export class EventHistory implements EventRecording {
     return this.recorder.table();
   }
 
-  private remember(key: string, clusterId: string, compute: () => number): number {
+  private async remember(
+    key: string,
+    cluster: HistorySubject,
+    compute: () => Promise<number>,
+  ): Promise<number> {
+    const { clusterId } = cluster;
+    // Another replica's writes change the rows unseen: only a snapshot's or our own are remembered.
+    if (!cluster.frozen && !this.recorder?.records(clusterId)) return compute();
     const full = `${this.recorder?.version(clusterId) ?? 0}|${key}`;
     const hit = this.memo.get(full);
     if (hit !== undefined) return hit;
-    const value = compute();
+    const value = await compute();
     if (this.memo.size >= MEMO_MAX) this.memo.delete(this.memo.keys().next().value as string);
     this.memo.set(full, value);
     return value;

@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { parseDuration, resolveHistoryOptions } from './options';
 
 describe('history options', () => {
-  it('records viewed clusters, keeps 7 days and 1,000,000 events, flushes every 500 ms and prunes every minute by default', () => {
+  it('records viewed clusters, keeps 7 days and 1,000,000 events, flushes every 500 ms, prunes every minute and asks for a recorder lease every 5 s by default', () => {
     const defaults = {
       record: 'viewed',
       retentionMs: 604_800_000,
       maxPerCluster: 1_000_000,
       flushMs: 500,
       pruneEveryMs: 60_000,
+      leaseRetryMs: 5_000,
     };
     expect(resolveHistoryOptions()).toEqual(defaults);
     expect(resolveHistoryOptions({})).toEqual(defaults);
@@ -25,6 +26,7 @@ describe('history options', () => {
       maxPerCluster: 50,
       flushMs: 20,
       pruneEveryMs: 100,
+      leaseRetryMs: 250,
     } as const;
     expect(resolveHistoryOptions(given)).toEqual(given);
     expect(resolveHistoryOptions({ record: 'off' }).record).toBe('off');

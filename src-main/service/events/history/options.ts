@@ -20,6 +20,11 @@ export interface EventHistoryOptions {
   flushMs?: number;
   /** How often retention runs. Default 1 minute. */
   pruneEveryMs?: number;
+  /**
+   * How often a replica asks again for the recorder lease of a cluster another replica records
+   * (a shared PostgreSQL database). Default 5 s: a killed recorder is replaced well within 30 s.
+   */
+  leaseRetryMs?: number;
 }
 
 export const DEFAULT_EVENT_RETENTION_MS = 7 * 86_400_000;
@@ -31,6 +36,7 @@ export interface ResolvedHistoryOptions {
   maxPerCluster: number;
   flushMs: number;
   pruneEveryMs: number;
+  leaseRetryMs: number;
 }
 
 export function resolveHistoryOptions(o: EventHistoryOptions = {}): ResolvedHistoryOptions {
@@ -40,6 +46,7 @@ export function resolveHistoryOptions(o: EventHistoryOptions = {}): ResolvedHist
     maxPerCluster: o.maxPerCluster ?? DEFAULT_EVENT_HISTORY_MAX,
     flushMs: o.flushMs ?? 500,
     pruneEveryMs: o.pruneEveryMs ?? 60_000,
+    leaseRetryMs: o.leaseRetryMs ?? 5_000,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   T0,
 } from './history.test-support';
 import type { EventHistoryOptions } from './options';
+import { insertSnapshotRows } from './store';
 
 const rigs = recorderPerTest();
 const { s } = rigs;
@@ -27,12 +28,12 @@ const start = (options: EventHistoryOptions) => {
   rig.clock.now = NOW;
   return rig;
 };
-const rows = (clusterId = 'c1') => ids(s.store.page(clusterId, ALL, 100, 0));
+const rows = async (clusterId = 'c1') => ids(await s.store.page(clusterId, ALL, 100, 0));
 
 /** Recorded earlier: `live` still present, `gone` expired. */
-function recorded(clusterId: string, live: readonly EventEntry[], gone: readonly EventEntry[]) {
-  s.put(clusterId, [...gone, ...live]);
-  s.store.markExpired(
+async function recorded(clusterId: string, live: readonly EventEntry[], gone: readonly EventEntry[]) {
+  await s.put(clusterId, [...gone, ...live]);
+  await s.expire(
     clusterId,
     gone.map((e) => e.eventId),
     NOW - 10 * DAY,
@@ -51,7 +52,7 @@ async function watched(r: RecorderRig, clusterId: string, live: readonly EventEn
 describe('retention by age', () => {
   it('removes the expired events older than the retention, and keeps every event the watched cluster has', async () => {
     const r = start({ retentionMs: DAY });
-    recorded(
+    await recorded(
       'c1',
       [entry('old-live', NOW - 2 * DAY)],
       [
@@ -63,19 +64,23 @@ describe('retention by age', () => {
     );
     await watched(r, 'c1', [entry('old-live', NOW - 2 * DAY)]);
     await r.recorder.prune();
-    expect(rows()).toEqual(['young-gone', 'at-bound-gone', 'old-live']);
+    expect(await rows()).toEqual(['young-gone', 'at-bound-gone', 'old-live']);
   });
 
   it('removes the old events of a cluster not watched now, expired or not', async () => {
     const r = start({ retentionMs: DAY });
     const old = entry('old-live', NOW - 2 * DAY);
-    recorded('never-watched', [old, entry('young-live', NOW - MIN)], [entry('old-gone', NOW - 3 * DAY)]);
-    recorded('stopped', [old], []);
+    await recorded(
+      'never-watched',
+      [old, entry('young-live', NOW - MIN)],
+      [entry('old-gone', NOW - 3 * DAY)],
+    );
+    await recorded('stopped', [old], []);
     const o = await watched(r, 'stopped', [old]);
     o.stopped();
     await r.recorder.prune();
-    expect(rows('never-watched')).toEqual(['young-live']);
-    expect(rows('stopped')).toEqual([]);
+    expect(await rows('never-watched')).toEqual(['young-live']);
+    expect(await rows('stopped')).toEqual([]);
   });
 });
 
@@ -83,33 +88,33 @@ describe('the per-cluster cap', () => {
   it('removes the oldest expired events until the cluster is back at the maximum', async () => {
     const r = start({ retentionMs: 100 * DAY, maxPerCluster: 3 });
     const live = [entry('live-old', NOW - 9 * DAY), entry('live-new', NOW)];
-    recorded('c1', live, [
+    await recorded('c1', live, [
       entry('gone-2', NOW - 2 * DAY),
       entry('gone-4', NOW - 4 * DAY),
       entry('gone-1', NOW - 1 * DAY),
       entry('gone-3', NOW - 3 * DAY),
     ]);
-    recorded('c2', [], [entry('c2-gone-1', NOW - 20 * DAY), entry('c2-gone-2', NOW - 21 * DAY)]);
+    await recorded('c2', [], [entry('c2-gone-1', NOW - 20 * DAY), entry('c2-gone-2', NOW - 21 * DAY)]);
     await watched(r, 'c1', live);
     await r.recorder.prune();
-    expect(rows()).toEqual(['live-new', 'gone-1', 'live-old']);
-    expect(rows('c2')).toEqual(['c2-gone-1', 'c2-gone-2']);
+    expect(await rows()).toEqual(['live-new', 'gone-1', 'live-old']);
+    expect(await rows('c2')).toEqual(['c2-gone-1', 'c2-gone-2']);
   });
 
   it('never removes an event the cluster has, even above the maximum', async () => {
     const r = start({ retentionMs: 100 * DAY, maxPerCluster: 1 });
     const live = [entry('b', NOW - 2 * DAY), entry('a', NOW - DAY)];
-    recorded('c1', live, [entry('gone', NOW)]);
+    await recorded('c1', live, [entry('gone', NOW)]);
     await watched(r, 'c1', live);
     await r.recorder.prune();
-    expect(rows()).toEqual(['a', 'b']);
+    expect(await rows()).toEqual(['a', 'b']);
   });
 
   it('removes nothing from a cluster exactly at the maximum', async () => {
     const r = start({ retentionMs: 100 * DAY, maxPerCluster: 3 });
-    recorded('c1', [], [entry('a', NOW - DAY), entry('c', NOW - 3 * DAY), entry('b', NOW - 2 * DAY)]);
+    await recorded('c1', [], [entry('a', NOW - DAY), entry('c', NOW - 3 * DAY), entry('b', NOW - 2 * DAY)]);
     await r.recorder.prune();
-    expect(rows()).toEqual(['a', 'b', 'c']);
+    expect(await rows()).toEqual(['a', 'b', 'c']);
   });
 });
 
@@ -121,43 +126,44 @@ describe('batches', () => {
         entry: entry(`${prefix}${i}`, NOW - ageMs - i),
         expiredAt: NOW,
       }));
-    s.db.write('test', () => {
-      s.store.insertNew('by-age', gone('old', 2_500, 2 * DAY), NOW);
-      s.store.insertNew('by-cap', gone('young', 2_600, MIN), NOW);
+    const db = s.db!;
+    db.write('test', () => {
+      insertSnapshotRows(db, 'by-age', gone('old', 2_500, 2 * DAY), NOW);
+      insertSnapshotRows(db, 'by-cap', gone('young', 2_600, MIN), NOW);
     });
     await r.recorder.prune();
-    expect(s.store.total('by-age')).toBe(0);
-    expect(s.store.total('by-cap')).toBe(100);
+    expect(await s.store.total('by-age')).toBe(0);
+    expect(await s.store.total('by-cap')).toBe(100);
     // The newest hundred stay.
-    expect(s.store.page('by-cap', ALL, 1, 99)[0]!.eventId).toBe('young99');
+    expect((await s.store.page('by-cap', ALL, 1, 99))[0]!.eventId).toBe('young99');
   });
 });
 
 describe('when retention runs', () => {
   it('a retention that removed something changes the version of the cluster, one that did not leaves it', async () => {
     const r = start({ retentionMs: DAY });
-    recorded('c1', [], [entry('young', NOW - MIN)]);
-    recorded('c2', [], [entry('old', NOW - 2 * DAY)]);
+    await recorded('c1', [], [entry('young', NOW - MIN)]);
+    await recorded('c2', [], [entry('old', NOW - 2 * DAY)]);
     await r.recorder.prune();
     expect([r.recorder.version('c1'), r.recorder.version('c2')]).toEqual([0, 1]);
-    expect(rows('c2')).toEqual([]);
+    expect(await rows('c2')).toEqual([]);
   });
 
   it('runs on its own every pruneEveryMs', async () => {
     start({ retentionMs: DAY, pruneEveryMs: 20 });
-    recorded('c1', [], [entry('old', NOW - 2 * DAY), entry('young', NOW - MIN)]);
-    expect(await becomes(() => rows().length === 1)).toBe(true);
-    expect(rows()).toEqual(['young']);
+    await recorded('c1', [], [entry('old', NOW - 2 * DAY), entry('young', NOW - MIN)]);
+    expect(await becomes(async () => (await rows()).length === 1)).toBe(true);
+    expect(await rows()).toEqual(['young']);
   });
 
   it('runs after a flush that wrote 10,000 rows', async () => {
     const r = start({ retentionMs: DAY });
-    recorded('c1', [], [entry('old', NOW - 2 * DAY)]);
+    await recorded('c1', [], [entry('old', NOW - 2 * DAY)]);
     const live = Array.from({ length: 10_000 }, (_, i) => entry(`e${i}`, NOW - i));
     await watched(r, 'c1', live);
     // The retention the flush started runs before this flush.
     await r.recorder.flush();
-    expect(s.store.total('c1')).toBe(10_000);
-    expect(s.store.presentIds('c1')).toHaveLength(10_000);
+    expect(await s.store.total('c1')).toBe(10_000);
+    expect(await s.store.presentIds('c1')).toHaveLength(10_000);
   });
 });

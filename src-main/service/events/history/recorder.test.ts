@@ -8,7 +8,8 @@ import { ALL, becomes, entry, ids, MIN, recorderPerTest, T0 } from './history.te
 
 const { s, start } = recorderPerTest();
 const rows = (clusterId = 'c1') => s.store.page(clusterId, ALL, 100, 0);
-const expiry = (clusterId = 'c1') => Object.fromEntries(rows(clusterId).map((r) => [r.eventId, r.expiredAt]));
+const expiry = async (clusterId = 'c1') =>
+  Object.fromEntries((await rows(clusterId)).map((r) => [r.eventId, r.expiredAt]));
 
 describe('recording', () => {
   it("a cluster's changes wait until its first list completed", async () => {
@@ -16,14 +17,14 @@ describe('recording', () => {
     const o = recorder.observer('c1', () => []);
     o.upserted(entry('early', T0));
     await recorder.flush();
-    expect(s.store.total('c1')).toBe(0);
+    expect(await s.store.total('c1')).toBe(0);
     clock.now = T0 + MIN;
     o.upserted(entry('listed', T0 + 1));
     o.listed([entry('early', T0), entry('listed', T0 + 1)]);
     o.upserted(entry('later', T0 + 2));
     await recorder.flush();
-    expect(ids(rows())).toEqual(['later', 'listed', 'early']);
-    expect(s.store.lastRecorded('c1')).toBe(T0 + MIN);
+    expect(ids(await rows())).toEqual(['later', 'listed', 'early']);
+    expect(await s.store.lastRecorded('c1')).toBe(T0 + MIN);
   });
 
   it('an event the cluster deletes is marked expired at the time of the write', async () => {
@@ -36,7 +37,7 @@ describe('recording', () => {
     clock.now = T0 + 5 * MIN;
     o.removed('b');
     await recorder.flush();
-    expect(expiry()).toStrictEqual({ a: undefined, b: T0 + 5 * MIN });
+    expect(await expiry()).toStrictEqual({ a: undefined, b: T0 + 5 * MIN });
   });
 
   it('an event deleted before its first write is still recorded, as expired', async () => {
@@ -47,7 +48,7 @@ describe('recording', () => {
     o.upserted(entry('stays', T0 + 1));
     o.removed('short');
     await recorder.flush();
-    expect(rows().map((r) => [r.eventId, r.message, r.expiredAt])).toEqual([
+    expect((await rows()).map((r) => [r.eventId, r.message, r.expiredAt])).toEqual([
       ['stays', 'message of stays', undefined],
       ['short', 'seen once', T0],
     ]);
@@ -62,13 +63,13 @@ describe('recording', () => {
     o.removed('back');
     o.upserted(entry('back', T0, { count: 2 }));
     await recorder.flush();
-    expect(rows().map((r) => [r.eventId, r.count, r.expiredAt])).toEqual([['back', 2, undefined]]);
+    expect((await rows()).map((r) => [r.eventId, r.count, r.expiredAt])).toEqual([['back', 2, undefined]]);
   });
 
   it('a list marks expired every recorded event it no longer has, except one waiting to be written', async () => {
     // Recorded by an earlier run: a, b and c, all present then.
-    s.put('c1', [entry('c', T0 + 2), entry('a', T0), entry('b', T0 + 1)]);
-    s.put('c2', [entry('b', T0)]);
+    await s.put('c1', [entry('c', T0 + 2), entry('a', T0), entry('b', T0 + 1)]);
+    await s.put('c2', [entry('b', T0)]);
     const { recorder, clock } = start();
     clock.now = T0 + MIN;
     const o = recorder.observer('c1', () => []);
@@ -76,8 +77,8 @@ describe('recording', () => {
     o.listed([entry('a', T0)]);
     o.upserted(entry('c', T0 + 3));
     await recorder.flush();
-    expect(expiry()).toStrictEqual({ a: undefined, b: T0 + MIN, c: undefined });
-    expect(expiry('c2')).toStrictEqual({ b: undefined });
+    expect(await expiry()).toStrictEqual({ a: undefined, b: T0 + MIN, c: undefined });
+    expect(await expiry('c2')).toStrictEqual({ b: undefined });
   });
 
   it('a category whose monitoring flag is off is not recorded', async () => {
@@ -90,13 +91,13 @@ describe('recording', () => {
     o.upserted(pod);
     o.upserted(node);
     await recorder.flush();
-    expect(ids(rows())).toEqual(['node']);
+    expect(ids(await rows())).toEqual(['node']);
     flags.resourceEventsEnabled = true;
     flags.systemEventsEnabled = false;
     o.upserted(entry('pod-2', T0 + 2));
     o.upserted(entry('node-2', T0 + 3, { namespace: '', kind: 'Node' }));
     await recorder.flush();
-    expect(ids(rows())).toEqual(['pod-2', 'node']);
+    expect(ids(await rows())).toEqual(['pod-2', 'node']);
   });
 
   it('a category turned back on is written again from the cache, and what its cluster dropped is expired', async () => {
@@ -107,14 +108,14 @@ describe('recording', () => {
     for (const e of cache) o.upserted(e);
     o.listed(cache);
     await recorder.flush();
-    expect(expiry()).toStrictEqual({ node: undefined });
+    expect(await expiry()).toStrictEqual({ node: undefined });
     // Recorded as present, but the cache no longer has it.
-    s.put('c1', [entry('dropped', T0 - MIN)]);
+    await s.put('c1', [entry('dropped', T0 - MIN)]);
     flags.resourceEventsEnabled = true;
     clock.now = T0 + MIN;
     recorder.resync('c1');
     await recorder.flush();
-    expect(expiry()).toStrictEqual({ node: undefined, pod: undefined, dropped: T0 + MIN });
+    expect(await expiry()).toStrictEqual({ node: undefined, pod: undefined, dropped: T0 + MIN });
   });
 
   it('turning a category on writes nothing for a cluster whose cache is not running', async () => {
@@ -131,7 +132,7 @@ describe('recording', () => {
     recorder.resync('never-listed');
     recorder.resync('unknown');
     await recorder.flush();
-    expect(s.store.clusters()).toEqual([]);
+    expect(await s.store.clusters()).toEqual([]);
   });
 
   it('turning a category on while a restarted cache is still listing marks nothing expired', async () => {
@@ -146,7 +147,7 @@ describe('recording', () => {
     again.upserted(entry('a', T0));
     recorder.resync('c1');
     await recorder.flush();
-    expect(expiry()).toStrictEqual({ a: undefined, b: undefined });
+    expect(await expiry()).toStrictEqual({ a: undefined, b: undefined });
   });
 
   it('the version of a cluster counts the writes of its changes', async () => {
@@ -171,7 +172,7 @@ describe('when changes are written', () => {
     const o = recorder.observer('c1', () => []);
     o.listed([]);
     o.upserted(entry('a', T0));
-    expect(await becomes(() => s.store.total('c1') === 1)).toBe(true);
+    expect(await becomes(async () => (await s.store.total('c1')) === 1)).toBe(true);
   });
 
   it('1,000 changes are written at once, without waiting for flushMs', async () => {
@@ -180,9 +181,9 @@ describe('when changes are written', () => {
     o.listed([]);
     for (let i = 0; i < 999; i++) o.upserted(entry(`e${i}`, T0 + i));
     await new Promise((r) => setTimeout(r, 50));
-    expect(s.store.total('c1')).toBe(0);
+    expect(await s.store.total('c1')).toBe(0);
     o.upserted(entry('e999', T0 + 999));
-    expect(await becomes(() => s.store.total('c1') === 1_000)).toBe(true);
+    expect(await becomes(async () => (await s.store.total('c1')) === 1_000)).toBe(true);
   });
 
   it('close writes what is pending', async () => {
@@ -191,7 +192,7 @@ describe('when changes are written', () => {
     o.listed([]);
     o.upserted(entry('pending', T0));
     await recorder.close();
-    expect(ids(rows())).toEqual(['pending']);
+    expect(ids(await rows())).toEqual(['pending']);
   });
 
   it('nothing seen after close is written', async () => {
@@ -199,11 +200,11 @@ describe('when changes are written', () => {
     const o = recorder.observer('c1', () => []);
     o.listed([]);
     o.upserted(entry('before', T0));
-    expect(await becomes(() => rows().length === 1)).toBe(true);
+    expect(await becomes(async () => (await rows()).length === 1)).toBe(true);
     await recorder.close();
     o.upserted(entry('after', T0 + 1));
     await new Promise((r) => setTimeout(r, 100));
-    expect(ids(rows())).toEqual(['before']);
+    expect(ids(await rows())).toEqual(['before']);
   });
 
   it('once the database is sealed nothing more is written', async () => {
@@ -212,10 +213,10 @@ describe('when changes are written', () => {
     o.upserted(entry('a', T0));
     o.listed([entry('a', T0)]);
     await recorder.flush();
-    s.db.seal();
+    s.backend.seal();
     o.upserted(entry('b', T0));
     o.removed('a');
     await recorder.flush();
-    expect(expiry()).toStrictEqual({ a: undefined });
+    expect(await expiry()).toStrictEqual({ a: undefined });
   });
 });

@@ -3,14 +3,19 @@
  *
  * Rules: writes are batched and bounded in time per transaction, yielding to the event loop in
  * between; a category whose monitoring flag is off is not written; retention runs in small
- * batches; changes gather per cluster, the latest state of each event kept.
+ * batches; changes gather per cluster, the latest state of each event kept. A cluster is written
+ * only while this replica holds its recorder lease (leases.ts): one writer per cluster across the
+ * replicas; changes seen without it are dropped, and the cache's whole state is written again
+ * once the lease is taken, so a takeover loses nothing the cluster still has and, the rows
+ * being keyed by (cluster, event id), duplicates nothing.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import type { CacheObserver } from '../../cache/resource-cache';
 import type { Logger } from '../../logger';
-import type { AppDatabase } from '../../storage/database';
+import type { StorageBackend } from '../../storage/backend';
 import type { EventEntry } from '../entries';
+import { RecorderLeases } from './leases';
 import type { ResolvedHistoryOptions } from './options';
 import { HistoryStore } from './store';
 
@@ -48,7 +53,7 @@ const PRUNE_AFTER_ROWS = 10_000;
 
 export interface RecorderDeps {
   /** The service's database, open already (storage/index.ts); its owner closes it after close. */
-  db: AppDatabase;
+  backend: StorageBackend;
   options: ResolvedHistoryOptions;
   flags(clusterId: string): MonitoringFlags;
   logger: Logger;
@@ -77,9 +82,24 @@ export class EventRecorder {
   private readonly pruner: NodeJS.Timeout;
   private closed = false;
   private readonly store: HistoryStore;
+  private readonly leases: RecorderLeases;
+  /** Clusters whose changes were dropped for want of the lease: written whole once it is taken. */
+  private readonly missed = new Set<string>();
 
   constructor(private readonly deps: RecorderDeps) {
-    this.store = new HistoryStore(deps.db);
+    this.store = new HistoryStore(deps.backend);
+    this.leases = new RecorderLeases({
+      backend: deps.backend,
+      retryMs: deps.options.leaseRetryMs,
+      logger: deps.logger,
+      onTaken: (clusterId) => {
+        if (this.missed.delete(clusterId)) this.refill(clusterId);
+      },
+      onLost: (clusterId) => {
+        this.pending.delete(clusterId);
+        this.missed.add(clusterId);
+      },
+    });
     this.pruner = setInterval(() => void this.prune(), deps.options.pruneEveryMs);
     this.pruner.unref();
   }
@@ -108,10 +128,15 @@ export class EventRecorder {
         this.listedOnce.add(clusterId);
         this.pendingOf(clusterId).listed = entries;
         this.schedule();
+        void this.leases.want(clusterId);
       },
       stopped: () => {
         this.active.delete(clusterId);
         this.current.delete(clusterId);
+        // What it saw last is written first; a cluster nobody watches here is another replica's to record.
+        void this.flush().then(() =>
+          this.active.has(clusterId) ? undefined : this.leases.unwant(clusterId),
+        );
       },
     };
   }
@@ -121,6 +146,11 @@ export class EventRecorder {
    * happened meanwhile was not recorded, and what the cluster dropped meanwhile is marked expired).
    */
   resync(clusterId: string): void {
+    this.refill(clusterId);
+  }
+
+  /** The cache's whole state written again, and what the table holds as present but is not, expired. */
+  private refill(clusterId: string): void {
     const current = this.current.get(clusterId);
     if (!current || !this.active.has(clusterId)) return;
     const entries = current();
@@ -133,6 +163,24 @@ export class EventRecorder {
   /** Changes to a cluster's rows so far: answers computed from the table are valid while it stays. */
   version(clusterId: string): number {
     return this.versions.get(clusterId) ?? 0;
+  }
+
+  /** Whether this replica writes the cluster's history (holds its recorder lease). */
+  records(clusterId: string): boolean {
+    return this.leases.holds(clusterId);
+  }
+
+  /** The clusters this replica records, sorted. */
+  recordingClusters(): string[] {
+    return this.leases.clusters();
+  }
+
+  /**
+   * Gives every recorder lease back at once (SIGTERM), so another replica records from now on;
+   * nothing more is written here.
+   */
+  releaseLeases(): Promise<void> {
+    return this.leases.releaseAll();
   }
 
   /** Resolves once every change seen so far is written (requests call it before reading the table). */
@@ -155,6 +203,7 @@ export class EventRecorder {
     await this.flush();
     await this.chain;
     this.closed = true;
+    await this.leases.releaseAll();
   }
 
   private pendingOf(clusterId: string): Pending {
@@ -189,6 +238,11 @@ export class EventRecorder {
     for (const [clusterId, p] of [...this.pending]) {
       if (!this.listedOnce.has(clusterId)) continue;
       this.pending.delete(clusterId);
+      await this.leases.settled(clusterId);
+      if (!this.leases.holds(clusterId)) {
+        this.missed.add(clusterId);
+        continue;
+      }
       try {
         written += await this.writeCluster(store, clusterId, p);
       } catch (err) {
@@ -206,7 +260,8 @@ export class EventRecorder {
     const gone: string[] = [];
     if (p.listed) {
       const present = new Set(p.listed.map((e) => e.eventId));
-      for (const id of store.presentIds(clusterId)) if (!present.has(id) && !p.upserts.has(id)) gone.push(id);
+      for (const id of await store.presentIds(clusterId))
+        if (!present.has(id) && !p.upserts.has(id)) gone.push(id);
     }
     gone.push(...p.removals);
     // The dropped-but-unwritten ones first: their rows must exist before they are marked expired.
@@ -215,14 +270,14 @@ export class EventRecorder {
     let j = 0;
     while (i < gone.length || j < upserts.length) {
       const now = this.deps.now();
-      const ok = store.db.write('event history', () => {
+      const ok = await store.backend.transaction('event history', async (tx) => {
         const start = performance.now();
         while (performance.now() - start < TX_BUDGET_MS && (i < gone.length || j < upserts.length)) {
           if (j < upserts.length) {
-            store.upsert(clusterId, upserts.slice(j, j + 100), now);
+            await store.upsert(tx, clusterId, upserts.slice(j, j + 100), now);
             j += 100;
           } else {
-            store.markExpired(clusterId, gone.slice(i, i + 100), now);
+            await store.markExpired(tx, clusterId, gone.slice(i, i + 100), now);
             i += 100;
           }
         }
@@ -245,46 +300,60 @@ export class EventRecorder {
 
   private async pruneNow(): Promise<void> {
     const { store } = this;
-    if (store.db.isSealed) return;
-    const { retentionMs, maxPerCluster } = this.deps.options;
-    for (const clusterId of store.clusters()) {
-      // By age, events the cluster still has stay while it has them: they are the present, not
-      // history. A cluster not watched now has no known present, so its old rows go like expired
-      // ones (a later list records again whatever the cluster still has).
-      const expiredOnly = this.active.has(clusterId);
-      const beforeMs = this.deps.now() - retentionMs;
-      let removed = 0;
-      for (;;) {
-        let n = 0;
-        if (
-          !store.db.write('event retention', () => {
-            n = store.pruneOldest(clusterId, { beforeMs, expiredOnly, batch: PRUNE_BATCH });
-          })
-        )
-          return;
-        removed += n;
-        if (n < PRUNE_BATCH) break;
-        await yieldToEventLoop();
-      }
-      // The cap counts every row but removes expired ones only: what the cluster has is its present.
-      let excess = store.total(clusterId) - maxPerCluster;
-      while (excess > 0) {
-        let n = 0;
-        if (
-          !store.db.write('event retention', () => {
-            n = store.pruneOldest(clusterId, { expiredOnly: true, batch: Math.min(PRUNE_BATCH, excess) });
-          })
-        )
-          return;
-        if (n === 0) break;
-        removed += n;
-        excess -= n;
-        await yieldToEventLoop();
-      }
-      if (removed > 0) {
-        this.versions.set(clusterId, this.version(clusterId) + 1);
-        this.deps.logger.debug({ clusterId, removed }, 'event history pruned');
-      }
+    if (store.backend.isSealed) return;
+    for (const clusterId of await store.clusters()) {
+      // On a shared database only the cluster's recorder prunes it; a cluster nobody records is
+      // pruned by whichever replica takes its lease for the moment.
+      let sealed = false;
+      await this.leases.whileHeld(clusterId, async () => {
+        sealed = !(await this.pruneCluster(clusterId));
+      });
+      if (sealed) return;
     }
+  }
+
+  /** False when the database was sealed (the service closes): nothing more is pruned. */
+  private async pruneCluster(clusterId: string): Promise<boolean> {
+    const { store } = this;
+    const { retentionMs, maxPerCluster } = this.deps.options;
+    // By age, events the cluster still has stay while it has them: they are the present, not
+    // history. A cluster not watched now has no known present, so its old rows go like expired
+    // ones (a later list records again whatever the cluster still has).
+    const expiredOnly = this.active.has(clusterId);
+    const beforeMs = this.deps.now() - retentionMs;
+    let removed = 0;
+    for (;;) {
+      let n = 0;
+      if (
+        !(await store.backend.transaction('event retention', async (tx) => {
+          n = await store.pruneOldest(tx, clusterId, { beforeMs, expiredOnly, batch: PRUNE_BATCH });
+        }))
+      )
+        return false;
+      removed += n;
+      if (n < PRUNE_BATCH) break;
+      await yieldToEventLoop();
+    }
+    // The cap counts every row but removes expired ones only: what the cluster has is its present.
+    let excess = (await store.total(clusterId)) - maxPerCluster;
+    while (excess > 0) {
+      let n = 0;
+      const batch = Math.min(PRUNE_BATCH, excess);
+      if (
+        !(await store.backend.transaction('event retention', async (tx) => {
+          n = await store.pruneOldest(tx, clusterId, { expiredOnly: true, batch });
+        }))
+      )
+        return false;
+      if (n === 0) break;
+      removed += n;
+      excess -= n;
+      await yieldToEventLoop();
+    }
+    if (removed > 0) {
+      this.versions.set(clusterId, this.version(clusterId) + 1);
+      this.deps.logger.debug({ clusterId, removed }, 'event history pruned');
+    }
+    return true;
   }
 }

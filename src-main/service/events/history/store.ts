@@ -1,17 +1,22 @@
 /**
- * The event_history table: its writes in batches and its reads (pages, totals, buckets, groups).
+ * The event_history table: its writes in batches and its reads (pages, totals, buckets, groups),
+ * on either storage backend (storage/backend.ts: embedded SQLite or PostgreSQL).
  *
- * Rules: synchronous, as node:sqlite is, so every call is kept small by its caller; a page is read
- * in the list's order through an index, never sorted.
+ * Rules: one SQL text for both backends (`$name` placeholders, `IS DISTINCT FROM`, quoted
+ * camelCase aliases, sums cast back to integers, a named subquery); every call is kept small by
+ * its caller; a page is read in the list's order through an index, never sorted. Writes take the
+ * handle of the caller's transaction. A snapshot's in-memory history is filled by
+ * `insertSnapshotRows` over its own AppDatabase, synchronously, which is what makes it fast.
  */
+import type { Queryable, StorageBackend } from '../../storage/backend';
 import type { AppDatabase } from '../../storage/database';
 import type { EventEntry } from '../entries';
 import { type HistoryFilter, type HistoryRow, whereOf } from './filter';
 
 /**
- * The event_history table (schema: storage/migrations.ts, version 2): writes in batches, reads
- * of pages, totals, time buckets and group rows. Synchronous, as node:sqlite is; callers keep
- * each call small (the recorder writes in bounded transactions and yields between them).
+ * The event_history table (schema: storage/migrations.ts, version 2; migrations-postgres.ts the
+ * same): writes in batches, reads of pages, totals, time buckets and group rows. Callers keep each
+ * call small (the recorder writes in bounded transactions and yields between them).
  */
 
 const COLUMNS = `cluster_id, event_id, last_ms, first_ms, type, reason, namespace, kind, kind_key, name,
@@ -19,8 +24,8 @@ const COLUMNS = `cluster_id, event_id, last_ms, first_ms, type, reason, namespac
 
 // Only a row that changed is rewritten: a relist after a restart names every event again.
 const UPSERT = `INSERT INTO event_history (${COLUMNS})
-  VALUES (:cluster, :eventId, :lastMs, :firstMs, :type, :reason, :namespace, :kind, :kindKey, :name,
-    :resourceId, :firstTimestamp, :lastTimestamp, :count, :message, :component, :host, :now, NULL)
+  VALUES ($cluster, $eventId, $lastMs, $firstMs, $type, $reason, $namespace, $kind, $kindKey, $name,
+    $resourceId, $firstTimestamp, $lastTimestamp, $count, $message, $component, $host, $now, NULL)
   ON CONFLICT (cluster_id, event_id) DO UPDATE SET
     last_ms = excluded.last_ms, first_ms = excluded.first_ms, type = excluded.type,
     reason = excluded.reason, namespace = excluded.namespace, kind = excluded.kind,
@@ -28,9 +33,12 @@ const UPSERT = `INSERT INTO event_history (${COLUMNS})
     first_timestamp = excluded.first_timestamp, last_timestamp = excluded.last_timestamp,
     count = excluded.count, message = excluded.message, component = excluded.component,
     host = excluded.host, recorded_at = excluded.recorded_at, expired_at = NULL
-  WHERE expired_at IS NOT NULL OR last_timestamp IS NOT excluded.last_timestamp
-    OR count IS NOT excluded.count OR message IS NOT excluded.message
-    OR first_timestamp IS NOT excluded.first_timestamp OR type IS NOT excluded.type`;
+  WHERE event_history.expired_at IS NOT NULL
+    OR event_history.last_timestamp IS DISTINCT FROM excluded.last_timestamp
+    OR event_history.count IS DISTINCT FROM excluded.count
+    OR event_history.message IS DISTINCT FROM excluded.message
+    OR event_history.first_timestamp IS DISTINCT FROM excluded.first_timestamp
+    OR event_history.type IS DISTINCT FROM excluded.type`;
 
 interface StoredRow {
   event_id: string;
@@ -100,105 +108,114 @@ function toRow(clusterId: string, r: StoredRow): HistoryRow {
 const firstMsOf = (e: EventEntry) =>
   e.firstTimestamp === e.lastTimestamp ? e.lastMs : Date.parse(e.firstTimestamp) || e.lastMs;
 
+/** A row's values for UPSERT. */
+const upsertParams = (clusterId: string, e: EventEntry, now: number) => ({
+  cluster: clusterId,
+  eventId: e.eventId,
+  lastMs: e.lastMs,
+  firstMs: firstMsOf(e),
+  type: e.type,
+  reason: e.reason,
+  namespace: e.namespace,
+  kind: e.kind,
+  kindKey: e.kindKey,
+  name: e.name,
+  resourceId: e.resourceId,
+  firstTimestamp: e.firstTimestamp,
+  lastTimestamp: e.lastTimestamp,
+  count: e.count,
+  message: e.message,
+  component: e.component,
+  host: e.host,
+  now,
+});
+
+/**
+ * Rows for events the table does not hold yet (a snapshot's history, built once into an empty
+ * in-memory table): a plain insert with positional values, three times faster than `upsert` for
+ * 100,000 rows, and synchronous on the snapshot's own database. `expiredAt` is set for the ones
+ * the cluster no longer had. A second row with an event id the table holds is skipped.
+ */
+export function insertSnapshotRows(
+  db: AppDatabase,
+  clusterId: string,
+  rows: ReadonlyArray<{ entry: EventEntry; expiredAt: number | null }>,
+  now: number,
+): void {
+  const s = db.statement(
+    `INSERT INTO event_history (${COLUMNS})
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  );
+  for (const { entry: e, expiredAt } of rows) {
+    s.run(
+      clusterId,
+      e.eventId,
+      e.lastMs,
+      firstMsOf(e),
+      e.type,
+      e.reason,
+      e.namespace,
+      e.kind,
+      e.kindKey,
+      e.name,
+      e.resourceId,
+      e.firstTimestamp,
+      e.lastTimestamp,
+      e.count,
+      e.message,
+      e.component,
+      e.host,
+      now,
+      expiredAt,
+    );
+  }
+}
+
 export class HistoryStore {
-  constructor(readonly db: AppDatabase) {}
+  constructor(readonly backend: StorageBackend) {}
 
-  upsert(clusterId: string, entries: readonly EventEntry[], now: number): void {
-    const s = this.db.statement(UPSERT);
-    for (const e of entries) {
-      s.run({
-        cluster: clusterId,
-        eventId: e.eventId,
-        lastMs: e.lastMs,
-        firstMs: firstMsOf(e),
-        type: e.type,
-        reason: e.reason,
-        namespace: e.namespace,
-        kind: e.kind,
-        kindKey: e.kindKey,
-        name: e.name,
-        resourceId: e.resourceId,
-        firstTimestamp: e.firstTimestamp,
-        lastTimestamp: e.lastTimestamp,
-        count: e.count,
-        message: e.message,
-        component: e.component,
-        host: e.host,
-        now,
-      });
-    }
+  /** Writes (or rewrites, when changed) the rows of `entries`, on `tx` (the caller's transaction). */
+  async upsert(tx: Queryable, clusterId: string, entries: readonly EventEntry[], now: number): Promise<void> {
+    for (const e of entries) await tx.run(UPSERT, upsertParams(clusterId, e, now));
   }
 
-  /**
-   * Rows for events the table does not hold yet (a snapshot's history, built once into an empty
-   * table): a plain insert with positional values, three times faster than `upsert` for 100,000
-   * rows. `expiredAt` is set for the ones the cluster no longer had. A second row with an event
-   * id the table holds is skipped.
-   */
-  insertNew(
+  async markExpired(
+    tx: Queryable,
     clusterId: string,
-    rows: ReadonlyArray<{ entry: EventEntry; expiredAt: number | null }>,
+    eventIds: readonly string[],
     now: number,
-  ): void {
-    const s = this.db.statement(
-      `INSERT INTO event_history (${COLUMNS})
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    );
-    for (const { entry: e, expiredAt } of rows) {
-      s.run(
-        clusterId,
-        e.eventId,
-        e.lastMs,
-        firstMsOf(e),
-        e.type,
-        e.reason,
-        e.namespace,
-        e.kind,
-        e.kindKey,
-        e.name,
-        e.resourceId,
-        e.firstTimestamp,
-        e.lastTimestamp,
-        e.count,
-        e.message,
-        e.component,
-        e.host,
-        now,
-        expiredAt,
+  ): Promise<void> {
+    for (const id of eventIds)
+      await tx.run(
+        'UPDATE event_history SET expired_at = $now, recorded_at = $now WHERE cluster_id = $cluster AND event_id = $id AND expired_at IS NULL',
+        { now, cluster: clusterId, id },
       );
-    }
-  }
-
-  markExpired(clusterId: string, eventIds: readonly string[], now: number): void {
-    const s = this.db.statement(
-      'UPDATE event_history SET expired_at = :now, recorded_at = :now WHERE cluster_id = :cluster AND event_id = :id AND expired_at IS NULL',
-    );
-    for (const id of eventIds) s.run({ now, cluster: clusterId, id });
   }
 
   /** Event ids the table holds as still present in the cluster. */
-  presentIds(clusterId: string): string[] {
-    return this.db
-      .all<{ event_id: string }>(
-        'SELECT event_id FROM event_history WHERE cluster_id = :cluster AND expired_at IS NULL',
-        { cluster: clusterId },
-      )
-      .map((r) => r.event_id);
-  }
-
-  count(clusterId: string, f: HistoryFilter): number {
-    const w = whereOf(clusterId, f);
-    return (
-      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM event_history WHERE ${w.sql}`, w.params)?.n ?? 0
+  async presentIds(clusterId: string): Promise<string[]> {
+    const rows = await this.backend.all<{ event_id: string }>(
+      'SELECT event_id FROM event_history WHERE cluster_id = $cluster AND expired_at IS NULL',
+      { cluster: clusterId },
     );
+    return rows.map((r) => r.event_id);
   }
 
-  page(clusterId: string, f: HistoryFilter, limit: number, offset: number): HistoryRow[] {
+  async count(clusterId: string, f: HistoryFilter): Promise<number> {
+    const w = whereOf(clusterId, f);
+    const r = await this.backend.get<{ n: number }>(
+      `SELECT count(*) AS n FROM event_history WHERE ${w.sql}`,
+      w.params,
+    );
+    return r?.n ?? 0;
+  }
+
+  async page(clusterId: string, f: HistoryFilter, limit: number, offset: number): Promise<HistoryRow[]> {
     const w = whereOf(clusterId, f);
     // The offset is walked in the index alone (its rows are looked up only for the page).
-    const rows = this.db.all<StoredRow>(
+    const rows = await this.backend.all<StoredRow>(
       `SELECT ${COLUMNS} FROM event_history WHERE id IN (
-         SELECT id FROM event_history WHERE ${w.sql} ${ORDER} LIMIT :limit OFFSET :offset
+         SELECT id FROM event_history WHERE ${w.sql} ${ORDER} LIMIT $limit OFFSET $offset
        ) ${ORDER}`,
       { ...w.params, limit, offset },
     );
@@ -210,28 +227,28 @@ export class HistoryStore {
    * a keyset walk of the whole history (snapshot capture), so each batch costs the same however
    * deep it is.
    */
-  rowsAfter(
+  async rowsAfter(
     clusterId: string,
     after: { lastMs: number; eventId: string } | undefined,
     limit: number,
-  ): HistoryRow[] {
+  ): Promise<HistoryRow[]> {
     const rows = after
-      ? this.db.all<StoredRow>(
-          `SELECT ${COLUMNS} FROM event_history WHERE cluster_id = :cluster
-             AND (last_ms < :lastMs OR (last_ms = :lastMs AND event_id > :eventId)) ${ORDER} LIMIT :limit`,
+      ? await this.backend.all<StoredRow>(
+          `SELECT ${COLUMNS} FROM event_history WHERE cluster_id = $cluster
+             AND (last_ms < $lastMs OR (last_ms = $lastMs AND event_id > $eventId)) ${ORDER} LIMIT $limit`,
           { cluster: clusterId, lastMs: after.lastMs, eventId: after.eventId, limit },
         )
-      : this.db.all<StoredRow>(
-          `SELECT ${COLUMNS} FROM event_history WHERE cluster_id = :cluster ${ORDER} LIMIT :limit`,
+      : await this.backend.all<StoredRow>(
+          `SELECT ${COLUMNS} FROM event_history WHERE cluster_id = $cluster ${ORDER} LIMIT $limit`,
           { cluster: clusterId, limit },
         );
     return rows.map((r) => toRow(clusterId, r));
   }
 
   /** The oldest and newest lastTimestamp among the matching rows (ms), or undefined when none match. */
-  span(clusterId: string, f: HistoryFilter): { oldest: number; newest: number } | undefined {
+  async span(clusterId: string, f: HistoryFilter): Promise<{ oldest: number; newest: number } | undefined> {
     const w = whereOf(clusterId, f);
-    const r = this.db.get<{ oldest: number | null; newest: number | null }>(
+    const r = await this.backend.get<{ oldest: number | null; newest: number | null }>(
       `SELECT min(last_ms) AS oldest, max(last_ms) AS newest FROM event_history WHERE ${w.sql}`,
       w.params,
     );
@@ -244,40 +261,43 @@ export class HistoryStore {
     f: HistoryFilter,
     from: number,
     bucketMs: number,
-  ): Array<{ bucket: number; type: 'NORMAL' | 'WARNING'; n: number }> {
+  ): Promise<Array<{ bucket: number; type: 'NORMAL' | 'WARNING'; n: number }>> {
     const w = whereOf(clusterId, f);
-    return this.db.all(
-      // Bound numbers arrive as REAL: the cast makes the division a floor (last_ms >= from).
-      `SELECT CAST((last_ms - :from) / :bucketMs AS INTEGER) AS bucket, type, count(*) AS n FROM event_history
+    return this.backend.all(
+      // SQLite binds numbers as REAL and PostgreSQL as BIGINT: the cast makes the division a floor
+      // on both (last_ms >= from).
+      `SELECT CAST((last_ms - $from) / $bucketMs AS INTEGER) AS bucket, type, count(*) AS n FROM event_history
        WHERE ${w.sql} GROUP BY bucket, type`,
       { ...w.params, from, bucketMs },
     );
   }
 
-  groupCount(clusterId: string, f: HistoryFilter): number {
+  async groupCount(clusterId: string, f: HistoryFilter): Promise<number> {
     const w = whereOf(clusterId, f);
-    return (
-      this.db.get<{ n: number }>(
-        `SELECT count(*) AS n FROM (SELECT 1 FROM event_history WHERE ${w.sql} GROUP BY ${GROUP_KEY})`,
-        w.params,
-      )?.n ?? 0
+    const r = await this.backend.get<{ n: number }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM event_history WHERE ${w.sql} GROUP BY ${GROUP_KEY}) AS g`,
+      w.params,
     );
+    return r?.n ?? 0;
   }
 
   /** A page of groups, newest first, each with its latest message and its earliest firstTimestamp. */
-  groupPage(clusterId: string, f: HistoryFilter, limit: number, offset: number): GroupRow[] {
+  async groupPage(clusterId: string, f: HistoryFilter, limit: number, offset: number): Promise<GroupRow[]> {
     const w = whereOf(clusterId, f);
-    const groups = this.db.all<Omit<GroupRow, 'firstTimestamp' | 'lastTimestamp' | 'message'>>(
-      `SELECT kind, namespace, name, resource_id AS resourceId, reason, type, sum(count) AS count,
-         count(*) AS events, min(first_ms) AS firstMs, max(last_ms) AS lastMs
+    // Quoted aliases keep their case on PostgreSQL; the sum of a BIGINT is NUMERIC there, cast back.
+    const groups = await this.backend.all<Omit<GroupRow, 'firstTimestamp' | 'lastTimestamp' | 'message'>>(
+      `SELECT kind, namespace, name, resource_id AS "resourceId", reason, type,
+         CAST(sum(count) AS BIGINT) AS count, count(*) AS events, min(first_ms) AS "firstMs",
+         max(last_ms) AS "lastMs"
        FROM event_history WHERE ${w.sql} GROUP BY ${GROUP_KEY}
-       ORDER BY lastMs DESC, ${GROUP_KEY} LIMIT :limit OFFSET :offset`,
+       ORDER BY "lastMs" DESC, ${GROUP_KEY} LIMIT $limit OFFSET $offset`,
       { ...w.params, limit, offset },
     );
     // One group's rows are found through the name index; the same filter keeps them to the group.
-    const within = `${w.sql} AND kind = :gKind AND namespace = :gNamespace AND name = :gName
-      AND resource_id = :gUid AND reason = :gReason AND type = :gType`;
-    return groups.map((g) => {
+    const within = `${w.sql} AND kind = $gKind AND namespace = $gNamespace AND name = $gName
+      AND resource_id = $gUid AND reason = $gReason AND type = $gType`;
+    const out: GroupRow[] = [];
+    for (const g of groups) {
       const p = {
         ...w.params,
         gKind: g.kind,
@@ -287,64 +307,69 @@ export class HistoryStore {
         gReason: g.reason,
         gType: g.type,
       };
-      const latest = this.db.get<{ last_timestamp: string; message: string }>(
+      const latest = await this.backend.get<{ last_timestamp: string; message: string }>(
         `SELECT last_timestamp, message FROM event_history WHERE ${within} ${ORDER} LIMIT 1`,
         p,
       );
-      const first = this.db.get<{ first_timestamp: string }>(
+      const first = await this.backend.get<{ first_timestamp: string }>(
         `SELECT first_timestamp FROM event_history WHERE ${within} ORDER BY first_ms, event_id LIMIT 1`,
         p,
       );
-      return {
+      out.push({
         ...g,
         lastTimestamp: latest?.last_timestamp ?? '',
         message: latest?.message ?? '',
         firstTimestamp: first?.first_timestamp ?? '',
-      };
-    });
+      });
+    }
+    return out;
   }
 
   /** Every cluster that has rows. */
-  clusters(): string[] {
-    return this.db
-      .all<{ cluster_id: string }>('SELECT DISTINCT cluster_id FROM event_history')
-      .map((r) => r.cluster_id);
+  async clusters(): Promise<string[]> {
+    const rows = await this.backend.all<{ cluster_id: string }>(
+      'SELECT DISTINCT cluster_id FROM event_history',
+    );
+    return rows.map((r) => r.cluster_id);
   }
 
   /** When anything of this cluster was last written, epoch ms; undefined for a cluster never recorded. */
-  lastRecorded(clusterId: string): number | undefined {
-    return (
-      this.db.get<{ at: number | null }>(
-        'SELECT max(recorded_at) AS at FROM event_history WHERE cluster_id = :cluster',
-        { cluster: clusterId },
-      )?.at ?? undefined
+  async lastRecorded(clusterId: string): Promise<number | undefined> {
+    const r = await this.backend.get<{ at: number | null }>(
+      'SELECT max(recorded_at) AS at FROM event_history WHERE cluster_id = $cluster',
+      { cluster: clusterId },
     );
+    return r?.at ?? undefined;
   }
 
-  total(clusterId: string): number {
-    return (
-      this.db.get<{ n: number }>('SELECT count(*) AS n FROM event_history WHERE cluster_id = :cluster', {
-        cluster: clusterId,
-      })?.n ?? 0
+  async total(clusterId: string): Promise<number> {
+    const r = await this.backend.get<{ n: number }>(
+      'SELECT count(*) AS n FROM event_history WHERE cluster_id = $cluster',
+      { cluster: clusterId },
     );
+    return r?.n ?? 0;
   }
 
   /**
-   * Deletes up to `batch` of the oldest prunable rows of a cluster: older than `beforeMs` when
-   * given, else simply the oldest. `expiredOnly` keeps the events the cluster still has.
+   * Deletes up to `batch` of the oldest prunable rows of a cluster, on `tx`: older than `beforeMs`
+   * when given, else simply the oldest. `expiredOnly` keeps the events the cluster still has.
    */
-  pruneOldest(clusterId: string, opts: { beforeMs?: number; expiredOnly: boolean; batch: number }): number {
-    const terms = ['cluster_id = :cluster'];
+  pruneOldest(
+    tx: Queryable,
+    clusterId: string,
+    opts: { beforeMs?: number; expiredOnly: boolean; batch: number },
+  ): Promise<number> {
+    const terms = ['cluster_id = $cluster'];
     const params: Record<string, string | number> = { cluster: clusterId, batch: opts.batch };
     if (opts.beforeMs !== undefined) {
-      terms.push('last_ms < :before');
+      terms.push('last_ms < $before');
       params.before = opts.beforeMs;
     }
     if (opts.expiredOnly) terms.push('expired_at IS NOT NULL');
-    return this.db.run(
+    return tx.run(
       `DELETE FROM event_history WHERE id IN (
          SELECT id FROM event_history WHERE ${terms.join(' AND ')}
-         ORDER BY last_ms, event_id DESC LIMIT :batch)`,
+         ORDER BY last_ms, event_id DESC LIMIT $batch)`,
       params,
     );
   }
