@@ -24,12 +24,17 @@ import type { CaptureSource } from './source';
 
 export const OPTIONS = { logLines: 10, logs: 'all' } as const;
 export const HOUR = 60 * 60_000;
+const FIRST = JSON.stringify({ metadata: { name: 'first' } });
 
-/** A cluster with nothing in it; `gate` holds its object lists until resolved. */
+/**
+ * A cluster with nothing in it; `gate` holds its object lists until resolved (with `oneObject`, all
+ * but the first, which answers one object at once: a capture held with progress made).
+ */
 export function source(
   clusterId: string,
-  opts: { gate?: Promise<void>; fail?: boolean; badPod?: boolean } = {},
+  opts: { gate?: Promise<void>; fail?: boolean; badPod?: boolean; oneObject?: boolean } = {},
 ): CaptureSource {
+  let first = true;
   const client = { getJson: async () => ({ items: [] }) } as unknown as KubeClient;
   return {
     clusterId,
@@ -38,10 +43,18 @@ export function source(
     client,
     timeoutMs: 1000,
     async objects(kind, signal) {
+      // The first list answers at once with one object (the capture has made progress), the rest wait.
+      if (opts.oneObject && first) {
+        first = false;
+        return [{ namespace: '', name: 'first', labels: undefined, json: FIRST }] as never;
+      }
       if (opts.gate)
         await Promise.race([
           opts.gate,
-          new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+          new Promise((_, reject) => {
+            if (signal.aborted) reject(signal.reason);
+            signal.addEventListener('abort', () => reject(signal.reason));
+          }),
         ]);
       if (opts.fail) throw new Error('connection refused');
       if (opts.badPod && kind.singular === 'pod')
