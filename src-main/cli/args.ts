@@ -36,6 +36,8 @@ export interface ServeOptions {
   snapshotMaxBytes?: number;
   /** --snapshot-kubeconfig: where to write a kubeconfig that reaches the open snapshots (kubectl). */
   snapshotKubeconfig?: string;
+  /** --snapshot-dir: the folder of capture jobs' files, shared by every replica (default: the data dir's snapshots/). */
+  snapshotDir?: string;
   /** --demo-kubeconfig: where to write a kubeconfig that reaches the demo cluster (kubectl); implies --demo. */
   demoKubeconfig?: string;
   /** --secret-key-file: the key that encrypts the token signing keys in the database (else $SKIFF_SECRET_KEY). */
@@ -59,6 +61,7 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
        [--max-event-watches N (1-100, default 8)]
        [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]
+       [--snapshot-dir DIR]
        [--in-cluster | --no-in-cluster] [--cluster-name in-cluster] [--tls-cert FILE --tls-key FILE]
        [--public-url https://NAME[:PORT]] [--shutdown-grace 20s]`;
 
@@ -130,6 +133,8 @@ export function parseServeArgs(
   for (const flag of ['demo-kubeconfig', 'snapshot-kubeconfig'] as const) {
     if (values[flag] === '') throw new UsageError(`--${flag} needs the path of the file to write\n${USAGE}`);
   }
+  if (values['snapshot-dir'] === '')
+    throw new UsageError(`--snapshot-dir needs the folder capture files are kept in\n${USAGE}`);
   const geoipDb = values['geoip-db'] ?? defaults.geoipDb;
   const deployment = parseDeploymentArgs(values);
   for (const proxy of values['trust-proxy'] ?? []) {
@@ -170,6 +175,7 @@ export function parseServeArgs(
     snapshots: values.snapshot ?? [],
     ...(snapshotMaxBytes !== undefined ? { snapshotMaxBytes } : {}),
     ...(values['snapshot-kubeconfig'] ? { snapshotKubeconfig: values['snapshot-kubeconfig'] } : {}),
+    ...(values['snapshot-dir'] ? { snapshotDir: values['snapshot-dir'] } : {}),
     ...(values['demo-kubeconfig'] ? { demoKubeconfig: values['demo-kubeconfig'] } : {}),
     ...(values['secret-key-file'] !== undefined ? { secretKeyFile: values['secret-key-file'] } : {}),
     ...deployment,
@@ -273,6 +279,7 @@ function parse(argv: readonly string[]) {
     snapshot: { type: 'string', multiple: true },
     'snapshot-max-size': { type: 'string' },
     'snapshot-kubeconfig': { type: 'string' },
+    'snapshot-dir': { type: 'string' },
     'demo-kubeconfig': { type: 'string' },
     'secret-key-file': { type: 'string' },
     'in-cluster': { type: 'boolean' },

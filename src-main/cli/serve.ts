@@ -108,6 +108,7 @@ async function main() {
     eventHistory: opts.eventHistory,
     eventWatch: { maxPerCredential: opts.maxEventWatches },
     ...(opts.snapshotMaxBytes !== undefined ? { snapshotMaxBytes: opts.snapshotMaxBytes } : {}),
+    ...(opts.snapshotDir ? { snapshotDir: opts.snapshotDir } : {}),
     logger,
     ...(staticDir ? { staticDir } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
