@@ -6,19 +6,21 @@
  * - Once draining, idle keep-alive connections are closed at once and every answer that ends
  *   tells its client `Connection: close`, so a client's next request goes to another replica
  *   instead of racing the close.
- * - An event watch (text/event-stream) never ends by itself and its client reconnects on its own
- *   (EventSource, resuming with Last-Event-ID), so it is closed at once rather than held for the
- *   whole grace period. Every other answer, a log follow or a snapshot download included, gets the
+ * - An event watch never ends by itself and its client reconnects on its own (EventSource,
+ *   resuming with Last-Event-ID), so it is closed at once rather than held for the whole grace
+ *   period. It is told by its request's Accept (text/event-stream, which EventSource always
+ *   sends), since headers given to writeHead cannot be read back. Every other answer, a log follow or a snapshot download included, gets the
  *   grace period: a download cut short is lost work.
  * - The grace period is a bound, never a wait for its own sake: drain resolves as soon as the
  *   last request ends.
  */
-import type { RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 
 export type DrainOutcome = 'finished' | 'cut';
 
 export class Drain {
-  private readonly inFlight = new Set<ServerResponse>();
+  /** Each answer not yet ended, with its request. */
+  private readonly inFlight = new Map<ServerResponse, IncomingMessage>();
   private servers: readonly Server[] = [];
   private draining = false;
   private readonly emptied = new Set<() => void>();
@@ -31,7 +33,7 @@ export class Drain {
   /** The listener, counting its requests in flight. */
   wrap(listener: RequestListener): RequestListener {
     return (req, res) => {
-      this.inFlight.add(res);
+      this.inFlight.set(res, req);
       if (this.draining) res.shouldKeepAlive = false;
       res.once('close', () => {
         this.inFlight.delete(res);
@@ -52,9 +54,9 @@ export class Drain {
     this.servers = servers;
     for (const server of servers) server.close();
     this.closeIdle();
-    for (const res of this.inFlight) {
+    for (const [res, req] of this.inFlight) {
       if (!res.headersSent) res.shouldKeepAlive = false;
-      else if (String(res.getHeader('content-type')).startsWith('text/event-stream')) res.destroy();
+      else if (req.headers.accept?.includes('text/event-stream')) res.destroy();
     }
     const outcome = await this.settled(graceMs);
     for (const server of servers) server.closeAllConnections();
