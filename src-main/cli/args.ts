@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { type EventHistoryOptions, parseDuration } from '../service/events/history/index';
+import { checkDatabaseUrl, DatabaseUrlError } from '../service/storage/database-url';
 import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
 
 export interface ServeOptions {
@@ -40,6 +41,10 @@ export interface ServeOptions {
   snapshotDir?: string;
   /** --demo-kubeconfig: where to write a kubeconfig that reaches the demo cluster (kubectl); implies --demo. */
   demoKubeconfig?: string;
+  /** --database or $SKIFF_DATABASE_URL: a PostgreSQL URL replicas share; absent: SQLite in the data dir. */
+  database?: string;
+  /** --replica-id or $SKIFF_REPLICA_ID: this process's name among replicas (default host name and pid). */
+  replicaId?: string;
   /** --secret-key-file: the key that encrypts the token signing keys in the database (else $SKIFF_SECRET_KEY). */
   secretKeyFile?: string;
   /** --in-cluster (true), --no-in-cluster (false), neither (on when in a pod with a service account). */
@@ -60,6 +65,7 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
        [--max-event-watches N (1-100, default 8)]
+       [--database postgres://USER:PASSWORD@HOST:5432/DB?sslmode=verify-full] [--replica-id NAME]
        [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]
        [--snapshot-dir DIR]
        [--in-cluster | --no-in-cluster] [--cluster-name in-cluster] [--tls-cert FILE --tls-key FILE]
@@ -88,7 +94,13 @@ export const wantsHelp = (argv: readonly string[]): boolean => argv.includes('--
 
 export function parseServeArgs(
   argv: readonly string[],
-  defaults: { dataDir: string; geoipDb?: string | undefined },
+  defaults: {
+    dataDir: string;
+    geoipDb?: string | undefined;
+    /** $SKIFF_DATABASE_URL, $SKIFF_REPLICA_ID: the flags win. */
+    database?: string | undefined;
+    replicaId?: string | undefined;
+  },
 ): ServeOptions {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -153,6 +165,7 @@ export function parseServeArgs(
         `--allowed-host ${JSON.stringify(entry)}: give a host name or address, optionally with a port (skiff.lan, skiff.lan:8443, [fd00::1]:443)\n${USAGE}`,
       );
   }
+  const { database, replicaId } = parseDatabaseArgs(values, defaults);
   return {
     host: values.host ?? '127.0.0.1',
     port: port.data,
@@ -177,6 +190,8 @@ export function parseServeArgs(
     ...(values['snapshot-kubeconfig'] ? { snapshotKubeconfig: values['snapshot-kubeconfig'] } : {}),
     ...(values['snapshot-dir'] ? { snapshotDir: values['snapshot-dir'] } : {}),
     ...(values['demo-kubeconfig'] ? { demoKubeconfig: values['demo-kubeconfig'] } : {}),
+    ...(database !== undefined ? { database } : {}),
+    ...(replicaId !== undefined ? { replicaId } : {}),
     ...(values['secret-key-file'] !== undefined ? { secretKeyFile: values['secret-key-file'] } : {}),
     ...deployment,
   };
@@ -226,6 +241,33 @@ function parseDeploymentArgs(
     ...(cert !== undefined && key !== undefined ? { tls: { certFile: cert, keyFile: key } } : {}),
     ...(parsedUrl ? { publicUrl: parsedUrl.origin } : {}),
     shutdownGraceMs,
+  };
+}
+
+/** --database / $SKIFF_DATABASE_URL and --replica-id / $SKIFF_REPLICA_ID; an empty variable is unset. */
+function parseDatabaseArgs(
+  values: ReturnType<typeof parse>['values'],
+  env: { database?: string | undefined; replicaId?: string | undefined },
+): Pick<ServeOptions, 'database' | 'replicaId'> {
+  const [text, source] =
+    values.database !== undefined
+      ? [values.database, '--database']
+      : [env.database || undefined, 'SKIFF_DATABASE_URL'];
+  let database: string | undefined;
+  try {
+    database = text === undefined ? undefined : checkDatabaseUrl(text, source);
+  } catch (err) {
+    if (err instanceof DatabaseUrlError) throw new UsageError(`${err.message}\n${USAGE}`);
+    throw err;
+  }
+  const replicaId = values['replica-id'] ?? (env.replicaId || undefined);
+  if (replicaId !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(replicaId))
+    throw new UsageError(
+      `--replica-id must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit\n${USAGE}`,
+    );
+  return {
+    ...(database !== undefined ? { database } : {}),
+    ...(replicaId !== undefined ? { replicaId } : {}),
   };
 }
 
@@ -281,6 +323,8 @@ function parse(argv: readonly string[]) {
     'snapshot-kubeconfig': { type: 'string' },
     'snapshot-dir': { type: 'string' },
     'demo-kubeconfig': { type: 'string' },
+    database: { type: 'string' },
+    'replica-id': { type: 'string' },
     'secret-key-file': { type: 'string' },
     'in-cluster': { type: 'boolean' },
     'no-in-cluster': { type: 'boolean' },

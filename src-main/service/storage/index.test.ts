@@ -5,7 +5,7 @@ import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger';
 import { DATABASE_FILE, type LegacyImport } from './database';
-import { openDatabaseStorage, openStorage, PING_TIMEOUT_MS, type Storage } from './index';
+import { DatabaseOpenError, openDatabaseStorage, openStorage, PING_TIMEOUT_MS, type Storage } from './index';
 import { DatabaseVersionError, SCHEMA_VERSION } from './migrations';
 import { postgresSkipReason, startPostgres, type TestPostgres } from './postgres.test-support';
 import { memoryStore } from './store';
@@ -229,6 +229,17 @@ describe.skipIf(postgresSkipReason !== undefined)(
       } finally {
         if (!stopped) await own.stop();
       }
+    });
+
+    it('says which database it cannot open, without its password, and leaves nothing open', async () => {
+      const url = (await pg.createDatabase())
+        .replace('skiff@', 'skiff:s3cret@')
+        .replace(/\/t\d+_\d+$/, '/none');
+      const err = await openDatabaseStorage({ url, logger }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DatabaseOpenError);
+      expect((err as Error).message).toBe(
+        `cannot open the database ${url.replace('s3cret', '***')}: database "none" does not exist`,
+      );
     });
 
     it('refuses a database newer than this code, untouched, naming it without its password', async () => {

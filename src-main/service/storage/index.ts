@@ -3,8 +3,8 @@ import type { Logger } from '../logger';
 import type { StorageBackend } from './backend';
 import { confStore } from './conf-store';
 import { type AppDatabase, type LegacyImport, openAppDatabase } from './database';
-import { SCHEMA_VERSION } from './migrations';
-import { openPostgresBackend } from './postgres-backend';
+import { DatabaseVersionError, SCHEMA_VERSION } from './migrations';
+import { openPostgresBackend, redactUrl } from './postgres-backend';
 import type { PostgresOptions } from './postgres-client';
 import { type SealableStore, sealable } from './sealed-store';
 import { SqliteBackend } from './sqlite-backend';
@@ -68,10 +68,13 @@ export function openStorage(opts: {
 
 /**
  * PostgreSQL (`--database`): connects and migrates under the migration lock before answering.
- * Throws DatabaseVersionError for a database newer than this code (left untouched), and the
- * client's error for one it cannot reach, after closing what it opened; messages name the URL
- * without its password (`backend.where`).
+ * Throws DatabaseVersionError for a database newer than this code (left untouched), and
+ * DatabaseOpenError for one it cannot reach or log in to, after closing what it opened; messages
+ * name the URL without its password.
  */
+/** The database could not be opened (unreachable, refused the login, …); the message names it without its password. */
+export class DatabaseOpenError extends Error {}
+
 export async function openDatabaseStorage(opts: {
   url: string;
   logger: Logger;
@@ -80,7 +83,13 @@ export async function openDatabaseStorage(opts: {
   replicaId?: string | undefined;
   pool?: PostgresOptions;
 }): Promise<Storage> {
-  const backend = await openPostgresBackend(opts.url, opts.logger, opts.pool);
+  let backend: StorageBackend;
+  try {
+    backend = await openPostgresBackend(opts.url, opts.logger, opts.pool);
+  } catch (err) {
+    if (err instanceof DatabaseVersionError) throw err;
+    throw new DatabaseOpenError(`cannot open the database ${redactUrl(opts.url)}: ${(err as Error).message}`);
+  }
   const store = sealable(opts.store ?? memoryStore(), opts.logger);
   return storage(backend, null, store, opts.replicaId);
 }
