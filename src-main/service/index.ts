@@ -146,7 +146,8 @@ export function createService(config: ServiceConfig): Service {
   });
   const { store } = storage;
   const history: EventHistory = new EventHistory({
-    db: storage.db,
+    backend: storage.backend,
+    replicaId: storage.replicaId,
     ...(config.eventHistory ? { options: config.eventHistory } : {}),
     flags: (clusterId): MonitoringFlags => registry.monitoring(clusterId),
     logger,

@@ -54,12 +54,23 @@ export const operations = {
   health: defineOperation({
     method: 'GET',
     path: '/v1/health',
-    summary: 'Liveness of the service; needs no credentials.',
+    summary:
+      'Liveness of the service; needs no credentials. Names this replica (`replica`) and the clusters whose event history it records (`recording`: it holds their recorder lease).',
     auth: 'public',
     params: none,
     query: none,
     body: noBody,
-    result: z.strictObject({ status: z.literal('ok'), version: z.string() }),
+    result: z.strictObject({
+      status: z.literal('ok'),
+      version: z.string(),
+      replica: z.string().meta({
+        description: 'This replica (--replica-id; default host name and process id).',
+      }),
+      recording: z.array(z.string()).meta({
+        description:
+          'Cluster ids whose event history this replica records: it holds their recorder lease, one replica per cluster across all replicas sharing the database. Sorted.',
+      }),
+    }),
     paginated: false,
   }),
 

@@ -39,7 +39,14 @@ export function createHandlers(
     ...authActivityHandlers(auth),
     ...authAdminHandlers(auth),
     ...sessionHandlers(auth),
-    health: async () => ({ data: { status: 'ok', version: SERVICE_VERSION } }),
+    health: async () => ({
+      data: {
+        status: 'ok',
+        version: SERVICE_VERSION,
+        replica: history.replicaId,
+        recording: history.recordingClusters(),
+      },
+    }),
     ...workspaceHandlers(registry),
     ...resourceHandlers(registry),
     ...eventHandlers(registry, history, now),

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import type { MonitoringFlags } from '../../../../src-shared/contract/models';
 import { silentLogger } from '../../logger';
 import type { StorageBackend } from '../../storage/backend';
@@ -92,6 +92,15 @@ export const BACKENDS: ReadonlyArray<{ kind: BackendKind; skip: string | undefin
   { kind: 'sqlite', skip: undefined },
   { kind: 'postgres', skip: postgresSkipReason },
 ];
+
+/**
+ * The describes of `body` once per backend, named `on sqlite` and `on postgres`; PostgreSQL's
+ * skipped, with its reason in the name, where it cannot run.
+ */
+export function eachBackend(body: (kind: BackendKind) => void): void {
+  for (const { kind, skip } of BACKENDS)
+    describe.skipIf(skip !== undefined)(`on ${kind}${skip ? ` (skipped: ${skip})` : ''}`, () => body(kind));
+}
 
 let server: Promise<TestPostgres> | undefined;
 

@@ -14,6 +14,7 @@ import type { CacheObserver } from '../../cache/resource-cache';
 import type { ClusterConnection, EventRecording } from '../../clusters/cluster';
 import type { Logger } from '../../logger';
 import type { StorageBackend } from '../../storage/backend';
+import { defaultReplicaId } from '../../storage/index';
 import type { EventEntry } from '../entries';
 import { addToTimeline, emptyTimeline, rangeOf, timelineRange } from './aggregate';
 import { filterKey, type HistoryFilter, type HistoryRow } from './filter';
@@ -42,6 +43,8 @@ const MEMO_MAX = 64;
  */
 export class EventHistory implements EventRecording {
   readonly options: ResolvedHistoryOptions;
+  /** The replica this history records as (GET /v1/health names it beside `recording`). */
+  readonly replicaId: string;
   private readonly recorder: EventRecorder | undefined;
   /** Totals by cluster, table version and filter: the pages of a walk count once. */
   private readonly memo = new Map<string, number>();
@@ -49,12 +52,15 @@ export class EventHistory implements EventRecording {
   constructor(deps: {
     /** The service's database, open already (storage/index.ts); closed by its owner after close. */
     backend: StorageBackend;
+    /** This replica's id (storage's replicaId). */
+    replicaId?: string;
     options?: EventHistoryOptions;
     flags(clusterId: string): MonitoringFlags;
     logger: Logger;
     now?: () => number;
   }) {
     this.options = resolveHistoryOptions(deps.options);
+    this.replicaId = deps.replicaId ?? defaultReplicaId();
     this.recorder =
       this.options.record === 'off'
         ? undefined
