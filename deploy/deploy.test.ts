@@ -128,6 +128,20 @@ describe.skipIf(missing !== null)(
         expect(c.args).toContain('--host=0.0.0.0');
       });
 
+      it("fits the pre-stop pause and the shutdown grace inside the pod's grace period, with time to close", () => {
+        const d = find(base(), 'Deployment', 'skiff');
+        const c = skiffContainer(base());
+        const grace = /^--shutdown-grace=(\d+)s$/.exec(
+          c.args?.find((a) => a.startsWith('--shutdown-grace=')) ?? '',
+        );
+        // The kubelet counts the pre-stop hook inside terminationGracePeriodSeconds, then SIGKILLs.
+        const preStop = c.lifecycle?.preStop?.sleep?.seconds ?? 0;
+        const shutdownGrace = grace ? Number(grace[1]) : 20;
+        expect(preStop + shutdownGrace + 5).toBeLessThanOrEqual(
+          podSpecOf(d).terminationGracePeriodSeconds ?? 30,
+        );
+      });
+
       it('serves the port through the Service, the only port the NetworkPolicy lets in', () => {
         const c = skiffContainer(base());
         const svc = find(base(), 'Service', 'skiff');

@@ -46,9 +46,11 @@ export interface Container {
   startupProbe?: Probe;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: SecurityContext;
+  lifecycle?: { preStop?: { sleep?: { seconds: number } } };
 }
 
 export interface PodSpec {
+  terminationGracePeriodSeconds?: number;
   serviceAccountName?: string;
   automountServiceAccountToken?: boolean;
   enableServiceLinks?: boolean;
