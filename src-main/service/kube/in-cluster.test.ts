@@ -89,6 +89,9 @@ describe('in-cluster', () => {
     await mkdir(bare, { recursive: true });
     const v6 = inClusterSource('c', { KUBERNETES_SERVICE_HOST: 'fd00::1', SKIFF_SERVICE_ACCOUNT_DIR: bare });
     expect(v6.server).toBe('https://[fd00::1]:443');
+    expect(inClusterSource('c', { SKIFF_SERVICE_ACCOUNT_DIR: bare }).server).toBe(
+      'https://kubernetes.default.svc:443',
+    );
     expect(v6.config.context).toEqual({ name: 'c', cluster: 'c', user: 'c' });
     await writeFile(join(bare, 'namespace'), '\n');
     expect(

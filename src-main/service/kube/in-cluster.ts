@@ -51,7 +51,8 @@ export function wantsInCluster(flag: boolean | undefined, env: NodeJS.ProcessEnv
 /** The pod's cluster as a context named `name`. Call only when inClusterMissing says null. */
 export function inClusterSource(name: string, env: NodeJS.ProcessEnv): ContextSource {
   const dir = serviceAccountDir(env);
-  const host = env.KUBERNETES_SERVICE_HOST ?? '';
+  // Without the variable (a caller that did not ask inClusterMissing): the apiserver's DNS name.
+  const host = env.KUBERNETES_SERVICE_HOST || 'kubernetes.default.svc';
   const port = env.KUBERNETES_SERVICE_PORT || '443';
   const server = `https://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
   let namespace: string | undefined;
