@@ -70,6 +70,15 @@ describe('the capture folder at start', () => {
     expect(readdirSync(dir).sort()).toEqual(['capture-later.skiff.partial', 'capture-new.skiff.partial']);
   });
 
+  it('takes a leftover another replica removed meanwhile in its stride', async () => {
+    writeFileSync(join(dir, 'capture-gone.skiff'), 'x');
+    const removed = await removeOrphanFiles(dir, async () => {
+      rmSync(join(dir, 'capture-gone.skiff'));
+      return [];
+    });
+    expect(removed).toEqual(['capture-gone.skiff']);
+  });
+
   it('has nothing to remove from a folder that does not exist yet, and reads no rows for it', async () => {
     let read = false;
     const removed = await removeOrphanFiles(join(dir, 'not-yet'), async () => {
