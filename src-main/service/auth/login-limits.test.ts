@@ -142,6 +142,18 @@ describe.each(backends)('login limits on $name', ({ name, skip, shared }) => {
     expect(await backoffs[0].wait('src', BACKOFF)).toBe(0);
   });
 
+  test('a source is forgotten forgetMs after its last failure, even while its wait would still run', async () => {
+    const { clock, backoffs } = await replicas();
+    const long = { free: 1, baseMs: 100_000, maxMs: 200_000, forgetMs: 60_000 };
+    await backoffs[0].failed('src', long);
+    await backoffs[1].failed('src', long);
+    clock.advance(long.forgetMs - 1);
+    expect(await backoffs[0].wait('src', long)).toBe(200_000 - long.forgetMs + 1);
+    clock.advance(1);
+    expect(await backoffs[1].wait('src', long)).toBe(0);
+    expect(new FailureBackoff(clock.now).wait('src', long)).toBe(0);
+  });
+
   test('failures made on both replicas at once all count; the count stops at 64', async () => {
     const { backoffs, a } = await replicas();
     await Promise.all(Array.from({ length: 40 }, (_, i) => backoffs[i % 2]!.failed('src', BACKOFF)));
@@ -157,7 +169,9 @@ describe.each(backends)('login limits on $name', ({ name, skip, shared }) => {
   test('forgotten failures are swept', async () => {
     const { clock, backoffs, a } = await replicas();
     await backoffs[0].failed('old', BACKOFF);
-    clock.advance(BACKOFF.forgetMs + SWEEP_EVERY_MS);
+    // A sweep is due exactly SWEEP_EVERY_MS after the last one, and 'old' is then exactly forgotten.
+    expect(BACKOFF.forgetMs).toBe(SWEEP_EVERY_MS);
+    clock.advance(SWEEP_EVERY_MS);
     await backoffs[0].failed('new', BACKOFF);
     expect(await a.all('SELECT key FROM auth_login_failures')).toEqual([{ key: 'new' }]);
   });
