@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import type { Cluster, MonitoringFlags } from '../../src-shared/contract/models';
@@ -30,14 +30,21 @@ import { type AppHost, type AppSettingsDeps, readStoredAppSettings } from './set
 import type { CheckedSnapshot } from './snapshots/inspect';
 import { SnapshotJobs } from './snapshots/jobs';
 import { SnapshotOpener } from './snapshots/open';
-import { openStorage } from './storage/index';
-import { SqliteBackend } from './storage/sqlite-backend';
+import { openStorage, type Storage } from './storage/index';
 import type { KeyValueStore } from './storage/store';
 import { DEFAULT_WORKSPACE_ID } from './workspaces/config';
 
 export interface ServiceConfig {
   /** Where configuration and state live; omitted means in memory (tests). */
   dataDir?: string;
+  /**
+   * Storage opened by the caller (`serve --database`: PostgreSQL, opened before the service since
+   * that is async). Given, it is used instead of the data dir's SQLite database, and the service
+   * closes it with itself.
+   */
+  storage?: Storage;
+  /** This process's name among replicas (`--replica-id`) when the service opens its own storage. */
+  replicaId?: string;
   store?: KeyValueStore;
   contexts: readonly ContextSource[];
   demo?: ContextSource;
@@ -138,15 +145,20 @@ function webHost(url: string | null): AppHost {
 export function createService(config: ServiceConfig): Service {
   const logger = config.logger ?? createLogger();
   // Opened first, once: a data dir that cannot be used throws here, before anything runs.
-  const storage = openStorage({
-    dataDir: config.dataDir,
-    store: config.store,
-    logger,
-    imports: config.dataDir ? [legacyAuthImport(config.dataDir)] : [],
-  });
+  const storage =
+    config.storage ??
+    openStorage({
+      dataDir: config.dataDir,
+      store: config.store,
+      logger,
+      imports: config.dataDir ? [legacyAuthImport(config.dataDir)] : [],
+      replicaId: config.replicaId,
+    });
   const { store } = storage;
+  // One backend for every user: on SQLite its one connection serialises them all.
+  const { backend } = storage;
   const history: EventHistory = new EventHistory({
-    backend: storage.backend,
+    backend,
     replicaId: storage.replicaId,
     ...(config.eventHistory ? { options: config.eventHistory } : {}),
     flags: (clusterId): MonitoringFlags => registry.monitoring(clusterId),
@@ -158,6 +170,7 @@ export function createService(config: ServiceConfig): Service {
     eventRecording: history,
     ...(config.demo ? { demo: config.demo } : {}),
     store,
+    workspaces: storage.workspaces,
     logger,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(config.watch ? { watch: config.watch } : {}),
@@ -192,9 +205,8 @@ export function createService(config: ServiceConfig): Service {
   // Capture jobs, in the database every replica shares; their files in the shared snapshot folder.
   const snapshotDir = config.snapshotDir ?? (config.dataDir ? join(config.dataDir, 'snapshots') : undefined);
   const snapshots = new SnapshotJobs({
-    // Until storage hands out its own backend (issue 25 §1), one over the same database.
-    backend: new SqliteBackend(storage.db, logger),
-    replicaId: `${hostname()}-${process.pid}`,
+    backend,
+    replicaId: storage.replicaId,
     dir: snapshotDir,
     ...config.snapshotJobs,
     skiffVersion: SERVICE_VERSION,
@@ -310,7 +322,7 @@ export function createService(config: ServiceConfig): Service {
       await history.close();
       // Drains the writes that outlive their request (a failed login's log entry).
       await auth.close();
-      storage.close();
+      await storage.close();
     },
   };
 }

@@ -4,7 +4,7 @@
  * are refused, event streams are closed at once, and what outlives the grace period is cut.
  */
 import { createServer, request, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Drain } from './drain';
 
@@ -133,4 +133,85 @@ describe('Drain', () => {
     expect((await first).connection).toBe('close');
     expect(await drained).toBe('finished');
   });
+
+  it('keeps connections alive until draining; then closes each as its answer ends, idle ones at once', async () => {
+    const drain = new Drain();
+    const { server, port, held, arrived } = await start(drain);
+    const idle = await raw(port);
+    idle.send('/idle');
+    await arrived();
+    held[0]!.res.end('i');
+    expect(await idle.response(1)).toMatch(/\r\nConnection: keep-alive\r\n/i);
+    const started = await raw(port);
+    started.send('/plain-started');
+    await arrived();
+    const waiting = await raw(port);
+    waiting.send('/waiting');
+    await arrived();
+    const drained = drain.drain([server], 60_000);
+    await idle.closed;
+    // Headers went out before the drain with keep-alive; the connection closes once it ends.
+    held[1]!.res.end('s');
+    await started.closed;
+    expect(waiting.isClosed()).toBe(false);
+    held[2]!.res.end('w');
+    expect(await waiting.response(1)).toMatch(/\r\nConnection: close\r\n/i);
+    expect(await drained).toBe('finished');
+  });
+
+  it('drains an answer already streaming to a request that sent no Accept', async () => {
+    const drain = new Drain();
+    const { server, port, held, arrived } = await start(drain);
+    const client = await raw(port, false);
+    client.send('/plain-started');
+    await arrived();
+    const drained = drain.drain([server], 60_000);
+    held[0]!.res.end('x');
+    expect(await drained).toBe('finished');
+  });
 });
+
+interface Raw {
+  send(...paths: string[]): void;
+  /** The bytes received once `count` answers have ended (chunked, each ending with 0\r\n\r\n or a body). */
+  response(count: number): Promise<string>;
+  closed: Promise<void>;
+  isClosed(): boolean;
+}
+
+/** A keep-alive HTTP/1.1 connection written by hand, so requests can be pipelined and Accept left out. */
+async function raw(port: number, accept = true): Promise<Raw> {
+  const socket: Socket = connect(port, '127.0.0.1');
+  await new Promise<void>((r) => socket.once('connect', () => r()));
+  let text = '';
+  let wake: () => void = () => {};
+  let closed = false;
+  socket.setEncoding('utf8');
+  socket.on('data', (d: string) => {
+    text += d;
+    wake();
+  });
+  const closedPromise = new Promise<void>((r) =>
+    socket.once('close', () => {
+      closed = true;
+      wake();
+      r();
+    }),
+  );
+  socket.on('error', () => {});
+  const ends = () => (text.match(/\r\n0\r\n\r\n|Content-Length: 1\r\n(?:[^\r]*\r\n)*\r\n./gi) ?? []).length;
+  return {
+    send: (...paths) =>
+      socket.write(
+        paths
+          .map((p) => `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n${accept ? 'Accept: */*\r\n' : ''}\r\n`)
+          .join(''),
+      ),
+    async response(count) {
+      while (ends() < count && !closed) await new Promise<void>((r) => (wake = r));
+      return text;
+    },
+    closed: closedPromise,
+    isClosed: () => closed,
+  };
+}

@@ -3,9 +3,10 @@
  * requests in flight finish within a grace period, then cut what is left. Rules:
  * - Every request is counted from its arrival to its answer's end (or its client leaving), so
  *   "in flight" is exact, not guessed from sockets.
- * - Once draining, idle keep-alive connections are closed at once and every answer that ends
- *   tells its client `Connection: close`, so a client's next request goes to another replica
- *   instead of racing the close.
+ * - Once draining, idle keep-alive connections are closed at once, an answer whose headers are
+ *   still to go tells its client `Connection: close`, and a connection kept alive by an answer
+ *   already under way is closed as it ends, so a client's next request goes to another replica
+ *   instead of racing the close. (Node itself no longer hands a closed server new requests.)
  * - An event watch never ends by itself and its client reconnects on its own (EventSource,
  *   resuming with Last-Event-ID), so it is closed at once rather than held for the whole grace
  *   period. It is told by its request's Accept (text/event-stream, which EventSource always
@@ -34,7 +35,6 @@ export class Drain {
   wrap(listener: RequestListener): RequestListener {
     return (req, res) => {
       this.inFlight.set(res, req);
-      if (this.draining) res.shouldKeepAlive = false;
       res.once('close', () => {
         this.inFlight.delete(res);
         // The connection it leaves idle is closed too, once Node has marked it so.
