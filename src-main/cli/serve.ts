@@ -14,12 +14,13 @@ import { createLogger } from '../service/logger';
 import { readStoredAppSettings } from '../service/settings/app-settings';
 import { type CheckedSnapshot, checkSnapshot } from '../service/snapshots/inspect';
 import { confStore } from '../service/storage/conf-store';
+import { DatabaseOpenError, openDatabaseStorage } from '../service/storage/index';
 import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
 import { LOOPBACK_HOSTS, parseServeArgs, USAGE, UsageError, wantsHelp } from './args';
 import { defaultDataDir } from './data-dir';
-import { readSecretKey } from './secret-key';
 import { checkWritable, writePrivateFile } from './private-file';
+import { readSecretKey } from './secret-key';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Built, this file is out/service/serve.js; from source (tests), src-main/cli/serve.ts.
@@ -35,6 +36,8 @@ async function main() {
   const opts = parseServeArgs(process.argv.slice(2), {
     dataDir: defaultDataDir(),
     geoipDb: process.env.SKIFF_GEOIP_DB || undefined,
+    database: process.env.SKIFF_DATABASE_URL,
+    replicaId: process.env.SKIFF_REPLICA_ID,
   });
   if (opts.geoipDb && !existsSync(opts.geoipDb))
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
@@ -99,7 +102,21 @@ async function main() {
   if (contexts.length === 0 && demo) logger.info('no kubeconfig found; serving the embedded demo cluster');
 
   const staticDir = opts.staticDir ?? RENDERER_DIR;
+  // PostgreSQL is opened (and migrated, once across replicas) before the service: an unreachable
+  // or newer database is one line and a non-zero exit, with the URL's password never shown.
+  const storage = opts.database
+    ? await openDatabaseStorage({
+        url: opts.database,
+        logger,
+        store: confStore(opts.dataDir, 'skiff'),
+        replicaId: opts.replicaId,
+      })
+    : undefined;
+  if (storage)
+    logger.info({ database: storage.backend.where, replica: storage.replicaId }, 'database opened');
   const service = createService({
+    ...(storage ? { storage } : {}),
+    ...(opts.replicaId ? { replicaId: opts.replicaId } : {}),
     dataDir: opts.dataDir,
     kubeconfigPaths: paths,
     contexts,
@@ -193,6 +210,7 @@ main().catch((err: unknown) => {
     err instanceof WorkspaceConfigError ||
     err instanceof AuthStateError ||
     err instanceof DatabaseVersionError ||
+    err instanceof DatabaseOpenError ||
     err instanceof KubeconfigError ||
     err instanceof InClusterError ||
     err instanceof TlsFilesError ||

@@ -3,6 +3,11 @@
  * snapshots), the workspaces that group them, and the monitoring flags they carry. Rules:
  * - A context keeps its clusterId across starts (saved in the data dir); a snapshot's lives one run
  *   and is never saved, and closing it forgets it everywhere.
+ * - Given a WorkspaceStore (the database, shared by replicas), workspaces, ids and flags are kept
+ *   there: a change is in memory at once and written in order behind it; `saved()` resolves once
+ *   what was asked so far is committed (handlers await it before they answer) and rejects when a
+ *   write failed, memory then going back to what the database holds. Another replica's change
+ *   arrives through the store's re-read. Without one (unit tests), the key-value store, as before.
  * - A principal sees only the workspaces and clusters it may; an unknown or hidden one is a 404.
  * - Creating the registry asks no cluster anything: a connection talks only when a request reads it.
  * - A cluster as the API shows it (describeCluster) is built here, from the connection's probe and
@@ -21,6 +26,7 @@ import {
   saveWorkspaceConfig,
   type WorkspaceConfig,
 } from '../workspaces/config';
+import type { WorkspaceStore } from '../workspaces/store';
 import { ClusterConnection, type ClusterOptions, type EventRecording, type WatchOptions } from './cluster';
 import { kindOfDiscovered } from './kind-info';
 import { assignClusterIds } from './slug';
@@ -33,6 +39,8 @@ export interface RegistryOptions {
   /** The embedded demo cluster; always gets clusterId `demo`. */
   demo?: ContextSource;
   store: KeyValueStore;
+  /** Where workspaces, ids and flags live when the service has a database (workspaces/store.ts). */
+  workspaces?: WorkspaceStore;
   logger: Logger;
   timeoutMs: number;
   cacheIdleMs?: number;
@@ -48,9 +56,13 @@ export class ClusterRegistry {
   private readonly clusters = new Map<string, ClusterConnection>();
   private readonly connOpts: ClusterOptions;
   private readonly sweeper: NodeJS.Timeout;
+  private pending: Promise<void> = Promise.resolve();
+  private readonly stopHearing: () => void;
 
   constructor(private readonly opts: RegistryOptions) {
-    this.config = loadWorkspaceConfig(opts.store);
+    const { workspaces } = opts;
+    this.config = workspaces ? workspaces.config : loadWorkspaceConfig(opts.store);
+    this.stopHearing = workspaces ? workspaces.onChange((next) => this.heard(next)) : () => {};
     const ids = assignClusterIds(
       opts.contexts.map((c) => c.context),
       this.config.clusterIds,
@@ -72,8 +84,11 @@ export class ClusterRegistry {
       this.clusters.set(DEMO_CLUSTER_ID, new ClusterConnection(DEMO_CLUSTER_ID, opts.demo, connOpts));
     const known = { ...this.config.clusterIds, ...ids };
     if (JSON.stringify(known) !== JSON.stringify(this.config.clusterIds)) {
-      this.config = { ...this.config, clusterIds: known };
-      saveWorkspaceConfig(opts.store, this.config);
+      this.save({ ...this.config, clusterIds: known });
+      // Nobody waits for these: a failure is logged, and the ids are assigned again next start.
+      this.pending.catch((err: unknown) =>
+        opts.logger.warn({ err: (err as Error).message }, 'cluster ids could not be saved'),
+      );
     }
     const idleMs = opts.cacheIdleMs ?? 10 * 60_000;
     this.sweeper = setInterval(
@@ -176,7 +191,43 @@ export class ClusterRegistry {
 
   private save(config: WorkspaceConfig) {
     this.config = config;
-    saveWorkspaceConfig(this.opts.store, config);
+    const { workspaces } = this.opts;
+    if (!workspaces) {
+      saveWorkspaceConfig(this.opts.store, config);
+      return;
+    }
+    const write = this.pending
+      .catch(() => {})
+      .then(async () => {
+        if (!(await workspaces.save(config)))
+          throw new Error('the service is closing: the change was not saved');
+      });
+    this.pending = write.catch((err: unknown) => {
+      // Memory goes back to what the database holds.
+      this.heard(workspaces.config);
+      throw err;
+    });
+  }
+
+  /** Resolves once every change asked so far is committed; rejects if one failed. */
+  saved(): Promise<void> {
+    return this.pending;
+  }
+
+  /** Another replica's change (or our own, read back): flags that changed are told to the recorder. */
+  private heard(next: WorkspaceConfig) {
+    const before = this.config;
+    this.config = next;
+    const ids = new Set([...Object.keys(before.clusters), ...Object.keys(next.clusters)]);
+    for (const id of ids) {
+      const a = monitoringOf(before, id);
+      const b = monitoringOf(next, id);
+      if (
+        a.resourceEventsEnabled !== b.resourceEventsEnabled ||
+        a.systemEventsEnabled !== b.systemEventsEnabled
+      )
+        this.opts.eventRecording?.monitoringChanged(id);
+    }
   }
 
   monitoring(clusterId: string): MonitoringFlags {
@@ -185,11 +236,10 @@ export class ClusterRegistry {
 
   setMonitoring(clusterId: string, patch: Partial<MonitoringFlags>): MonitoringFlags {
     const next = { ...this.monitoring(clusterId), ...patch };
-    this.config = {
+    this.save({
       ...this.config,
       clusters: { ...this.config.clusters, [clusterId]: { clusterAgent: { monitoring: next } } },
-    };
-    saveWorkspaceConfig(this.opts.store, this.config);
+    });
     this.opts.eventRecording?.monitoringChanged(clusterId);
     return next;
   }
@@ -304,6 +354,9 @@ export class ClusterRegistry {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    this.stopHearing();
+    // What was asked before close is written before the database closes (a failure was said to its caller).
+    await this.pending.catch(() => {});
     await Promise.all([...this.clusters.values()].map((c) => c.close()));
   }
 }

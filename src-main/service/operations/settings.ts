@@ -13,15 +13,22 @@ export function settingsHandlers(
   return {
     async createWorkspace({ body }, ctx) {
       requireAdmin(ctx.principal, 'create workspaces');
-      return { data: registry.createWorkspace(body), status: 201 };
+      const data = registry.createWorkspace(body);
+      // Answered once committed: a change the database refused is an error, not a success.
+      await registry.saved();
+      return { data, status: 201 };
     },
     async updateWorkspace({ params, body }, ctx) {
       requireAdmin(ctx.principal, 'change workspaces');
-      return { data: registry.updateWorkspace(params.workspaceId, body, ctx.principal) };
+      const data = registry.updateWorkspace(params.workspaceId, body, ctx.principal);
+      await registry.saved();
+      return { data };
     },
     async deleteWorkspace({ params }, ctx) {
       requireAdmin(ctx.principal, 'remove workspaces');
-      return { data: registry.deleteWorkspace(params.workspaceId, ctx.principal) };
+      const data = registry.deleteWorkspace(params.workspaceId, ctx.principal);
+      await registry.saved();
+      return { data };
     },
     async getAppSettings() {
       return { data: describeAppSettings(deps) };

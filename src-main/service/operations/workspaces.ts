@@ -28,6 +28,7 @@ export function workspaceHandlers(
       if (c.readOnly)
         throw new ProblemError('conflict', 'a snapshot is read-only: its monitoring flags cannot change');
       registry.setMonitoring(c.clusterId, body.clusterAgent.monitoring);
+      await registry.saved();
       return { data: await registry.describeCluster(c, params.workspaceId) };
     },
   };

@@ -6,6 +6,7 @@
  */
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../../src-shared/contract/models';
 import { SNAPSHOT_MEDIA_TYPE } from '../../../src-shared/contract/snapshot-operations';
@@ -109,7 +110,13 @@ describe('closing an opened snapshot', () => {
     expect(gone.body.code).toBe('cluster_not_found');
     // The upload this service owned is removed; nothing saved names the snapshot any more.
     expect(await uploads()).toEqual([]);
-    expect(await readFile(join(stack.dataDir, 'skiff.json'), 'utf8')).not.toContain(id);
+    // (Workspaces live in the database: storage migration 3.)
+    const saved = new DatabaseSync(join(stack.dataDir, 'skiff.db'), { readOnly: true });
+    try {
+      expect(JSON.stringify(saved.prepare('SELECT * FROM workspaces').all())).not.toContain(id);
+    } finally {
+      saved.close();
+    }
     // A new login (a reload in the browser, another person) does not see it either.
     const other = await login(stack.url);
     expect(await clusterIds('default', other.headers)).toEqual([CLUSTER_ID]);

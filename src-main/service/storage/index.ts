@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Logger } from '../logger';
+import { WorkspaceStore } from '../workspaces/store';
 import type { StorageBackend } from './backend';
 import { confStore } from './conf-store';
 import { type AppDatabase, type LegacyImport, openAppDatabase } from './database';
@@ -22,6 +23,8 @@ import { type KeyValueStore, memoryStore } from './store';
  *   `backend`; null on PostgreSQL. Transitional: it goes once every user is on `backend`.
  * - `store`: the key-value store for what has not moved into the database (the desktop's own
  *   preferences): the data dir's conf file (`skiff.json`), or the store given (electron-store).
+ * - `workspaces`: workspaces, context ids and monitoring flags in the database (workspaces/store.ts),
+ *   read at open; the key-value store's `workspaceConfig` is copied in once, the first time.
  * - `replicaId`: this process's name among replicas (`--replica-id`, default host name and pid).
  * - `ping()`: reachable and migrated, for readiness; bounded in time, never throws.
  *
@@ -34,6 +37,7 @@ export interface Storage {
   db: AppDatabase | null;
   backend: StorageBackend;
   store: SealableStore;
+  workspaces: WorkspaceStore;
   replicaId: string;
   ping(): Promise<StoragePing>;
   close(): Promise<void>;
@@ -63,7 +67,18 @@ export function openStorage(opts: {
   const { dataDir, logger } = opts;
   const db = openAppDatabase({ dataDir, logger, ...(opts.imports ? { imports: opts.imports } : {}) });
   const store = sealable(opts.store ?? (dataDir ? confStore(dataDir, 'skiff') : memoryStore()), logger);
-  return { ...storage(new SqliteBackend(db, logger), db, store, opts.replicaId), db };
+  const backend = new SqliteBackend(db, logger);
+  let workspaces: WorkspaceStore;
+  try {
+    workspaces = WorkspaceStore.openSqlite({ db, backend, conf: store, logger });
+  } catch (err) {
+    // A conf file Skiff cannot read (WorkspaceConfigError): nothing stays open.
+    db.close();
+    throw err;
+  }
+  // In-process on SQLite: listening is in place at once.
+  void workspaces.start();
+  return { ...storage(backend, db, store, workspaces, opts.replicaId), db };
 }
 
 /**
@@ -91,23 +106,34 @@ export async function openDatabaseStorage(opts: {
     throw new DatabaseOpenError(`cannot open the database ${redactUrl(opts.url)}: ${(err as Error).message}`);
   }
   const store = sealable(opts.store ?? memoryStore(), opts.logger);
-  return storage(backend, null, store, opts.replicaId);
+  let workspaces: WorkspaceStore;
+  try {
+    workspaces = await WorkspaceStore.open({ backend, conf: store, logger: opts.logger });
+    await workspaces.start();
+  } catch (err) {
+    await backend.close();
+    throw err;
+  }
+  return storage(backend, null, store, workspaces, opts.replicaId);
 }
 
 function storage(
   backend: StorageBackend,
   db: AppDatabase | null,
   store: SealableStore,
+  workspaces: WorkspaceStore,
   replicaId: string | undefined,
 ): Storage {
   return {
     db,
     backend,
     store,
+    workspaces,
     replicaId: replicaId ?? defaultReplicaId(),
     ping: () => ping(backend),
     async close() {
       store.seal();
+      await workspaces.close();
       await backend.close();
     },
   };
