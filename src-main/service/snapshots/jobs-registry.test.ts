@@ -86,6 +86,15 @@ describe.each(backends)('the capture job registry ($name)', ({ name, skip, datab
     expect((await refusal(() => jobs.start(source('alpha'), 'default', OPTIONS))).code).toBe('conflict');
   });
 
+  it('refuses a start once the database is sealed (the service closing) with 409, and starts nothing', async () => {
+    const jobs = registry();
+    await jobs.ready;
+    backend.seal();
+    const refused = await refusal(() => jobs.start(source('alpha'), 'default', OPTIONS));
+    expect([refused.code, refused.message]).toEqual(['conflict', 'the service is shutting down']);
+    expect(await backend.get('SELECT snapshot_id FROM snapshot_jobs')).toBeUndefined();
+  });
+
   it('refuses a second capture of a running cluster with 409 naming it, and a third at the bound with 429', async () => {
     const jobs = registry({ maxRunning: 2 });
     const { gate, release } = held();

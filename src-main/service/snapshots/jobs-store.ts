@@ -133,18 +133,17 @@ export class JobRows {
     return changed === 1;
   }
 
-  /** The owner's result (done or failed); false when the row was no longer its running job. */
+  /** The owner's result (done or failed), finished now; false when the row was no longer its running job. */
   async finish(view: SnapshotJob, replicaId: string, nowMs: number): Promise<boolean> {
     const changed = await this.db.run(
       `UPDATE snapshot_jobs
-       SET status = $status, finished_at = $finished, heartbeat_at = $now, size_bytes = $size,
+       SET status = $status, finished_at = $now, heartbeat_at = $now, size_bytes = $size,
            progress = $progress, missing = $missing, error = $error
        WHERE snapshot_id = $id AND status = 'running' AND replica_id = $replica`,
       {
         id: view.snapshotId,
         replica: replicaId,
         status: view.status,
-        finished: Date.parse(view.finishedAt ?? new Date(nowMs).toISOString()),
         now: nowMs,
         size: view.sizeBytes ?? null,
         progress: JSON.stringify(view.progress),
@@ -155,14 +154,13 @@ export class JobRows {
     return changed === 1;
   }
 
-  /** Fails a running job as seen (same owner, same heartbeat); false when it changed meanwhile. */
-  async failSeen(row: JobRow, error: string, nowMs: number): Promise<boolean> {
-    const changed = await this.db.run(
+  /** Fails a running job as seen (same owner, same heartbeat); nothing when it changed meanwhile. */
+  async failSeen(row: JobRow, error: string, nowMs: number): Promise<void> {
+    await this.db.run(
       `UPDATE snapshot_jobs SET status = 'failed', finished_at = $now, error = $error
        WHERE snapshot_id = $id AND status = 'running' AND replica_id = $replica AND heartbeat_at = $seen`,
       { id: row.snapshot_id, replica: row.replica_id, seen: row.heartbeat_at, now: nowMs, error },
     );
-    return changed === 1;
   }
 
   /** Finished jobs to forget: ended at or before `cutoffMs`, or beyond the newest `maxKept`. */
@@ -179,7 +177,6 @@ export class JobRows {
 
   /** Forgets these jobs (finished or not): the caller removes their files. */
   async remove(snapshotIds: readonly string[]): Promise<void> {
-    if (snapshotIds.length === 0) return;
     await this.db.transaction('forget snapshot jobs', async (tx) => {
       for (const id of snapshotIds) await tx.run('DELETE FROM snapshot_jobs WHERE snapshot_id = $id', { id });
     });

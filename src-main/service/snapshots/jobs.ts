@@ -155,7 +155,7 @@ export class SnapshotJobs {
         throw err;
       });
       if (!inserted || this.closed) {
-        if (inserted) await this.rows.finish(closedView(view, this.now()), this.opts.replicaId, this.now());
+        if (inserted) await this.rows.finish(closedView(view), this.opts.replicaId, this.now());
         throw shuttingDown();
       }
     } finally {
@@ -264,11 +264,12 @@ export class SnapshotJobs {
       if (!(err instanceof CaptureFailed) && !job.abort.signal.aborted)
         this.opts.logger.error({ err, snapshotId: view.snapshotId }, 'snapshot capture failed');
     }
-    const finished: SnapshotJob = { ...view, ...result, finishedAt: iso(this.now()) };
-    const kept = await this.rows.finish(finished, this.opts.replicaId, this.now()).catch((err) => {
-      this.opts.logger.error({ err, snapshotId: view.snapshotId }, 'snapshot job result not written');
-      return false;
-    });
+    const kept = await this.rows
+      .finish({ ...view, ...result }, this.opts.replicaId, this.now())
+      .catch((err) => {
+        this.opts.logger.error({ err, snapshotId: view.snapshotId }, 'snapshot job result not written');
+        return false;
+      });
     // Declared dead meanwhile (or the database failed): the row says failed, so nobody gets the file.
     if (!kept) this.removeFiles(view.snapshotId);
     this.own.delete(view.snapshotId);
@@ -366,6 +367,6 @@ function deadReason(row: JobRow): string {
 }
 
 /** A job the service closed on between its row and its start: failed, so it is never left running. */
-function closedView(view: SnapshotJob, nowMs: number): SnapshotJob {
-  return { ...view, status: 'failed', finishedAt: iso(nowMs), error: 'the service is shutting down' };
+function closedView(view: SnapshotJob): SnapshotJob {
+  return { ...view, status: 'failed', error: 'the service is shutting down' };
 }
