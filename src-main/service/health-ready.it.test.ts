@@ -1,16 +1,17 @@
 /**
  * Readiness apart from liveness, and the drain on shutdown, over real HTTP (issue 25 §3):
  * `/v1/health/ready` answers 200 with its checks while the database answers, 503 problem+json
- * naming the database once a real PostgreSQL server is gone (liveness still 200); shutdown lets a
+ * naming the database once the service's own PostgreSQL server is gone (liveness still 200); shutdown lets a
  * slow request in flight finish, refuses new connections, and cuts what outlives the grace period.
  * Waits are for states (the simulator having the request), never for times.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createService, type Service } from './index';
 import { silentLogger } from './logger';
-import type { StorageBackend } from './storage/backend';
+import { openDatabaseStorage } from './storage/index';
 import { postgresSkipReason, startPostgres, type TestPostgres } from './storage/postgres.test-support';
-import { openPostgresBackend } from './storage/postgres-backend';
 import { type Stack, startStack } from './test-support/harness.test-support';
+import { TEST_ADMIN_PASSWORD } from './test-support/login.test-support';
 
 const PODS = '/kubernetes-proxy/pod';
 
@@ -41,41 +42,40 @@ describe('GET /v1/health/ready', () => {
 
 describe.skipIf(postgresSkipReason)('readiness when PostgreSQL goes away', () => {
   let pg: TestPostgres;
-  let backend: StorageBackend;
-  let stack: Stack;
+  let service: Service | undefined;
   beforeAll(async () => {
     pg = await startPostgres();
-    backend = await openPostgresBackend(await pg.createDatabase(), silentLogger(), { max: 1 });
-    stack = await startStack();
-    stack.service.readiness.add({
-      name: 'postgresql',
-      check: async () => {
-        await backend.get('SELECT 1 AS one');
-        return { ok: true };
-      },
-    });
   });
   afterAll(async () => {
-    await stack?.close();
-    await backend?.close().catch(() => {});
+    await service?.close().catch(() => {});
     await pg?.stop().catch(() => {});
   });
 
-  it('answers 503 service_not_ready in problem+json naming the check, while liveness stays 200', async () => {
-    expect((await fetch(`${stack.url}/v1/health/ready`)).status).toBe(200);
+  it('answers 503 service_not_ready in problem+json naming the database, while liveness stays 200', async () => {
+    const logger = silentLogger();
+    service = createService({
+      storage: await openDatabaseStorage({ url: await pg.createDatabase(), logger }),
+      contexts: [],
+      logger,
+      adminPassword: TEST_ADMIN_PASSWORD,
+      auth: { secretKey: Buffer.alloc(32, 9).toString('base64') },
+    });
+    const { url } = await service.listen(0, '127.0.0.1');
+    const ready = await fetch(`${url}/v1/health/ready`);
+    expect([ready.status, await ready.json()]).toEqual([
+      200,
+      { status: 'ready', checks: [{ name: 'database', ok: true }] },
+    ]);
     await pg.stop();
-    const res = await fetch(`${stack.url}/v1/health/ready`);
+    const res = await fetch(`${url}/v1/health/ready`);
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.headers.get('retry-after')).toBe('5');
     const problem = (await res.json()) as { code: string; detail: string; checks: unknown[] };
     expect(problem.code).toBe('service_not_ready');
-    expect(problem.detail).toMatch(/^not ready: postgresql: /);
-    expect(problem.checks).toEqual([
-      { name: 'database', ok: true },
-      { name: 'postgresql', ok: false, reason: expect.any(String) },
-    ]);
-    expect((await fetch(`${stack.url}/v1/health`)).status).toBe(200);
+    expect(problem.detail).toMatch(/^not ready: database: /);
+    expect(problem.checks).toEqual([{ name: 'database', ok: false, reason: expect.any(String) }]);
+    expect((await fetch(`${url}/v1/health`)).status).toBe(200);
   });
 });
 
