@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../errors';
+import { recordingLogger } from '../http/recording-logger.test-support';
 import { silentLogger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
 import { type SharedDatabase, sharedDatabases } from './shared-database.test-support';
-import { SigningKeyError } from './signing-keys';
+import { SigningKeyError, sealingKey } from './signing-keys';
 import { FakeClock } from './stack.test-support';
 import { AccessTokens, KEEP_MARGIN_MS, REREAD_MS, ROTATE_AFTER_MS } from './tokens';
 
@@ -175,6 +176,7 @@ describe.each(backends)('signing keys on $name', ({ name, skip, shared }) => {
     const wrong = replica(db, clock, newSecret());
     await expect(wrong).rejects.toThrow(SigningKeyError);
     await expect(wrong).rejects.toThrow(/does not open with this secret key/);
+    await expect(wrong).rejects.toThrow(`${a.backend.where}: token signing key ${row!.kid} does not open`);
     const none = replica(db, clock, undefined);
     await expect(none).rejects.toThrow(SigningKeyError);
     await expect(none).rejects.toThrow(
@@ -195,6 +197,15 @@ describe.each(backends)('signing keys on $name', ({ name, skip, shared }) => {
       kid: second!.kid,
     });
     await expect(replica(db, clock, secretKey)).rejects.toThrow(/holds the key of/);
+  });
+
+  test('a sealed key that is not a JWE stops the start, naming the database and the kid', async () => {
+    const { list, db, clock, secretKey } = await replicas(1);
+    const a = list[0]!;
+    await a.backend.run("UPDATE auth_signing_keys SET private_key = 'not-a-jwe'");
+    await expect(replica(db, clock, secretKey)).rejects.toThrow(
+      `${a.backend.where}: token signing key ${a.tokens.kid} is not a sealed key`,
+    );
   });
 
   test('a secret key shorter than 32 bytes is refused, saying how to make one', async () => {
@@ -269,6 +280,8 @@ describe.each(backends.filter((b) => b.name === 'sqlite'))(
         AccessTokens.load({ backend, now: clock.now, ttlMs: TTL_MS, secretKey, logger: silentLogger() });
       const plain = await load();
       const { token } = await plain.sign('alice', 's', clock.now() + TTL_MS);
+      // A second start without a secret key leaves it as it is.
+      expect(await (await load()).verify(token)).toMatchObject({ sub: 'alice' });
       const [row] = await rows(backend);
       expect(row!.sealed).toBe(0);
       expect(JSON.parse(row!.private_key)).toMatchObject({
@@ -277,7 +290,17 @@ describe.each(backends.filter((b) => b.name === 'sqlite'))(
         d: expect.any(String),
       });
       const secretKey = newSecret();
-      const sealed = await load(secretKey);
+      const log = recordingLogger();
+      const sealed = await AccessTokens.load({
+        backend,
+        now: clock.now,
+        ttlMs: TTL_MS,
+        secretKey,
+        logger: log.logger,
+      });
+      expect(log.entries).toContainEqual(
+        expect.objectContaining({ kid: row!.kid, msg: 'token signing key encrypted with the secret key' }),
+      );
       expect(sealed.kid).toBe(row!.kid);
       expect(await sealed.verify(token)).toMatchObject({ sub: 'alice' });
       const [after] = await rows(backend);
@@ -287,3 +310,27 @@ describe.each(backends.filter((b) => b.name === 'sqlite'))(
     });
   },
 );
+
+describe.each(backends.filter((b) => b.name === 'sqlite'))('a plain signing key on $name', ({ shared }) => {
+  it('that is not an Ed25519 JWK stops the start, naming the database and the kid', async () => {
+    const db = await shared();
+    const backend = await db.open();
+    const tokens = await AccessTokens.load({ backend, now: () => 0, ttlMs: TTL_MS, logger: silentLogger() });
+    await backend.run("UPDATE auth_signing_keys SET private_key = 'not json'");
+    await expect(
+      AccessTokens.load({ backend, now: () => 0, ttlMs: TTL_MS, logger: silentLogger() }),
+    ).rejects.toThrow(`${backend.where}: token signing key ${tokens.kid} is not an Ed25519 key`);
+  });
+});
+
+describe('the key that seals the signing keys', () => {
+  it('is derived from the secret key with HKDF-SHA256, so that keys sealed by one release open in the next', () => {
+    // A changed derivation would leave every stored signing key unreadable: this value must never change.
+    expect(Buffer.from(sealingKey('x'.repeat(32))).toString('hex')).toBe(
+      'b2639310640e89dd1edfdf5198b2252d06bcefb59b4ef35926dca0f204d002d1',
+    );
+    // Bytes, not characters: 16 two-byte characters are enough, 15 and one more are not.
+    expect(Buffer.from(sealingKey('é'.repeat(16))).length).toBe(32);
+    expect(() => sealingKey(`${'é'.repeat(15)}x`)).toThrow(/31 bytes/);
+  });
+});

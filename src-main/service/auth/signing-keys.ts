@@ -61,7 +61,7 @@ interface KeyRow {
  * it cannot collide with another.
  */
 export function sealingKey(secret: string): Uint8Array {
-  const bytes = Buffer.from(secret, 'utf8');
+  const bytes = Buffer.from(secret);
   if (bytes.length < MIN_SECRET_BYTES) {
     throw new SigningKeyError(
       `the secret key is ${bytes.length} bytes; it must be at least ${MIN_SECRET_BYTES} (make one with: openssl rand -base64 32)`,
@@ -97,10 +97,10 @@ export class SigningKeyStore {
   }
 
   /**
-   * Adds a key as generation `generation`; false when another replica added that generation
-   * first (then read() answers theirs).
+   * Adds a key as generation `generation`, unless another replica added that generation first:
+   * read() then answers theirs.
    */
-  async add(generation: number, now: number): Promise<boolean> {
+  async add(generation: number, now: number): Promise<void> {
     const { privateKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
     const jwk = privateJwkSchema.parse(await exportJWK(privateKey));
     return this.insert({ kid: newId(), generation, createdAt: now, jwk });
@@ -150,8 +150,8 @@ export class SigningKeyStore {
     }
   }
 
-  private async insert(key: StoredSigningKey): Promise<boolean> {
-    const changed = await this.backend.run(
+  private async insert(key: StoredSigningKey): Promise<void> {
+    await this.backend.run(
       `INSERT INTO auth_signing_keys (kid, generation, public_jwk, private_key, sealed, created_at)
        VALUES ($kid, $generation, $public, $private, $sealed, $now) ON CONFLICT DO NOTHING`,
       {
@@ -161,7 +161,6 @@ export class SigningKeyStore {
         ...(await this.sealed(key.kid, key.jwk)),
       },
     );
-    return changed === 1;
   }
 
   private async sealed(kid: string, jwk: PrivateJwk) {
@@ -169,7 +168,7 @@ export class SigningKeyStore {
     const base = { public: JSON.stringify(publicJwk) };
     if (!this.seal) return { ...base, private: JSON.stringify(jwk), sealed: 0 };
     const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(jwk)))
-      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid, cty: 'jwk+json' })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid })
       .encrypt(this.seal);
     return { ...base, private: jwe, sealed: 1 };
   }
