@@ -108,6 +108,9 @@ describe('--tls-cert / --tls-key', () => {
       (r) => r.served === fingerprint(second.serverCertPem),
     );
     expect(res.status).toBe(200);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ msg: 'serving the renewed TLS certificate', cert: certFile() }),
+    );
   });
 
   it('keeps the pair it serves when the files no longer match, and says so', async () => {
