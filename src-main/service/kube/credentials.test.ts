@@ -99,6 +99,21 @@ describe('static credentials', () => {
     expect((await resolve(c)).headers.Authorization).toBe('Bearer first-token');
   });
 
+  it('after a 401 the token file is read again at once: a retry only when it holds another token', async () => {
+    const file = join(dir, 'rotating-token');
+    await writeFile(file, 'first-token\n');
+    const c = credentialsOf({ tokenFile: file });
+    const first = await resolve(c);
+    expect(first.fileToken).toBe('first-token');
+    expect(c.invalidate(first)).toBe(false);
+    await writeFile(file, 'rotated-token\n');
+    expect(c.invalidate(first)).toBe(true);
+    expect((await resolve(c)).headers.Authorization).toBe('Bearer rotated-token');
+    await rm(file);
+    expect(c.invalidate(first)).toBe(false);
+    expect(c.invalidate({ headers: {} })).toBe(false);
+  });
+
   it('a token file that cannot be read is unauthorized, naming the file', async () => {
     const missing = join(dir, 'no-token');
     const err = await refusal(resolve(credentialsOf({ tokenFile: missing })));
