@@ -6,6 +6,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLinks, type Stack, startStack } from '../test-support/harness.test-support';
+import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 
 const PUBLIC = 'https://skiff.example.test';
 
@@ -51,5 +52,36 @@ describe('--public-url', () => {
     // scheme unless a trusted proxy says so, and none is configured.
     const plain = await raw(health, { host: 'skiff.example.test', origin: 'http://skiff.example.test:8443' });
     expect(plain.status).toBe(403);
+  });
+
+  it('does not make X-Forwarded-Proto believed: without --trust-proxy a refresh cookie is not Secure', async () => {
+    const login = (proto: string) =>
+      fetch(`${stack.url}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-proto': proto },
+        body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD, refreshTokenIn: 'cookie' }),
+      });
+    const res = await login('https');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).not.toMatch(/;\s*Secure/i);
+  });
+});
+
+describe('--public-url behind a trusted proxy', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ service: { publicUrl: PUBLIC, auth: { trustProxy: ['127.0.0.1'] } } });
+  });
+  afterAll(() => stack?.close());
+
+  it("takes the proxy's X-Forwarded-Proto: https gets a Secure cookie, http does not", async () => {
+    const login = (proto: string) =>
+      fetch(`${stack.url}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-proto': proto },
+        body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_PASSWORD, refreshTokenIn: 'cookie' }),
+      });
+    expect((await login('https')).headers.get('set-cookie')).toMatch(/;\s*Secure/i);
+    expect((await login('http')).headers.get('set-cookie')).not.toMatch(/;\s*Secure/i);
   });
 });
