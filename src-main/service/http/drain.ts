@@ -6,7 +6,7 @@
  * - Once draining, idle keep-alive connections are closed at once, an answer whose headers are
  *   still to go tells its client `Connection: close`, and a connection kept alive by an answer
  *   already under way is closed as it ends, so a client's next request goes to another replica
- *   instead of racing the close. (Node itself no longer hands a closed server new requests.)
+ *   instead of racing the close. Node's server.close() does the first and the last itself.
  * - An event watch never ends by itself and its client reconnects on its own (EventSource,
  *   resuming with Last-Event-ID), so it is closed at once rather than held for the whole grace
  *   period. It is told by its request's Accept (text/event-stream, which EventSource always
@@ -22,9 +22,8 @@ export type DrainOutcome = 'finished' | 'cut';
 export class Drain {
   /** Each answer not yet ended, with its request. */
   private readonly inFlight = new Map<ServerResponse, IncomingMessage>();
-  private servers: readonly Server[] = [];
-  private draining = false;
-  private readonly emptied = new Set<() => void>();
+  /** Told when the last answer in flight ends, while a drain waits. */
+  private onEmpty: (() => void) | undefined;
 
   /** Requests whose answer has not ended yet. */
   get pending(): number {
@@ -37,9 +36,7 @@ export class Drain {
       this.inFlight.set(res, req);
       res.once('close', () => {
         this.inFlight.delete(res);
-        // The connection it leaves idle is closed too, once Node has marked it so.
-        if (this.draining) setImmediate(() => this.closeIdle());
-        if (this.inFlight.size === 0) for (const resolve of this.emptied) resolve();
+        if (this.inFlight.size === 0) this.onEmpty?.();
       });
       listener(req, res);
     };
@@ -50,10 +47,8 @@ export class Drain {
    * closes every connection left. 'finished' when all ended within the grace period.
    */
   async drain(servers: readonly Server[], graceMs: number): Promise<DrainOutcome> {
-    this.draining = true;
-    this.servers = servers;
+    // Node's close also closes the idle keep-alive connections, and each busy one as its answer ends.
     for (const server of servers) server.close();
-    this.closeIdle();
     for (const [res, req] of this.inFlight) {
       if (!res.headersSent) res.shouldKeepAlive = false;
       else if (req.headers.accept?.includes('text/event-stream')) res.destroy();
@@ -63,23 +58,14 @@ export class Drain {
     return outcome;
   }
 
-  private closeIdle(): void {
-    for (const server of this.servers) server.closeIdleConnections();
-  }
-
   private settled(graceMs: number): Promise<DrainOutcome> {
     if (this.inFlight.size === 0) return Promise.resolve('finished');
     return new Promise((resolve) => {
-      const done = () => {
+      const timer = setTimeout(() => resolve('cut'), graceMs);
+      this.onEmpty = () => {
         clearTimeout(timer);
-        this.emptied.delete(done);
         resolve('finished');
       };
-      const timer = setTimeout(() => {
-        this.emptied.delete(done);
-        resolve('cut');
-      }, graceMs);
-      this.emptied.add(done);
     });
   }
 }
