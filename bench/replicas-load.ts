@@ -133,18 +133,23 @@ export async function load(replicas: Replica[], targets: MixTargets, connections
     ),
   );
   const wallS = (performance.now() - t0) / 1000;
-  const socket = results.reduce((n, r) => n + r.errors, 0);
+  // autocannon counts a request unanswered after 10 s as an error and as a timeout.
+  const errored = results.reduce((n, r) => n + r.errors, 0);
+  const timeouts = results.reduce((n, r) => n + r.timeouts, 0);
+  const socket = errored - timeouts;
   const failed = Object.entries(statuses).filter(([s]) => !s.startsWith('2'));
-  const errors = failed.reduce((n, [, c]) => n + c, 0) + socket;
+  const errors = failed.reduce((n, [, c]) => n + c, 0) + errored;
   return {
     requests: latencies.length,
     rps: latencies.length / wallS,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     errors,
-    detail: [...failed.map(([s, c]) => `${c} × ${s}`), ...(socket ? [`${socket} socket errors`] : [])].join(
-      ', ',
-    ),
+    detail: [
+      ...failed.map(([s, c]) => `${c} × ${s}`),
+      ...(socket ? [`${socket} socket errors`] : []),
+      ...(timeouts ? [`${timeouts} timeouts`] : []),
+    ].join(', '),
   } satisfies LoadFigures;
 }
 
