@@ -3,6 +3,7 @@ import '../service/heap-profile';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { legacyAuthImport } from '../service/auth/index';
 import { AuthStateError } from '../service/auth/state';
 import { loadClusterSources } from '../service/clusters/sources';
 import { ProblemError } from '../service/errors';
@@ -14,7 +15,7 @@ import { createLogger } from '../service/logger';
 import { readStoredAppSettings } from '../service/settings/app-settings';
 import { type CheckedSnapshot, checkSnapshot } from '../service/snapshots/inspect';
 import { confStore } from '../service/storage/conf-store';
-import { DatabaseOpenError, openDatabaseStorage } from '../service/storage/index';
+import { DatabaseOpenError, openDatabaseStorage, openStorage } from '../service/storage/index';
 import { DatabaseVersionError } from '../service/storage/migrations';
 import { WorkspaceConfigError } from '../service/workspaces/config';
 import { LOOPBACK_HOSTS, parseServeArgs, USAGE, UsageError, wantsHelp } from './args';
@@ -76,7 +77,25 @@ async function main() {
     );
   }
   // Kubeconfig files chosen in Settings apply when neither --kubeconfig nor $KUBECONFIG says otherwise.
-  const saved = readStoredAppSettings(confStore(opts.dataDir, 'skiff'));
+  // Storage first (PostgreSQL migrated once across replicas; SQLite in the data dir): the saved
+  // settings live there. An unreachable or newer database is one line and exit 2, the URL's
+  // password never shown.
+  const storage = opts.database
+    ? await openDatabaseStorage({
+        url: opts.database,
+        logger,
+        store: confStore(opts.dataDir, 'skiff'),
+        replicaId: opts.replicaId,
+      })
+    : openStorage({
+        dataDir: opts.dataDir,
+        logger,
+        imports: [legacyAuthImport(opts.dataDir)],
+        replicaId: opts.replicaId,
+      });
+  if (opts.database)
+    logger.info({ database: storage.backend.where, replica: storage.replicaId }, 'database opened');
+  const saved = readStoredAppSettings(storage.settings);
   const { paths, contexts, demo, simulator } = await loadClusterSources(
     opts.kubeconfig,
     opts.demo,
@@ -102,21 +121,8 @@ async function main() {
   if (contexts.length === 0 && demo) logger.info('no kubeconfig found; serving the embedded demo cluster');
 
   const staticDir = opts.staticDir ?? RENDERER_DIR;
-  // PostgreSQL is opened (and migrated, once across replicas) before the service: an unreachable
-  // or newer database is one line and a non-zero exit, with the URL's password never shown.
-  const storage = opts.database
-    ? await openDatabaseStorage({
-        url: opts.database,
-        logger,
-        store: confStore(opts.dataDir, 'skiff'),
-        replicaId: opts.replicaId,
-      })
-    : undefined;
-  if (storage)
-    logger.info({ database: storage.backend.where, replica: storage.replicaId }, 'database opened');
   const service = createService({
-    ...(storage ? { storage } : {}),
-    ...(opts.replicaId ? { replicaId: opts.replicaId } : {}),
+    storage,
     dataDir: opts.dataDir,
     kubeconfigPaths: paths,
     contexts,

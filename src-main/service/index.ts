@@ -178,7 +178,7 @@ export function createService(config: ServiceConfig): Service {
   });
   const adminPassword =
     config.adminPassword ?? config.auth?.adminPassword ?? process.env.SKIFF_ADMIN_PASSWORD;
-  const stored = readStoredAppSettings(store);
+  const stored = readStoredAppSettings(storage.settings);
   // Command-line lifetimes win; otherwise what Settings saved; otherwise the defaults.
   const accessTokenMinutes =
     config.auth?.accessTokenMinutes ?? stored.accessTokenMinutes ?? DEFAULT_ACCESS_TOKEN_MINUTES;
@@ -198,7 +198,8 @@ export function createService(config: ServiceConfig): Service {
   history.startAll(registry.allClusters());
   let webUrl: string | null = null;
   const settings: AppSettingsDeps = {
-    store,
+    store: storage.settings,
+    saved: () => storage.settings.saved(),
     host: () => config.appHost ?? webHost(webUrl),
     active: { kubeconfigPaths: config.kubeconfigPaths ?? [], accessTokenMinutes, refreshTokenDays },
   };

@@ -3,7 +3,10 @@ import type { AppSettings, AppSettingsPatch } from '../../../src-shared/contract
 import { ProblemError } from '../errors';
 import type { KeyValueStore } from '../storage/store';
 
-/** Settings kept in the data dir and read at start: the kubeconfig files and token lifetimes. */
+/**
+ * Settings kept by the service and read at start: the kubeconfig files and token lifetimes. Their
+ * store is the database's service_settings (settings/service-settings.ts), shared by replicas.
+ */
 const storedSchema = z.object({
   kubeconfigPaths: z.array(z.string()).optional(),
   accessTokenMinutes: z.number().int().min(15).max(60).optional(),
@@ -31,6 +34,8 @@ export interface AppHost {
 
 export interface AppSettingsDeps {
   store: KeyValueStore;
+  /** Resolves once what was set is stored (the database's settings); a refusal rejects. */
+  saved?: () => Promise<void>;
   host: () => AppHost;
   /** What this run actually uses, so the view can say when a restart is needed. */
   active: { kubeconfigPaths: readonly string[]; accessTokenMinutes: number; refreshTokenDays: number };
@@ -83,6 +88,8 @@ export async function updateAppSettings(
       : {}),
   };
   deps.store.set(KEY, next);
+  // Answered once stored: a setting the database refused is an error, not a success.
+  await deps.saved?.();
   if (patch.localApi) await host.setLocalApi?.(patch.localApi);
   return describeAppSettings(deps);
 }

@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionRecord } from '../../../src-shared/contract/auth-models';
 import type { AppSettings } from '../../../src-shared/contract/settings-models';
@@ -40,9 +41,16 @@ describe('token lifetimes kept in the settings', () => {
       body: { tokens: { accessTokenMinutes: 40, refreshTokenDays: 3 } },
     });
     expect(kept.body.tokens).toEqual({ accessTokenMinutes: 40, refreshTokenDays: 3, restartRequired: true });
-    // Kept where docs/configuration.md says: skiff.json in the data dir.
-    const file = JSON.parse(await readFile(join(dataDir, 'skiff.json'), 'utf8')) as Record<string, unknown>;
-    expect(file.appSettings).toEqual({ accessTokenMinutes: 40, refreshTokenDays: 3 });
+    // Kept where docs/configuration.md says: the database's service_settings (migration 3).
+    const db = new DatabaseSync(join(dataDir, 'skiff.db'), { readOnly: true });
+    try {
+      const row = db.prepare("SELECT value FROM service_settings WHERE key = 'appSettings'").get() as {
+        value: string;
+      };
+      expect(JSON.parse(row.value)).toEqual({ accessTokenMinutes: 40, refreshTokenDays: 3 });
+    } finally {
+      db.close();
+    }
     // Not before the restart: this run keeps handing out the lifetimes it started with.
     expect(await lifetimes(first, await first.login())).toEqual(defaults);
     await first.stop();

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Logger } from '../logger';
+import { ServiceSettings } from '../settings/service-settings';
 import { WorkspaceStore } from '../workspaces/store';
 import type { StorageBackend } from './backend';
 import { confStore } from './conf-store';
@@ -25,6 +26,8 @@ import { type KeyValueStore, memoryStore } from './store';
  *   preferences): the data dir's conf file (`skiff.json`), or the store given (electron-store).
  * - `workspaces`: workspaces, context ids and monitoring flags in the database (workspaces/store.ts),
  *   read at open; the key-value store's `workspaceConfig` is copied in once, the first time.
+ * - `settings`: the service's own settings in the database (settings/service-settings.ts), a
+ *   KeyValueStore; the key-value store's `appSettings` is copied in once, the first time.
  * - `replicaId`: this process's name among replicas (`--replica-id`, default host name and pid).
  * - `ping()`: reachable and migrated, for readiness; bounded in time, never throws.
  *
@@ -38,6 +41,7 @@ export interface Storage {
   backend: StorageBackend;
   store: SealableStore;
   workspaces: WorkspaceStore;
+  settings: ServiceSettings;
   replicaId: string;
   ping(): Promise<StoragePing>;
   close(): Promise<void>;
@@ -69,8 +73,10 @@ export function openStorage(opts: {
   const store = sealable(opts.store ?? (dataDir ? confStore(dataDir, 'skiff') : memoryStore()), logger);
   const backend = new SqliteBackend(db, logger);
   let workspaces: WorkspaceStore;
+  let settings: ServiceSettings;
   try {
     workspaces = WorkspaceStore.openSqlite({ db, backend, conf: store, logger });
+    settings = ServiceSettings.openSqlite({ db, backend, conf: store, logger });
   } catch (err) {
     // A conf file Skiff cannot read (WorkspaceConfigError): nothing stays open.
     db.close();
@@ -78,7 +84,8 @@ export function openStorage(opts: {
   }
   // In-process on SQLite: listening is in place at once.
   void workspaces.start();
-  return { ...storage(backend, db, store, workspaces, opts.replicaId), db };
+  void settings.start();
+  return { ...storage(backend, db, store, workspaces, settings, opts.replicaId), db };
 }
 
 /**
@@ -107,14 +114,17 @@ export async function openDatabaseStorage(opts: {
   }
   const store = sealable(opts.store ?? memoryStore(), opts.logger);
   let workspaces: WorkspaceStore;
+  let settings: ServiceSettings;
   try {
     workspaces = await WorkspaceStore.open({ backend, conf: store, logger: opts.logger });
     await workspaces.start();
+    settings = await ServiceSettings.open({ backend, conf: store, logger: opts.logger });
+    await settings.start();
   } catch (err) {
     await backend.close();
     throw err;
   }
-  return storage(backend, null, store, workspaces, opts.replicaId);
+  return storage(backend, null, store, workspaces, settings, opts.replicaId);
 }
 
 function storage(
@@ -122,6 +132,7 @@ function storage(
   db: AppDatabase | null,
   store: SealableStore,
   workspaces: WorkspaceStore,
+  settings: ServiceSettings,
   replicaId: string | undefined,
 ): Storage {
   return {
@@ -129,11 +140,12 @@ function storage(
     backend,
     store,
     workspaces,
+    settings,
     replicaId: replicaId ?? defaultReplicaId(),
     ping: () => ping(backend),
     async close() {
       store.seal();
-      await workspaces.close();
+      await Promise.all([workspaces.close(), settings.close()]);
       await backend.close();
     },
   };

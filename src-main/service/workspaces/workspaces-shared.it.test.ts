@@ -83,10 +83,9 @@ const backends: Array<{
         ...CONF,
         workspaces: [{ workspaceId: 'second', name: 'Copied twice?' }],
       });
-      const [a, b] = await Promise.all([
-        openDatabaseStorage({ url, logger, store: conf, replicaId: 'replica-a' }),
-        openDatabaseStorage({ url, logger, store: other, replicaId: 'replica-b' }),
-      ]);
+      // One after the other, so which file is copied is known: the second finds the marker.
+      const a = await openDatabaseStorage({ url, logger, store: conf, replicaId: 'replica-a' });
+      const b = await openDatabaseStorage({ url, logger, store: other, replicaId: 'replica-b' });
       return [a, b];
     },
   },
