@@ -16,6 +16,7 @@ import type { EventWatchOptions } from './events/watch/options';
 import { Drain, type DrainOutcome } from './http/drain';
 import { createHttpServer, type HttpServerOptions } from './http/listener';
 import { createHttpApp } from './http/request-handler';
+import { publicUrlAuth } from './http/public-url';
 import { createStaticHandler } from './http/static';
 import { readTlsPair, reloadOnChange, type TlsFiles } from './http/tls-files';
 import { DEFAULT_UPLOAD_MAX_BYTES } from './http/upload';
@@ -186,6 +187,8 @@ export function createService(config: ServiceConfig): Service {
     config.auth?.refreshTokenDays ?? stored.refreshTokenDays ?? DEFAULT_REFRESH_TOKEN_DAYS;
   const auth = createAuth({
     ...config.auth,
+    // Naming the public URL is enough to be reached under it (http/public-url.ts).
+    ...(config.publicUrl ? publicUrlAuth(config.auth, config.publicUrl) : {}),
     db: storage.db,
     accessTokenMinutes,
     refreshTokenDays,
