@@ -99,6 +99,23 @@ describe('on sqlite', () => {
     expect(ran).toEqual(['mine', 'nobody']);
   });
 
+  it('asks once for a cluster wanted twice before the answer came', async () => {
+    const { backend, close } = await openBackend('sqlite');
+    closing.push(close);
+    const r = rig(backend);
+    await Promise.all([r.leases.want('a'), r.leases.want('a')]);
+    expect(r.taken).toEqual(['a']);
+  });
+
+  it('work asked for while the lease is on its way waits for the answer', async () => {
+    const { backend, close } = await openBackend('sqlite');
+    closing.push(close);
+    const r = rig(backend);
+    const asked = r.leases.want('a');
+    expect(await r.leases.whileHeld('a', async () => {})).toBe(true);
+    await asked;
+  });
+
   it('a lease answered after its cluster stopped being wanted is given back, not kept', async () => {
     const { backend, close } = await openBackend('sqlite');
     closing.push(close);
@@ -150,6 +167,15 @@ describe.skipIf(skip !== undefined)('on postgres: two replicas on one database',
     expect(await becomes(() => two.leases.holds('c1'))).toBe(true);
     expect(two.taken).toEqual(['c1']);
     expect([one.lost, two.lost]).toEqual([[], []]);
+  });
+
+  it('a lease still on its way when every lease is given back is given back too before releaseAll answers', async () => {
+    const { one, two } = await twoReplicas();
+    const asked = one.leases.want('c1');
+    await one.leases.releaseAll();
+    expect(await two.leases.whileHeld('c1', async () => {})).toBe(true);
+    await asked;
+    expect(one.leases.holds('c1')).toBe(false);
   });
 
   it('an unwanted lease is given back at once, and the other replica takes it', async () => {

@@ -52,7 +52,6 @@ export class RecorderLeases {
 
   /** Wants the cluster's lease: asks now, and again every retryMs while another replica holds it. */
   want(clusterId: string): Promise<void> {
-    if (this.stopped) return Promise.resolve();
     this.wanted.add(clusterId);
     return this.ask(clusterId);
   }
@@ -95,7 +94,6 @@ export class RecorderLeases {
   async releaseAll(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    this.wanted.clear();
     await Promise.all([...this.asking.values()]);
     await Promise.all([...this.held.keys()].map((clusterId) => this.giveBack(clusterId)));
   }
@@ -143,8 +141,8 @@ export class RecorderLeases {
       return;
     }
     this.held.set(clusterId, lease);
+    // A lease given back never resolves `lost` (Lease's rule), so this one is still the one held.
     void lease.lost.then(() => {
-      if (this.held.get(clusterId) !== lease) return;
       this.held.delete(clusterId);
       this.deps.logger.warn(
         { clusterId },
