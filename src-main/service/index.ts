@@ -189,7 +189,7 @@ export function createService(config: ServiceConfig): Service {
     ...config.auth,
     // Naming the public URL is enough to be reached under it (http/public-url.ts).
     ...(config.publicUrl ? publicUrlAuth(config.auth, config.publicUrl) : {}),
-    db: storage.db,
+    backend,
     accessTokenMinutes,
     refreshTokenDays,
     ...(adminPassword !== undefined ? { adminPassword } : {}),

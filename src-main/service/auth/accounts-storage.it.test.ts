@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Account } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
-import { openAppDatabase } from '../storage/database';
 import { Accounts } from './accounts';
+import { memoryBackend } from './backends.test-support';
+import { noReplicas } from './replica-sync';
 import { FAST_HASH, FakeClock, queryDataDir, startAuthStack } from './stack.test-support';
 
 let dataDir: string;
@@ -93,9 +94,9 @@ describe('accounts on disk', () => {
 
 describe('usernames', () => {
   it('are stored trimmed and lower-case, and found whatever their case or surrounding spaces', async () => {
-    const db = openAppDatabase({ logger: silentLogger() });
+    const { backend, close } = memoryBackend();
     try {
-      const accounts = new Accounts(db, () => 0, FAST_HASH);
+      const accounts = await Accounts.load(backend, () => 0, noReplicas(backend, silentLogger()), FAST_HASH);
       const made = await accounts.create({ username: '  Wren.K ', password: 'wren-password' });
       expect(made.username).toBe('wren.k');
       expect(accounts.byUsername(' WREN.k  ')?.accountId).toBe(made.accountId);
@@ -104,7 +105,7 @@ describe('usernames', () => {
         (e) => e instanceof ProblemError && e.code === 'account_exists',
       );
     } finally {
-      db.close();
+      close();
     }
   });
 });

@@ -1,8 +1,9 @@
 import type { Account, AccountRole } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
-import type { AppDatabase } from '../storage/database';
-import { deleteAccount, loadAccounts, saveAccount } from './auth-tables';
+import type { StorageBackend } from '../storage/backend';
+import { deleteAccount, loadAccount, loadAccounts, saveAccount } from './auth-tables';
 import { DEFAULT_PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from './passwords';
+import type { ReplicaSync } from './replica-sync';
 import { newId } from './secrets';
 import { iso, type StoredAccount } from './state';
 
@@ -21,21 +22,35 @@ export interface AccountPatch {
   password?: string;
 }
 
+/** The database refused a second account of that name (another replica made it first). */
+const isUniqueViolation = (err: unknown) => /unique/i.test(String((err as Error)?.message));
+
 /**
  * Local accounts. Usernames are case-insensitive (stored lower-case); passwords only as scrypt
- * hashes. Held in memory (every request reads its account) and written through, one row per change.
+ * hashes. Held in memory (every request reads its account) and written through, one row per change
+ * (written before memory takes it), then announced to the other replicas (replica-sync.ts).
  */
 export class Accounts {
-  private accounts: StoredAccount[];
+  private accounts: StoredAccount[] = [];
   /** Verified against when the username is unknown, so both failures cost the same time. */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(
-    private readonly db: AppDatabase,
+  private constructor(
+    private readonly db: StorageBackend,
     private readonly now: () => number,
-    private readonly cost = DEFAULT_PASSWORD_COST,
-  ) {
-    this.accounts = loadAccounts(db);
+    private readonly cost: number,
+    private readonly sync: ReplicaSync,
+  ) {}
+
+  static async load(
+    db: StorageBackend,
+    now: () => number,
+    sync: ReplicaSync,
+    cost = DEFAULT_PASSWORD_COST,
+  ): Promise<Accounts> {
+    const accounts = new Accounts(db, now, cost, sync);
+    accounts.accounts = await loadAccounts(db);
+    return accounts;
   }
 
   /** Prepares the stand-in hash now, so the first unknown-username login is not slower than the rest. */
@@ -79,8 +94,15 @@ export class Accounts {
       createdAt: at,
       passwordChangedAt: at,
     };
-    this.db.write('create account', () => saveAccount(this.db, account));
-    this.accounts = [...this.accounts, account];
+    try {
+      await this.db.transaction('create account', (tx) => saveAccount(tx, account));
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      await this.changed(account.accountId);
+      throw new ProblemError('account_exists', `an account named "${username}" already exists`);
+    }
+    this.accounts = [...this.accounts.filter((a) => a.username !== username), account];
+    await this.sync.changed('account', account.accountId);
     return account;
   }
 
@@ -92,7 +114,7 @@ export class Accounts {
     if (!account || !ok) return null;
     if (needsRehash(account.passwordHash, this.cost)) {
       const passwordHash = await hashPassword(password, this.cost);
-      this.replace({ ...account, passwordHash });
+      await this.replace({ ...account, passwordHash });
     }
     return this.get(account.accountId) ?? null;
   }
@@ -110,17 +132,38 @@ export class Accounts {
       next.passwordHash = await hashPassword(patch.password, this.cost);
       next.passwordChangedAt = this.now();
     }
-    this.replace(next);
+    await this.replace(next);
     return next;
   }
 
-  remove(accountId: string): StoredAccount {
+  async remove(accountId: string): Promise<StoredAccount> {
     const account = this.require(accountId);
     if (account.role === 'admin') this.refuseLastAdmin(account);
     // Its sessions, refresh tokens and API keys go with it (ON DELETE CASCADE).
-    this.db.write('remove account', () => deleteAccount(this.db, accountId));
+    await this.db.transaction('remove account', (tx) => deleteAccount(tx, accountId));
     this.accounts = this.accounts.filter((a) => a.accountId !== accountId);
+    await this.sync.changed('account', accountId);
     return account;
+  }
+
+  /** The account, read from the table when memory lacks it (another replica just made it). */
+  async lookup(accountId: string): Promise<StoredAccount | undefined> {
+    const held = this.get(accountId);
+    if (held || !this.sync.shared) return held;
+    await this.changed(accountId);
+    return this.get(accountId);
+  }
+
+  /** Re-reads one account (another replica changed, made or removed it). */
+  async changed(accountId: string): Promise<void> {
+    const fresh = await loadAccount(this.db, accountId);
+    const rest = this.accounts.filter((a) => a.accountId !== accountId);
+    this.accounts = fresh ? [...rest, fresh] : rest;
+  }
+
+  /** Re-reads every account: the bounded fallback for a notification that never came. */
+  async reloadAll(): Promise<void> {
+    this.accounts = await loadAccounts(this.db);
   }
 
   require(accountId: string): StoredAccount {
@@ -134,9 +177,10 @@ export class Accounts {
     throw new ProblemError('last_admin', `"${account.username}" is the last administrator and must stay one`);
   }
 
-  private replace(account: StoredAccount) {
-    this.db.write('update account', () => saveAccount(this.db, account));
+  private async replace(account: StoredAccount) {
+    await this.db.transaction('update account', (tx) => saveAccount(tx, account));
     this.accounts = this.accounts.map((a) => (a.accountId === account.accountId ? account : a));
+    await this.sync.changed('account', account.accountId);
   }
 }
 

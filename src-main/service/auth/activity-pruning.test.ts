@@ -1,7 +1,6 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { silentLogger } from '../logger';
-import { AppDatabase } from '../storage/database';
 import { ActivityLog } from './activity';
+import { type MemoryBackend, memoryBackend } from './backends.test-support';
 import { FakeClock } from './stack.test-support';
 
 /**
@@ -12,21 +11,22 @@ import { FakeClock } from './stack.test-support';
 const DAY = 24 * 3_600_000;
 /** Generous: a loaded machine may be slow to run the prunes, each on its own turn of the event loop. */
 const WAIT = { timeout: 5_000 };
-const open: AppDatabase[] = [];
+const open: MemoryBackend[] = [];
 afterEach(() => {
   for (const db of open.splice(0)) db.close();
 });
 
-function newLog(limits: { retentionDays?: number; maxEntries?: number }) {
+async function newLog(limits: { retentionDays?: number; maxEntries?: number }) {
   const clock = new FakeClock();
-  const db = AppDatabase.open(':memory:', silentLogger());
-  open.push(db);
-  return { db, clock, log: new ActivityLog(db, clock.now, limits) };
+  const m = memoryBackend();
+  open.push(m);
+  return { db: m.db, clock, log: await ActivityLog.load(m.backend, clock.now, limits) };
 }
 
 /** `n` entries at the clock's time minus `age`, written with ids of their own. */
-function fill(log: ActivityLog, clock: FakeClock, n: number, age: number, prefix: string) {
-  for (let i = 0; i < n; i++) log.record({ type: 'login', accountId: `${prefix}-${i}`, at: clock.t - age });
+async function fill(log: ActivityLog, clock: FakeClock, n: number, age: number, prefix: string) {
+  for (let i = 0; i < n; i++)
+    await log.record({ type: 'login', accountId: `${prefix}-${i}`, at: clock.t - age });
 }
 
 /** Lets the event loop run the prunes scheduled so far (each on its own turn). */
@@ -36,14 +36,14 @@ const turns = async (n: number) => {
 
 it('a log over its cap by no more than the slack is not pruned; one entry more prunes it to the cap', async () => {
   // 10 entries allowed, slack 1: the 11th entry is tolerated, the 12th starts a prune.
-  const { log, clock } = newLog({ maxEntries: 10 });
-  fill(log, clock, 11, 0, 'slack');
+  const { log, clock } = await newLog({ maxEntries: 10 });
+  await fill(log, clock, 11, 0, 'slack');
   await turns(3);
   expect(log.size).toBe(11);
-  expect(log.page({}, 100, 0).total).toBe(11);
-  log.record({ type: 'logout', accountId: 'slack-last', at: clock.t + 1 });
+  expect((await log.page({}, 100, 0)).total).toBe(11);
+  await log.record({ type: 'logout', accountId: 'slack-last', at: clock.t + 1 });
   await vi.waitFor(() => expect(log.size).toBe(10), WAIT);
-  const kept = log.page({}, 100, 0);
+  const kept = await log.page({}, 100, 0);
   expect(kept.total).toBe(10);
   // The oldest went: the newest entry is still there.
   expect(kept.items[0]!.accountId).toBe('slack-last');
@@ -51,54 +51,53 @@ it('a log over its cap by no more than the slack is not pruned; one entry more p
 
 it('the slack before a prune grows with the cap, a hundredth of it', async () => {
   // 1000 allowed, slack 10: 1010 entries are tolerated.
-  const { log, clock } = newLog({ maxEntries: 1_000 });
-  fill(log, clock, 1_010, 0, 'hundredth');
+  const { log, clock } = await newLog({ maxEntries: 1_000 });
+  await fill(log, clock, 1_010, 0, 'hundredth');
   await turns(3);
   expect(log.size).toBe(1_010);
-  log.record({ type: 'login', accountId: 'hundredth-last' });
+  await log.record({ type: 'login', accountId: 'hundredth-last' });
   await vi.waitFor(() => expect(log.size).toBe(1_000), WAIT);
 });
 
-it('a prune that brings the log down to its cap reports nothing left to do', () => {
-  const { log, clock } = newLog({ maxEntries: 10 });
-  fill(log, clock, 12, 0, 'at-cap');
+it('a prune that brings the log down to its cap reports nothing left to do', async () => {
+  const { log, clock } = await newLog({ maxEntries: 10 });
+  await fill(log, clock, 12, 0, 'at-cap');
   // Synchronously, before the prune the 12th entry scheduled has run.
-  expect(log.pruneBatch()).toBe(false);
+  expect(await log.pruneBatch()).toBe(false);
   expect(log.size).toBe(10);
-  expect(log.page({}, 100, 0).total).toBe(10);
-  expect(log.pruneBatch()).toBe(false);
+  expect((await log.page({}, 100, 0)).total).toBe(10);
+  expect(await log.pruneBatch()).toBe(false);
 });
 
-it('a sealed log prunes nothing and reports nothing left to do, even over its cap', () => {
-  const { db, log, clock } = newLog({ maxEntries: 10 });
-  fill(log, clock, 15, 0, 'sealed');
+it('a sealed log prunes nothing and reports nothing left to do, even over its cap', async () => {
+  const { db, log, clock } = await newLog({ maxEntries: 10 });
+  await fill(log, clock, 15, 0, 'sealed');
   db.seal();
-  expect(log.pruneBatch()).toBe(false);
+  expect(await log.pruneBatch()).toBe(false);
   expect(log.size).toBe(15);
 });
 
 it('entries past their age go batch after batch, more than one batch of them', async () => {
-  const { log, clock } = newLog({ retentionDays: 1 });
-  fill(log, clock, 1_500, 2 * DAY, 'old');
-  fill(log, clock, 3, 0, 'young');
+  const { log, clock } = await newLog({ retentionDays: 1 });
+  await fill(log, clock, 1_500, 2 * DAY, 'old');
+  await fill(log, clock, 3, 0, 'young');
   log.schedulePrune();
   await vi.waitFor(() => expect(log.size).toBe(3), WAIT);
-  expect(
-    log
-      .page({}, 100, 0)
-      .items.map((e) => e.accountId)
-      .sort(),
-  ).toEqual(['young-0', 'young-1', 'young-2']);
+  expect((await log.page({}, 100, 0)).items.map((e) => e.accountId).sort()).toEqual([
+    'young-0',
+    'young-1',
+    'young-2',
+  ]);
 });
 
 it('a log far over its cap is pruned batch after batch down to the cap, old entries first', async () => {
-  const { log, clock } = newLog({ retentionDays: 1, maxEntries: 10 });
+  const { log, clock } = await newLog({ retentionDays: 1, maxEntries: 10 });
   // A few entries past their age, then more than a batch of young ones over the cap.
-  fill(log, clock, 5, 2 * DAY, 'aged');
+  await fill(log, clock, 5, 2 * DAY, 'aged');
   for (let i = 0; i < 1_020; i++)
-    log.record({ type: 'login', accountId: `fresh-${i}`, at: clock.t - 1_020 + i });
+    await log.record({ type: 'login', accountId: `fresh-${i}`, at: clock.t - 1_020 + i });
   await vi.waitFor(() => expect(log.size).toBe(10), WAIT);
-  const kept = log.page({}, 100, 0);
+  const kept = await log.page({}, 100, 0);
   expect(kept.total).toBe(10);
   expect(kept.items.map((e) => e.accountId)).toEqual(
     Array.from({ length: 10 }, (_, i) => `fresh-${1_019 - i}`),

@@ -3,7 +3,7 @@ import type {
   ActivityType,
   ClientDescription,
 } from '../../../src-shared/contract/auth-models';
-import type { AppDatabase, Row } from '../storage/database';
+import type { StorageBackend } from '../storage/backend';
 import { newId } from './secrets';
 import { iso, type StoredActivity } from './state';
 
@@ -57,10 +57,22 @@ const SELECT = `SELECT a.*, acc.username AS username, actor.username AS actor_us
   LEFT JOIN accounts acc ON acc.account_id = a.account_id
   LEFT JOIN accounts actor ON actor.account_id = a.actor_account_id`;
 
+/**
+ * `a.type` is one of a JSON list of types: SQLite's json_each, PostgreSQL's jsonb array. The
+ * parameter is cast to text first: typed jsonb, the client would send the list as a JSON string.
+ */
+const TYPE_IN = {
+  sqlite: 'a.type IN (SELECT value FROM json_each($types))',
+  postgres: 'a.type IN (SELECT jsonb_array_elements_text(CAST(CAST($types AS text) AS jsonb)))',
+} as const;
+
 /** The WHERE clause for `f` and its parameters; only present filters appear, so indexes apply. */
-function where(f: ActivityFilter): { sql: string; params: Row } {
+function where(
+  f: ActivityFilter,
+  dialect: StorageBackend['dialect'],
+): { sql: string; params: Record<string, string | number> } {
   const parts: string[] = [];
-  const params: Row = {};
+  const params: Record<string, string | number> = {};
   if (f.accountId !== undefined) {
     parts.push('a.account_id = $account');
     params.account = f.accountId;
@@ -70,7 +82,7 @@ function where(f: ActivityFilter): { sql: string; params: Row } {
     params.session = f.sessionId;
   }
   if (f.types !== undefined && f.types.length > 0) {
-    parts.push('a.type IN (SELECT value FROM json_each($types))');
+    parts.push(TYPE_IN[dialect]);
     params.types = JSON.stringify(f.types);
   }
   if (f.since !== undefined) {
@@ -107,30 +119,45 @@ function toEntry(r: ActivityRow): ActivityEntry {
  * The security activity log: what happened to which account and session, from which device, in
  * the activity table. Each entry is one INSERT. The log is bounded by age (`retentionDays`) and
  * by count (`maxEntries`); both are enforced by pruning in batches of PRUNE_BATCH rows on later
- * turns of the event loop, never inside the request that wrote the entry.
+ * turns of the event loop, never inside the request that wrote the entry. With replicas each
+ * counts its own inserts from the count it loaded; a prune re-counts, so the bound holds whoever
+ * wrote the rows.
  */
 export class ActivityLog {
   readonly retentionMs: number;
   readonly maxEntries: number;
-  private count: number;
+  private count = 0;
   private pruneScheduled = false;
   /** Rows allowed past maxEntries before a prune runs, so pruning deletes many rows at once, not one per insert. */
   private readonly slack: number;
 
-  constructor(
-    private readonly db: AppDatabase,
+  private constructor(
+    private readonly db: StorageBackend,
     private readonly now: () => number,
-    limits: ActivityLimits = {},
+    limits: ActivityLimits,
   ) {
     this.retentionMs = (limits.retentionDays ?? DEFAULT_ACTIVITY_RETENTION_DAYS) * DAY_MS;
     this.maxEntries = limits.maxEntries ?? DEFAULT_ACTIVITY_MAX_ENTRIES;
     this.slack = Math.max(1, Math.min(PRUNE_BATCH, Math.floor(this.maxEntries / 100)));
-    this.count = db.get<{ n: number }>('SELECT count(*) AS n FROM activity')?.n ?? 0;
   }
 
-  record(input: ActivityInput): void {
-    const written = this.db.write(`activity ${input.type}`, () => {
-      this.db.run(
+  static async load(
+    db: StorageBackend,
+    now: () => number,
+    limits: ActivityLimits = {},
+  ): Promise<ActivityLog> {
+    const log = new ActivityLog(db, now, limits);
+    log.count = await log.counted();
+    return log;
+  }
+
+  private async counted(): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM activity'))?.n ?? 0;
+  }
+
+  async record(input: ActivityInput): Promise<void> {
+    const written = await this.db.transaction(`activity ${input.type}`, async (tx) => {
+      await tx.run(
         `INSERT INTO activity (activity_id, type, at, account_id, session_id, api_key_id, actor_account_id,
            actor_session_id, client, detail)
          VALUES ($id, $type, $at, $account, $session, $key, $actor, $actorSession, $client, $detail)`,
@@ -154,11 +181,15 @@ export class ActivityLog {
   }
 
   /** Newest first; an expiry is stamped with when it happened, which may be before it was noticed. */
-  page(filter: ActivityFilter, limit: number, offset: number): { items: ActivityEntry[]; total: number } {
-    const w = where(filter);
+  async page(
+    filter: ActivityFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ items: ActivityEntry[]; total: number }> {
+    const w = where(filter, this.db.dialect);
     const total =
-      this.db.get<{ n: number }>(`SELECT count(*) AS n FROM activity a${w.sql}`, w.params)?.n ?? 0;
-    const rows = this.db.all<ActivityRow>(
+      (await this.db.get<{ n: number }>(`SELECT count(*) AS n FROM activity a${w.sql}`, w.params))?.n ?? 0;
+    const rows = await this.db.all<ActivityRow>(
       `${SELECT}${w.sql} ORDER BY a.at DESC, a.seq DESC LIMIT $limit OFFSET $offset`,
       { ...w.params, limit, offset },
     );
@@ -170,19 +201,19 @@ export class ActivityLog {
    * starts after the last row of the one before, so an export of the whole log holds no
    * transaction open and no more than one batch in memory.
    */
-  *batches(filter: ActivityFilter, size = 500): Generator<ActivityEntry[]> {
-    const w = where(filter);
+  async *batches(filter: ActivityFilter, size = 500): AsyncGenerator<ActivityEntry[]> {
+    const w = where(filter, this.db.dialect);
     const keyset = `${w.sql ? `${w.sql} AND` : ' WHERE'} (a.at < $lastAt OR (a.at = $lastAt AND a.seq < $lastSeq))`;
     let last: { at: number; seq: number } | undefined;
     for (;;) {
       const rows = last
-        ? this.db.all<ActivityRow>(`${SELECT}${keyset} ORDER BY a.at DESC, a.seq DESC LIMIT $size`, {
+        ? await this.db.all<ActivityRow>(`${SELECT}${keyset} ORDER BY a.at DESC, a.seq DESC LIMIT $size`, {
             ...w.params,
             lastAt: last.at,
             lastSeq: last.seq,
             size,
           })
-        : this.db.all<ActivityRow>(`${SELECT}${w.sql} ORDER BY a.at DESC, a.seq DESC LIMIT $size`, {
+        : await this.db.all<ActivityRow>(`${SELECT}${w.sql} ORDER BY a.at DESC, a.seq DESC LIMIT $size`, {
             ...w.params,
             size,
           });
@@ -194,10 +225,10 @@ export class ActivityLog {
     }
   }
 
-  forget(accountId: string): void {
+  async forget(accountId: string): Promise<void> {
     let removed = 0;
-    this.db.write('forget activity', () => {
-      removed = this.db.run('DELETE FROM activity WHERE account_id = $id', { id: accountId });
+    await this.db.transaction('forget activity', async (tx) => {
+      removed = await tx.run('DELETE FROM activity WHERE account_id = $id', { id: accountId });
     });
     this.count -= removed;
   }
@@ -207,19 +238,21 @@ export class ActivityLog {
   }
 
   /** Deletes one batch of entries past their age or over the cap; true when more remain to delete. */
-  pruneBatch(): boolean {
+  async pruneBatch(): Promise<boolean> {
     if (this.db.isSealed) return false;
     const oldest = this.now() - this.retentionMs;
     let removed = 0;
+    // Other replicas insert too: the cap is checked against the table, not this one's count.
+    if (this.db.dialect === 'postgres') this.count = await this.counted();
     const over = this.count - this.maxEntries;
-    this.db.write('prune activity', () => {
-      removed = this.db.run(
+    await this.db.transaction('prune activity', async (tx) => {
+      removed = await tx.run(
         'DELETE FROM activity WHERE seq IN (SELECT seq FROM activity WHERE at < $oldest ORDER BY at LIMIT $n)',
         { oldest, n: PRUNE_BATCH },
       );
       const stillOver = over - removed;
       if (stillOver > 0) {
-        removed += this.db.run(
+        removed += await tx.run(
           'DELETE FROM activity WHERE seq IN (SELECT seq FROM activity ORDER BY at, seq LIMIT $n)',
           { n: Math.min(stillOver, PRUNE_BATCH) },
         );
@@ -235,11 +268,14 @@ export class ActivityLog {
     this.pruneScheduled = true;
     setImmediate(() => {
       this.pruneScheduled = false;
-      try {
-        if (this.pruneBatch()) this.schedulePrune();
-      } catch {
-        // A busy or full disk: the next record or sweep tries again.
-      }
+      this.pruneBatch().then(
+        (more) => {
+          if (more) this.schedulePrune();
+        },
+        () => {
+          // A busy or full disk: the next record or sweep tries again.
+        },
+      );
     }).unref();
   }
 }

@@ -42,7 +42,7 @@ export class ApiKeyUseLog {
     this.core.pending.later(
       async () => {
         const device = await this.core.describe(client);
-        this.core.activity.record({
+        await this.core.activity.record({
           type: 'api_key_used',
           at,
           accountId: key.accountId,

@@ -1,9 +1,11 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { ClientInfo } from '../context';
+import { silentLogger } from '../logger';
 import { API_KEY_USE_INTERVAL_MS, ApiKeyUseLog } from './api-key-use';
 import { ApiKeys } from './api-keys';
 import { PendingWork } from './pending-work';
+import { noReplicas } from './replica-sync';
 import { CLIENT, MINUTE, openStore } from './session-store.test-support';
 
 /**
@@ -14,9 +16,10 @@ import { CLIENT, MINUTE, openStore } from './session-store.test-support';
 
 type Client = Pick<ClientInfo, 'address' | 'userAgent'>;
 
-function openUseLog(describeClient?: (client: Client) => Promise<typeof CLIENT>) {
-  const f = openStore(['alice', 'bob']);
-  const keys = new ApiKeys(f.db, f.clock.now);
+async function openUseLog(describeClient?: (client: Client) => Promise<typeof CLIENT>) {
+  const f = await openStore(['alice', 'bob']);
+  const { backend } = f;
+  const keys = await ApiKeys.load(backend, f.clock.now, noReplicas(backend, silentLogger()));
   const pending = new PendingWork();
   const warnings: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
@@ -38,14 +41,13 @@ function openUseLog(describeClient?: (client: Client) => Promise<typeof CLIENT>)
     /** Every api_key_used entry written so far, oldest first, once pending writes are done. */
     async entries() {
       await pending.drain();
-      return f.activity
-        .page({ types: ['api_key_used'] }, 100_000, 0)
-        .items.reverse()
+      return (await f.activity.page({ types: ['api_key_used'] }, 100_000, 0)).items
+        .reverse()
         .map((e) => ({ apiKeyId: e.apiKeyId, from: e.client?.location.label, at: e.at, detail: e.detail }));
     },
     async count() {
       await pending.drain();
-      return f.activity.page({ types: ['api_key_used'] }, 1, 0).total;
+      return (await f.activity.page({ types: ['api_key_used'] }, 1, 0)).total;
     },
   };
 }
@@ -54,8 +56,8 @@ const from = (address?: string): Client => (address === undefined ? {} : { addre
 
 describe('the activity entries of API key use', () => {
   it('are written once per ten minutes for one key from one address', async () => {
-    const f = openUseLog();
-    const { record } = f.keys.create('alice', { name: 'poller' });
+    const f = await openUseLog();
+    const { record } = await f.keys.create('alice', { name: 'poller' });
     const t0 = f.clock.now();
     f.log.used(record, from('10.0.0.7'));
     f.clock.advance(API_KEY_USE_INTERVAL_MS - 1);
@@ -77,9 +79,9 @@ describe('the activity entries of API key use', () => {
   });
 
   it('are written at once for another address or another key', async () => {
-    const f = openUseLog();
-    const a = f.keys.create('alice', { name: 'a' }).record;
-    const b = f.keys.create('bob', { name: 'b' }).record;
+    const f = await openUseLog();
+    const a = (await f.keys.create('alice', { name: 'a' })).record;
+    const b = (await f.keys.create('bob', { name: 'b' })).record;
     const uses: Array<[typeof a, Client]> = [
       [a, from('10.0.0.1')],
       [a, from('10.0.0.2')],
@@ -94,8 +96,8 @@ describe('the activity entries of API key use', () => {
   });
 
   it('beyond 10 000 key-address pairs forget the pair least recently logged, so it is logged again', async () => {
-    const f = openUseLog();
-    const { record } = f.keys.create('alice', { name: 'fleet' });
+    const f = await openUseLog();
+    const { record } = await f.keys.create('alice', { name: 'fleet' });
     f.log.used(record, from('first'));
     f.clock.advance(MINUTE);
     for (let i = 1; i < 10_000; i++) f.log.used(record, from(`host-${i}`));
@@ -116,10 +118,10 @@ describe('the activity entries of API key use', () => {
 
   it('that cannot be written are a warning in the log, with the error', async () => {
     const failure = new Error('geo lookup failed');
-    const f = openUseLog(async () => {
+    const f = await openUseLog(async () => {
       throw failure;
     });
-    const { record } = f.keys.create('alice', { name: 'unlucky' });
+    const { record } = await f.keys.create('alice', { name: 'unlucky' });
     f.log.used(record, from('10.0.0.9'));
     expect(await f.count()).toBe(0);
     expect(f.warnings).toHaveLength(1);

@@ -1,7 +1,15 @@
 import type { ApiKeyRecord } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
-import type { AppDatabase } from '../storage/database';
-import { deleteApiKeysOf, insertApiKey, loadApiKeys, saveApiKeyTimes } from './auth-tables';
+import type { StorageBackend } from '../storage/backend';
+import {
+  deleteApiKeysOf,
+  insertApiKey,
+  loadApiKey,
+  loadApiKeys,
+  saveApiKeyRevoked,
+  saveApiKeyUse,
+} from './auth-tables';
+import type { ReplicaSync } from './replica-sync';
 import { API_KEY_PREFIX, hashSecret, newId, newSecret, sameSecret } from './secrets';
 import { iso, type StoredApiKey } from './state';
 
@@ -11,27 +19,34 @@ const TOUCH_PERSIST_MS = 60_000;
 
 /**
  * API keys for scripts: shown once, stored as SHA-256 hashes, always with an expiry. Held in
- * memory by hash (every keyed request looks one up) and written through to the api_keys table.
+ * memory by hash (every keyed request looks one up) and written through to the api_keys table
+ * before memory takes a change, which is then announced to the other replicas (replica-sync.ts).
+ * With replicas, a key memory lacks (made on another replica) is looked up in the table.
  */
 export class ApiKeys {
-  private keys: StoredApiKey[];
+  private keys: StoredApiKey[] = [];
   private readonly byHash = new Map<string, StoredApiKey>();
   /** Keys whose lastUsedAt moved since it was last written. */
   private readonly used = new Set<StoredApiKey>();
   private lastPersist = 0;
+  private flushing: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly db: AppDatabase,
+  private constructor(
+    private readonly db: StorageBackend,
     private readonly now: () => number,
-  ) {
-    this.keys = loadApiKeys(db);
-    for (const k of this.keys) this.byHash.set(k.hash, k);
+    private readonly sync: ReplicaSync,
+  ) {}
+
+  static async load(db: StorageBackend, now: () => number, sync: ReplicaSync): Promise<ApiKeys> {
+    const keys = new ApiKeys(db, now, sync);
+    for (const k of await loadApiKeys(db)) keys.put(k);
+    return keys;
   }
 
-  create(
+  async create(
     accountId: string,
     input: { name: string; workspaces?: string[]; expiresInDays?: number },
-  ): { record: StoredApiKey; key: string } {
+  ): Promise<{ record: StoredApiKey; key: string }> {
     const key = newSecret(API_KEY_PREFIX);
     const at = this.now();
     const record: StoredApiKey = {
@@ -46,9 +61,9 @@ export class ApiKeys {
       lastUsedAt: null,
       revokedAt: null,
     };
-    this.db.write('create API key', () => insertApiKey(this.db, record));
-    this.keys = [...this.keys, record];
-    this.byHash.set(record.hash, record);
+    await this.db.transaction('create API key', (tx) => insertApiKey(tx, record));
+    this.put(record);
+    await this.sync.changed('api_key', record.apiKeyId);
     return { record, key };
   }
 
@@ -57,43 +72,96 @@ export class ApiKeys {
     return this.keys.filter((k) => k.accountId === accountId).sort((a, b) => b.createdAt - a.createdAt);
   }
 
-  revoke(accountId: string, apiKeyId: string): StoredApiKey {
+  async revoke(accountId: string, apiKeyId: string): Promise<StoredApiKey> {
     const k = this.keys.find((x) => x.apiKeyId === apiKeyId && x.accountId === accountId);
     if (!k) throw new ProblemError('api_key_not_found', `API key "${apiKeyId}" not found`);
     if (k.revokedAt === null) {
       const revokedAt = this.now();
-      this.db.write('revoke API key', () => saveApiKeyTimes(this.db, { ...k, revokedAt }));
-      k.revokedAt = revokedAt;
+      await this.db.transaction('revoke API key', (tx) => saveApiKeyRevoked(tx, { ...k, revokedAt }));
+      // Another replica may have revoked it first: its time stands.
+      k.revokedAt ??= revokedAt;
+      await this.sync.changed('api_key', k.apiKeyId);
     }
     return k;
   }
 
   /** The key's record when it is valid now; undefined for unknown, revoked or expired keys. */
-  authenticate(key: string): StoredApiKey | undefined {
+  async authenticate(key: string): Promise<StoredApiKey | undefined> {
     const hash = hashSecret(key);
-    const k = this.byHash.get(hash);
+    let k = this.byHash.get(hash);
+    if (!k && this.sync.shared) {
+      const fresh = await loadApiKey(this.db, { hash });
+      if (fresh) k = this.put(fresh);
+    }
     if (!k || !sameSecret(k.hash, hash) || this.status(k) !== 'active') return undefined;
     k.lastUsedAt = this.now();
     this.used.add(k);
-    if (this.now() - this.lastPersist >= TOUCH_PERSIST_MS) this.flush();
+    if (this.now() - this.lastPersist >= TOUCH_PERSIST_MS) await this.flush();
     return k;
   }
 
-  forget(accountId: string): void {
-    this.db.write('forget API keys', () => deleteApiKeysOf(this.db, accountId));
-    for (const k of this.keys) if (k.accountId === accountId) this.byHash.delete(k.hash);
-    this.keys = this.keys.filter((k) => k.accountId !== accountId);
+  async forget(accountId: string): Promise<void> {
+    await this.db.transaction('forget API keys', (tx) => deleteApiKeysOf(tx, accountId));
+    for (const k of this.keys) if (k.accountId === accountId) this.remove(k);
   }
 
   /** Writes lastUsedAt of every key used since the last flush, in one transaction. */
-  flush(): void {
+  flush(): Promise<void> {
     this.lastPersist = this.now();
-    if (this.used.size === 0) return;
+    if (this.used.size === 0) return this.flushing;
     const used = [...this.used];
     this.used.clear();
-    this.db.write('API keys last used', () => {
-      for (const k of used) saveApiKeyTimes(this.db, k);
-    });
+    const write = this.flushing.then(() =>
+      this.db
+        .transaction('API keys last used', async (tx) => {
+          for (const k of used) await saveApiKeyUse(tx, k);
+        })
+        .then(() => undefined),
+    );
+    this.flushing = write.catch(() => {});
+    return write;
+  }
+
+  /** Re-reads one key (another replica made, revoked or deleted it). */
+  async changed(apiKeyId: string): Promise<void> {
+    const fresh = await loadApiKey(this.db, { id: apiKeyId });
+    const held = this.keys.find((k) => k.apiKeyId === apiKeyId);
+    if (!fresh) {
+      if (held) this.remove(held);
+      return;
+    }
+    this.put(fresh);
+  }
+
+  /** Re-reads every key: the bounded fallback for a notification that never came. */
+  async reloadAll(): Promise<void> {
+    const fresh = await loadApiKeys(this.db);
+    const ids = new Set(fresh.map((k) => k.apiKeyId));
+    for (const k of [...this.keys]) if (!ids.has(k.apiKeyId)) this.remove(k);
+    for (const k of fresh) this.put(k);
+  }
+
+  /** Into memory, into the object already held for that key when there is one. */
+  private put(fresh: StoredApiKey): StoredApiKey {
+    const held = this.keys.find((k) => k.apiKeyId === fresh.apiKeyId);
+    if (!held) {
+      this.keys = [...this.keys, fresh];
+      this.byHash.set(fresh.hash, fresh);
+      return fresh;
+    }
+    // A use seen here and not yet written is newer than the row.
+    const lastUsedAt =
+      held.lastUsedAt === null || fresh.lastUsedAt === null
+        ? (held.lastUsedAt ?? fresh.lastUsedAt)
+        : Math.max(held.lastUsedAt, fresh.lastUsedAt);
+    Object.assign(held, fresh, { lastUsedAt });
+    return held;
+  }
+
+  private remove(k: StoredApiKey) {
+    this.byHash.delete(k.hash);
+    this.used.delete(k);
+    this.keys = this.keys.filter((x) => x !== k);
   }
 
   status(k: StoredApiKey): ApiKeyRecord['status'] {

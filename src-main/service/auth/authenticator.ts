@@ -52,12 +52,12 @@ export function createAuthenticator(deps: {
   /** A live session's principal from an access token; 401 for anything else, logged-out sessions included. */
   async function fromAccessToken(token: string): Promise<Principal> {
     const payload = await tokens.verify(token);
-    const session = sessions.active(payload.sid);
-    const account = accounts.get(payload.sub);
+    const session = await sessions.active(payload.sid);
+    const account = await accounts.lookup(payload.sub);
     if (!session || session.accountId !== payload.sub || !account) {
       throw invalidToken('the session of this access token has ended');
     }
-    sessions.touch(session);
+    await sessions.touch(session);
     return {
       accountId: account.accountId,
       sessionId: session.sessionId,
@@ -66,9 +66,9 @@ export function createAuthenticator(deps: {
     };
   }
 
-  function fromApiKey(key: string, req: IncomingMessage): Principal {
-    const record = apiKeys.authenticate(key);
-    const account = record ? accounts.get(record.accountId) : undefined;
+  async function fromApiKey(key: string, req: IncomingMessage): Promise<Principal> {
+    const record = await apiKeys.authenticate(key);
+    const account = record ? await accounts.lookup(record.accountId) : undefined;
     if (!record || !account) throw invalidToken('the API key is unknown, revoked or expired');
     deps.onApiKeyUse?.(record, req);
     const member = workspacesOf(account);

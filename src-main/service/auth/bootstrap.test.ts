@@ -5,8 +5,8 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MIN_PASSWORD_LENGTH } from '../../../src-shared/contract/auth-operations';
 import { silentLogger } from '../logger';
-import { type AppDatabase, openAppDatabase } from '../storage/database';
 import { Accounts } from './accounts';
+import { type MemoryBackend, memoryBackend } from './backends.test-support';
 import {
   ADMIN_PASSWORD_FILE,
   bootstrapAdmin,
@@ -15,14 +15,17 @@ import {
   printAdminCreated,
 } from './bootstrap';
 import type { AdminCreatedInfo } from './options';
+import { noReplicas } from './replica-sync';
 import { FAST_HASH } from './stack.test-support';
 
-let db: AppDatabase;
+let db: MemoryBackend;
 let accounts: Accounts;
 let dir: string;
-beforeEach(() => {
-  db = openAppDatabase({ logger: silentLogger() });
-  accounts = new Accounts(db, () => Date.parse('2026-03-01T09:00:00Z'), FAST_HASH);
+const load = (now: () => number) =>
+  Accounts.load(db.backend, now, noReplicas(db.backend, silentLogger()), FAST_HASH);
+beforeEach(async () => {
+  db = memoryBackend();
+  accounts = await load(() => Date.parse('2026-03-01T09:00:00Z'));
   dir = mkdtempSync(join(tmpdir(), 'skiff-bootstrap-'));
 });
 afterEach(() => {
@@ -152,9 +155,9 @@ describe('forgetting the initial password file', () => {
 describe('where the first password is', () => {
   let t: number;
   let clocked: Accounts;
-  beforeEach(() => {
+  beforeEach(async () => {
     t = Date.parse('2026-03-01T09:00:00Z');
-    clocked = new Accounts(db, () => t, FAST_HASH);
+    clocked = await load(() => t);
   });
   const first = (dataDir: string | undefined) =>
     bootstrapAdmin(clocked, {

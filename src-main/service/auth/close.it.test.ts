@@ -44,7 +44,7 @@ it('a closed service writes nothing, even when its parts are still asked to', as
   await rm(dataDir, { recursive: true, force: true });
 
   // What a request cut off by close could still do once its awaits return: end a session, log it.
-  expect(core.sessions.endAllFor(admin.auth.sub, 'logout')).toHaveLength(1);
-  core.activity.record({ type: 'logout', accountId: admin.auth.sub, sessionId: admin.sessionId });
+  expect(await core.sessions.endAllFor(admin.auth.sub, 'logout')).toHaveLength(1);
+  await core.activity.record({ type: 'logout', accountId: admin.auth.sub, sessionId: admin.sessionId });
   expect(await reappears(dataDir, 200)).toBe(false);
 });

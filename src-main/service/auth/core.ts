@@ -2,8 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ClientDescription, FirstLogin } from '../../../src-shared/contract/auth-models';
 import type { ClientInfo } from '../context';
 import type { Logger } from '../logger';
-import type { AppDatabase } from '../storage/database';
-import { SqliteBackend } from '../storage/sqlite-backend';
+import type { StorageBackend } from '../storage/backend';
 import { Accounts } from './accounts';
 import { ActivityLog } from './activity';
 import { ApiKeyUseLog } from './api-key-use';
@@ -17,6 +16,7 @@ import type { AuthOptions, ResolvedLifetimes } from './options';
 import { PendingWork } from './pending-work';
 import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit';
 import { TokenIssuer } from './refresh';
+import { ReplicaSync } from './replica-sync';
 import { SessionStore } from './sessions';
 import { AccessTokens } from './tokens';
 import { describeUserAgent } from './user-agent';
@@ -41,6 +41,8 @@ export interface AuthCore {
   logger: Logger;
   /** Writes that outlive their request; close drains them. */
   pending: PendingWork;
+  /** What keeps memory true to the tables other replicas write (replica-sync.ts). */
+  replicas: ReplicaSync;
   /** Where the generated first password is, while it is the only way in (bootstrap.ts). */
   firstLogin(): FirstLogin | null;
   /** What a session or activity entry records about the calling device. */
@@ -48,8 +50,8 @@ export interface AuthCore {
 }
 
 export interface CoreInputs {
-  /** Where all of it is kept: the service's database, opened and closed by its owner (storage/index.ts). */
-  db: AppDatabase;
+  /** Where all of it is kept: the service's storage backend, opened and closed by its owner (storage/index.ts). */
+  backend: StorageBackend;
   /** The client address of a request, as the HTTP edge resolves it (trusted proxies). */
   clientAddress: (req: IncomingMessage) => string | undefined;
   options: AuthOptions;
@@ -61,17 +63,17 @@ export interface CoreInputs {
 }
 
 export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
-  const { db, options, lifetimes, geo, now, logger } = inputs;
-  const accounts = new Accounts(db, now, options.passwordCost);
-  const activity = new ActivityLog(db, now, {
+  const { backend, options, lifetimes, geo, now, logger } = inputs;
+  const replicas = new ReplicaSync(backend, logger);
+  const accounts = await Accounts.load(backend, now, replicas, options.passwordCost);
+  const activity = await ActivityLog.load(backend, now, {
     ...(options.activityRetentionDays !== undefined ? { retentionDays: options.activityRetentionDays } : {}),
     ...(options.activityMaxEntries !== undefined ? { maxEntries: options.activityMaxEntries } : {}),
   });
-  const sessions = new SessionStore(db, now, activity);
-  const apiKeys = new ApiKeys(db, now);
-  const sqlite = new SqliteBackend(db, logger);
+  const sessions = await SessionStore.load(backend, now, activity, replicas);
+  const apiKeys = await ApiKeys.load(backend, now, replicas);
   const tokens = await AccessTokens.load({
-    backend: sqlite,
+    backend,
     now,
     ttlMs: lifetimes.accessTtlMs,
     secretKey: options.secretKey,
@@ -84,12 +86,25 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
     logger,
   });
   await accounts.warmUp();
-  sessions.sweep();
+  await sessions.sweep();
   activity.schedulePrune();
-  const issuer = new TokenIssuer(tokens, sessions, activity, now, lifetimes);
+  await replicas.start({
+    async changed(kind, id) {
+      if (kind === 'account') await accounts.changed(id);
+      else if (kind === 'api_key') await apiKeys.changed(id);
+      else if (kind === 'account_sessions') await sessions.changedFor(id);
+      else await sessions.changed(id);
+    },
+    async reloadAll() {
+      await accounts.reloadAll();
+      await sessions.reloadAll();
+      await apiKeys.reloadAll();
+    },
+  });
+  const issuer = new TokenIssuer(tokens, sessions, activity, now, lifetimes, backend);
   let keyUse: ApiKeyUseLog | undefined;
   const limiter = new RateLimiter(now);
-  const login = loginLimits(sqlite, now, { limiter, backoff: new FailureBackoff(now) }, logger);
+  const login = loginLimits(backend, now, { limiter, backoff: new FailureBackoff(now) }, logger);
   const core: AuthCore = {
     accounts,
     sessions,
@@ -112,6 +127,7 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
     dataDir: inputs.dataDir,
     logger,
     pending: new PendingWork(),
+    replicas,
     firstLogin: () => firstLoginOf(accounts, inputs.dataDir, generated),
     async describe(client) {
       return { ...describeUserAgent(client.userAgent), location: await geo.locate(client.address) };

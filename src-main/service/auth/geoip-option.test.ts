@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger';
-import { type AppDatabase, openAppDatabase } from '../storage/database';
+import { type MemoryBackend, memoryBackend } from './backends.test-support';
 import { createAuth } from './index';
 
 /** The service's geoipDb option chooses the location database (auth/index.ts → geo.ts). */
 const dirs: string[] = [];
-const dbs: AppDatabase[] = [];
+const dbs: MemoryBackend[] = [];
 afterEach(async () => {
   for (const db of dbs.splice(0)) db.close();
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
@@ -16,9 +16,13 @@ afterEach(async () => {
 
 async function auth(geoipDb: string | false | undefined) {
   // In memory: the service's storage opens the real one (storage/index.ts).
-  const db = openAppDatabase({ logger: silentLogger() });
+  const db = memoryBackend();
   dbs.push(db);
-  const a = createAuth({ db, logger: silentLogger(), ...(geoipDb === undefined ? {} : { geoipDb }) });
+  const a = createAuth({
+    backend: db.backend,
+    logger: silentLogger(),
+    ...(geoipDb === undefined ? {} : { geoipDb }),
+  });
   await a.ready;
   return a;
 }

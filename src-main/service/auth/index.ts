@@ -3,7 +3,7 @@ import type { ClientDescription, LoginResult } from '../../../src-shared/contrac
 import type { Principal } from '../context';
 import type { Authenticator, RequestGuard } from '../http/request-handler';
 import type { Logger } from '../logger';
-import type { AppDatabase } from '../storage/database';
+import type { StorageBackend } from '../storage/backend';
 import { type AuthCore, createCore } from './core';
 import { desktopClientInfo } from './desktop-client';
 import { createGeoLocator } from './geo';
@@ -46,8 +46,8 @@ export interface AuthService {
 
 export function createAuth(
   options: AuthOptions & {
-    /** The service's database (storage/index.ts): opened and closed by its owner, not here. */
-    db: AppDatabase;
+    /** The service's storage backend (storage/index.ts): opened and closed by its owner, not here. */
+    backend: StorageBackend;
     dataDir?: string;
     now?: () => number;
     logger: Logger;
@@ -64,7 +64,7 @@ export function createAuth(
   const clientAddress = (req: IncomingMessage) =>
     resolveAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']);
   const ready = createCore({
-    db: options.db,
+    backend: options.backend,
     clientAddress,
     options,
     lifetimes,
@@ -83,8 +83,8 @@ export function createAuth(
   const sweeper = setInterval(
     () =>
       void ready
-        .then((c) => {
-          c.sessions.sweep();
+        .then(async (c) => {
+          await c.sessions.sweep();
           c.activity.schedulePrune();
         })
         .catch(() => {}),
@@ -114,9 +114,10 @@ export function createAuth(
       clearInterval(sweeper);
       const core = await ready.catch(() => undefined);
       if (core) {
+        await core.replicas.stop();
         await core.pending.drain();
-        core.sessions.flush();
-        core.apiKeys.flush();
+        await core.sessions.flush();
+        await core.apiKeys.flush();
       }
     },
   };

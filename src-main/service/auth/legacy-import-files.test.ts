@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { silentLogger } from '../logger';
 import { AppDatabase } from '../storage/database';
+import { SqliteBackend } from '../storage/sqlite-backend';
 import { loadAccounts, loadApiKeys, readMeta } from './auth-tables';
 import { legacyAuthImport } from './legacy-import';
 import { CLIENT } from './session-store.test-support';
@@ -16,6 +17,8 @@ import { AuthStateError, type StoredAccount, type StoredActivity, type StoredApi
  */
 
 const cleanup: Array<() => void> = [];
+/** The filled database as the auth stores read it. */
+const seen = (db: AppDatabase) => new SqliteBackend(db, silentLogger());
 afterEach(() => {
   for (const f of cleanup.splice(0)) f();
 });
@@ -68,7 +71,7 @@ const entry = (id: string, client: StoredActivity['client']): StoredActivity => 
   detail: null,
 });
 
-it('an auth file that is JSON but not an object is refused, naming the file', () => {
+it('an auth file that is JSON but not an object is refused, naming the file', async () => {
   for (const content of ['[]', 'null', '42', '"accounts"']) {
     const dir = dataDir({ 'auth.json': content });
     const fill = () => legacyAuthImport(dir).fill(newDb());
@@ -77,33 +80,33 @@ it('an auth file that is JSON but not an object is refused, naming the file', ()
   }
 });
 
-it('keys missing from the files import as empty, and either file may be missing', () => {
+it('keys missing from the files import as empty, and either file may be missing', async () => {
   const onlySigningKey = newDb();
   legacyAuthImport(
     dataDir({ 'auth.json': { signingKey: { kid: 'k-only' } }, 'auth-activity.json': {} }),
   ).fill(onlySigningKey);
-  expect(readMeta(onlySigningKey, 'signingKey')).toEqual({ kid: 'k-only' });
-  expect(loadAccounts(onlySigningKey)).toEqual([]);
+  expect(await readMeta(seen(onlySigningKey), 'signingKey')).toEqual({ kid: 'k-only' });
+  expect(await loadAccounts(seen(onlySigningKey))).toEqual([]);
 
   const onlyLog = newDb();
   legacyAuthImport(dataDir({ 'auth-activity.json': { activity: [entry('log-only', null)] } })).fill(onlyLog);
   expect(onlyLog.all('SELECT activity_id FROM activity')).toEqual([{ activity_id: 'log-only' }]);
-  expect(readMeta(onlyLog, 'signingKey')).toBeUndefined();
+  expect(await readMeta(seen(onlyLog), 'signingKey')).toBeUndefined();
 
   const onlyAccounts = newDb();
   legacyAuthImport(dataDir({ 'auth.json': { accounts: [account('acc-alone')] } })).fill(onlyAccounts);
-  expect(loadAccounts(onlyAccounts).map((a) => a.accountId)).toEqual(['acc-alone']);
+  expect((await loadAccounts(seen(onlyAccounts))).map((a) => a.accountId)).toEqual(['acc-alone']);
   expect(onlyAccounts.all('SELECT * FROM activity')).toEqual([]);
 });
 
-it('the signing key is carried over as it was', () => {
+it('the signing key is carried over as it was', async () => {
   const db = newDb();
   const signingKey = { kid: 'k-legacy', secret: 'c2VjcmV0', createdAt: T0 };
   legacyAuthImport(dataDir({ 'auth.json': { accounts: [account('acc-sk')], signingKey } })).fill(db);
-  expect(readMeta(db, 'signingKey')).toEqual(signingKey);
+  expect(await readMeta(seen(db), 'signingKey')).toEqual(signingKey);
 });
 
-it('an API key of an account already removed is not carried over', () => {
+it('an API key of an account already removed is not carried over', async () => {
   const db = newDb();
   legacyAuthImport(
     dataDir({
@@ -113,10 +116,10 @@ it('an API key of an account already removed is not carried over', () => {
       },
     }),
   ).fill(db);
-  expect(loadApiKeys(db).map((k) => k.apiKeyId)).toEqual(['key-here']);
+  expect((await loadApiKeys(seen(db))).map((k) => k.apiKeyId)).toEqual(['key-here']);
 });
 
-it('a log entry keeps its device, and one without a device is stored without one', () => {
+it('a log entry keeps its device, and one without a device is stored without one', async () => {
   const db = newDb();
   legacyAuthImport(
     dataDir({ 'auth-activity.json': { activity: [entry('with-device', CLIENT), entry('no-device', null)] } }),
@@ -130,7 +133,7 @@ it('a log entry keeps its device, and one without a device is stored without one
   expect(JSON.parse(rows[1]!.client!)).toEqual(CLIENT);
 });
 
-it('an import that would write fewer rows than the file holds is refused', () => {
+it('an import that would write fewer rows than the file holds is refused', async () => {
   // Two accounts with one id: the second would overwrite the first, losing an account.
   const dir = dataDir({
     'auth.json': { accounts: [account('acc-twice'), { ...account('acc-twice'), username: 'b' }] },
@@ -140,7 +143,7 @@ it('an import that would write fewer rows than the file holds is refused', () =>
   expect(fill).toThrow(/accounts/);
 });
 
-it('the imported files are renamed with the UTC time of the import, and leftovers of killed writes removed', () => {
+it('the imported files are renamed with the UTC time of the import, and leftovers of killed writes removed', async () => {
   const dir = dataDir({
     'auth.json': { accounts: [] },
     'auth-activity.json': { activity: [] },

@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { AppDatabase, LegacyImport } from '../storage/database';
 import type { KeyValueStore } from '../storage/store';
-import { insertApiKey, insertSession, saveAccount } from './auth-tables';
+import {
+  ADD_REFRESH_HASH,
+  accountParams,
+  apiKeyParams,
+  familyOf,
+  INSERT_API_KEY,
+  INSERT_SESSION,
+  SAVE_ACCOUNT,
+  sessionParams,
+} from './auth-tables';
 import {
   AuthStateError,
   accountSchema,
@@ -85,9 +94,13 @@ export function legacyAuthImport(dataDir: string, stamp: () => Date = () => new 
       const signingKey = auth?.get('signingKey');
       const activity = log ? loadState(log, 'activity', z.array(activitySchema), []) : [];
 
-      for (const a of accounts) saveAccount(db, a);
-      for (const s of sessions) insertSession(db, s);
-      for (const k of apiKeys) insertApiKey(db, k);
+      // Inside SQLite's synchronous open: the same statements auth-tables.ts runs, run directly.
+      for (const a of accounts) db.run(SAVE_ACCOUNT, accountParams(a));
+      for (const s of sessions) {
+        db.run(INSERT_SESSION, sessionParams(s));
+        for (const h of familyOf(s)) db.run(ADD_REFRESH_HASH, h);
+      }
+      for (const k of apiKeys) db.run(INSERT_API_KEY, apiKeyParams(k));
       if (signingKey !== undefined) {
         db.run('INSERT INTO auth_meta (key, value) VALUES ($key, $value)', {
           key: 'signingKey',

@@ -92,7 +92,7 @@ export async function login(
       core.pending.later(
         async () => {
           const device = await core.describe(client);
-          core.activity.record({ type: 'login_failed', accountId: known.accountId, client: device });
+          await core.activity.record({ type: 'login_failed', accountId: known.accountId, client: device });
         },
         (err) => core.logger.warn({ err }, 'could not record a failed login'),
       );
@@ -109,7 +109,7 @@ export async function startSession(
   client: ClientDescription,
 ): Promise<LoginResult> {
   const { session, ...pair } = await core.issuer.startSession(accountId, client);
-  core.activity.record({ type: 'login', accountId, sessionId: session.sessionId, client });
+  await core.activity.record({ type: 'login', accountId, sessionId: session.sessionId, client });
   core.logger.info({ accountId, sessionId: session.sessionId }, 'login');
   return { ...pair, sessionId: session.sessionId };
 }

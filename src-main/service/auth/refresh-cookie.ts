@@ -49,13 +49,13 @@ export function clearedRefreshCookie(client: ClientInfo): string {
 }
 
 /** The answer of a login or refresh whose refresh token goes into the cookie, not the body. */
-export function inCookie<T extends TokenPair | LoginResult>(
+export async function inCookie<T extends TokenPair | LoginResult>(
   core: AuthCore,
   tokens: T,
   client: ClientInfo,
-): Reply<T> {
+): Promise<Reply<T>> {
   const { refreshToken, ...rest } = tokens;
-  const session = core.sessions.get(tokens.auth.sid);
+  const session = await core.sessions.get(tokens.auth.sid);
   // Whole seconds, rounded down, so the browser drops the cookie no later than the service the token.
   const maxAge = Math.max(0, Math.floor(((session?.expiresAt ?? 0) - core.now()) / 1000));
   return {

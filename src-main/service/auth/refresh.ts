@@ -1,6 +1,9 @@
 import type { ClientDescription, TokenPair } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
+import type { StorageBackend } from '../storage/backend';
 import type { ActivityLog } from './activity';
+import { loadGrace } from './auth-tables';
+import { openGrace, sealGrace } from './refresh-grace';
 import { hashSecret, newSecret, REFRESH_TOKEN_PREFIX } from './secrets';
 import type { SessionStore } from './sessions';
 import type { StoredSession } from './state';
@@ -18,14 +21,26 @@ export interface LifetimeOptions {
 const refused = (code: 'invalid_grant' | 'refresh_token_reused', detail: string) =>
   new ProblemError(code, detail, {}, bearerChallenge(detail));
 
+const ended = (session: StoredSession) =>
+  refused(
+    'invalid_grant',
+    `the session of this refresh token has ${session.status === 'expired' ? 'expired' : 'been logged out'}`,
+  );
+
 /**
  * Issues token pairs and rotates refresh tokens. Each session is one token family (RFC 9700
  * §4.14.2): presenting a token that was already rotated means two parties hold the family, so the
  * whole session is revoked. The single exception is the immediately previous token within the
  * overlap window, which gets the very same new pair again, for a client whose response was lost.
+ *
+ * Across replicas the rotation is one conditional UPDATE (auth-tables.ts saveRotation): of two
+ * replicas rotating the same token at the same moment exactly one changes the row; the other
+ * re-reads it, finds its token is now the previous one, and answers by the overlap rule with the
+ * pair the winner stored, sealed for the holder of that token (refresh-grace.ts). Within one
+ * replica, a second request with a token whose rotation is in flight joins it.
  */
 export class TokenIssuer {
-  /** Previous-token hash → the pair it was exchanged for; memory only, never written to disk. */
+  /** Previous-token hash → the pair it was (or is being) exchanged for here; memory only. */
   private readonly grace = new Map<string, { until: number; pair: Promise<TokenPair> }>();
 
   constructor(
@@ -34,6 +49,7 @@ export class TokenIssuer {
     private readonly activity: ActivityLog,
     private readonly now: () => number,
     readonly lifetimes: LifetimeOptions,
+    private readonly backend: StorageBackend,
   ) {}
 
   async startSession(
@@ -42,7 +58,7 @@ export class TokenIssuer {
   ): Promise<TokenPair & { session: StoredSession }> {
     const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
     const { refreshTtlMs, sessionMaxMs } = this.lifetimes;
-    const session = this.sessions.create(
+    const session = await this.sessions.create(
       accountId,
       client,
       hashSecret(refreshToken),
@@ -65,48 +81,83 @@ export class TokenIssuer {
     this.dropStaleGrace();
     const hash = hashSecret(refreshToken);
     const match = refreshToken.startsWith(REFRESH_TOKEN_PREFIX)
-      ? this.sessions.findByRefreshHash(hash)
+      ? await this.sessions.findByRefreshHash(hash)
       : undefined;
     if (!match) throw refused('invalid_grant', 'the refresh token is unknown or expired');
-    const { session, kind } = match;
-    if (session.status !== 'active') {
-      throw refused(
-        'invalid_grant',
-        `the session of this refresh token has ${session.status === 'expired' ? 'expired' : 'been logged out'}`,
-      );
-    }
+    const { session } = match;
+    if (session.status !== 'active') throw ended(session);
     admit(session);
-    if (kind === 'current') {
-      // The rotation is committed synchronously, before any await, so that a concurrent request
-      // with the same token sees it as the previous one and joins the same pair.
-      const next = newSecret(REFRESH_TOKEN_PREFIX);
-      this.sessions.rotate(session, hashSecret(next), this.lifetimes.refreshTtlMs);
-      const pair = this.tokens
-        .sign(session.accountId, session.sessionId, session.expiresAt)
-        .then(({ token, payload }): TokenPair => ({ accessToken: token, refreshToken: next, auth: payload }));
+    // A rotation of this very token in flight here (kind still 'current'), or done within the window.
+    const joined = this.grace.get(hash);
+    if (joined && match.kind !== 'used' && this.now() <= joined.until)
+      return { pair: await joined.pair, session };
+    if (match.kind === 'current') {
+      const pair = this.rotate(session, refreshToken, hash, device);
       this.grace.set(hash, { until: this.now() + this.lifetimes.overlapMs, pair });
-      const client = await device();
-      this.activity.record({
+      const rotated = await pair.catch((err: unknown) => {
+        this.grace.delete(hash);
+        throw err;
+      });
+      return { pair: rotated, session };
+    }
+    const stored =
+      match.kind === 'previous' ? await this.storedGrace(session, refreshToken, hash) : undefined;
+    if (stored) return { pair: stored, session };
+    return this.reused(session, device);
+  }
+
+  /**
+   * Rotates the session's current token. When another replica rotated it first, the answer is the
+   * pair it stored for this token (the overlap rule); when that cannot be had, it is reuse.
+   */
+  private async rotate(
+    session: StoredSession,
+    refreshToken: string,
+    hash: string,
+    device: () => Promise<ClientDescription>,
+  ): Promise<TokenPair> {
+    const nextToken = newSecret(REFRESH_TOKEN_PREFIX);
+    const next = this.sessions.nextRotation(session, hashSecret(nextToken), this.lifetimes.refreshTtlMs);
+    const { token, payload } = await this.tokens.sign(session.accountId, session.sessionId, next.expiresAt);
+    const pair: TokenPair = { accessToken: token, refreshToken: nextToken, auth: payload };
+    if (await this.sessions.rotate(session, next, sealGrace(refreshToken, pair))) {
+      await this.activity.record({
         type: 'refresh',
         accountId: session.accountId,
         sessionId: session.sessionId,
-        client,
+        client: await device(),
       });
-      return { pair: await pair, session };
+      return pair;
     }
-    const retry = kind === 'previous' ? this.grace.get(hash) : undefined;
-    if (retry && this.now() <= retry.until) return { pair: await retry.pair, session };
+    // Lost to another replica: the session was re-read.
+    if (session.status !== 'active') throw ended(session);
+    const kind = this.sessions.kindOf(session, hash);
+    const stored = kind === 'previous' ? await this.storedGrace(session, refreshToken, hash) : undefined;
+    if (stored) return stored;
+    return this.reused(session, device);
+  }
 
-    this.sessions.end(session, 'refresh_token_reused');
+  /** The pair another replica stored for this replaced token, while the overlap window lasts. */
+  private async storedGrace(session: StoredSession, refreshToken: string, hash: string) {
+    const g = await loadGrace(this.backend, session.sessionId);
+    if (!g || g.previousHash !== hash || g.grace === null) return undefined;
+    if (this.now() > g.rotatedAt + this.lifetimes.overlapMs) return undefined;
+    return openGrace(refreshToken, g.grace);
+  }
+
+  /** Ends the session whose already-used token came back, and refuses. */
+  private async reused(session: StoredSession, device: () => Promise<ClientDescription>): Promise<never> {
+    const endedHere = await this.sessions.end(session, 'refresh_token_reused');
     this.forgetSession(session);
-    const client = await device();
-    this.activity.record({
-      type: 'refresh_token_reused',
-      accountId: session.accountId,
-      sessionId: session.sessionId,
-      client,
-      detail: 'an already used refresh token was presented; the session was ended',
-    });
+    if (endedHere) {
+      await this.activity.record({
+        type: 'refresh_token_reused',
+        accountId: session.accountId,
+        sessionId: session.sessionId,
+        client: await device(),
+        detail: 'an already used refresh token was presented; the session was ended',
+      });
+    }
     throw refused(
       'refresh_token_reused',
       'this refresh token was already used; the session has been ended for safety',

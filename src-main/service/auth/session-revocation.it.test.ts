@@ -86,12 +86,12 @@ it('removing an account forgets its sessions: its tokens get 401, nothing of the
   // Still well signed and unexpired, but of a session that no longer exists.
   expect(await works(erin)).toBe(401);
   expect((await refresh(erin)).body.code).toBe('invalid_grant');
-  expect(core.sessions.get(erin.sessionId)).toBeUndefined();
-  expect(core.sessions.get(ended.sessionId)).toBeUndefined();
+  expect(await core.sessions.get(erin.sessionId)).toBeUndefined();
+  expect(await core.sessions.get(ended.sessionId)).toBeUndefined();
   expect(queryDataDir(stack.dataDir, `SELECT session_id FROM sessions WHERE account_id = '${id}'`)).toEqual(
     [],
   );
   // The other accounts' sessions are kept.
   expect(await works(admin)).toBe(200);
-  expect(core.sessions.get(colleague.sessionId)?.status).toBe('active');
+  expect((await core.sessions.get(colleague.sessionId))?.status).toBe('active');
 });

@@ -1,10 +1,14 @@
 import type { ClientDescription } from '../../../src-shared/contract/auth-models';
 import { silentLogger } from '../logger';
-import { AppDatabase } from '../storage/database';
+import type { StorageBackend } from '../storage/backend';
+import type { AppDatabase } from '../storage/database';
 import { ActivityLog } from './activity';
 import { saveAccount } from './auth-tables';
+import { memoryBackend } from './backends.test-support';
+import { noReplicas } from './replica-sync';
 import { SessionStore } from './sessions';
 import { FakeClock } from './stack.test-support';
+import type { StoredSession } from './state';
 
 /**
  * Test support for the SessionStore unit tests (not itself a test): a store over an in-memory
@@ -35,17 +39,21 @@ export const CLIENT: ClientDescription = {
 
 export interface StoreFixture {
   db: AppDatabase;
+  /** The same database as the stores see it. */
+  backend: StorageBackend;
   clock: FakeClock;
   activity: ActivityLog;
   store: SessionStore;
   /** A second store over the same database: what the next start of the service would load. */
-  reopen(): SessionStore;
+  reopen(): Promise<SessionStore>;
+  /** Rotates `s` to `newHash` in `store` (another store: `on`), as the token issuer does; false if it lost. */
+  rotate(s: StoredSession, newHash: string, idleMs: number, on?: SessionStore): Promise<boolean>;
   /** A session's row as the table holds it, or undefined when there is none. */
   row(sessionId: string): SessionRow | undefined;
   /** The refresh-token hashes the table keeps for a session, oldest generation first. */
   tokenRows(sessionId: string): string[];
   /** The types of the activity entries about a session, oldest first, with when they happened. */
-  activityOf(sessionId: string): { type: string; at: string }[];
+  activityOf(sessionId: string): Promise<{ type: string; at: string }[]>;
   close(): void;
 }
 
@@ -61,12 +69,12 @@ export interface SessionRow {
 }
 
 /** A store with the given accounts (by id) already in the accounts table. */
-export function openStore(accountIds: readonly string[] = ['alice', 'bob']): StoreFixture {
+export async function openStore(accountIds: readonly string[] = ['alice', 'bob']): Promise<StoreFixture> {
   const clock = new FakeClock();
-  const db = AppDatabase.open(':memory:', silentLogger());
-  db.write('accounts', () => {
+  const { db, backend } = memoryBackend();
+  await backend.transaction('accounts', async (tx) => {
     for (const id of accountIds)
-      saveAccount(db, {
+      await saveAccount(tx, {
         accountId: id,
         username: id,
         role: 'member',
@@ -76,13 +84,17 @@ export function openStore(accountIds: readonly string[] = ['alice', 'bob']): Sto
         passwordChangedAt: clock.now(),
       });
   });
-  const activity = new ActivityLog(db, clock.now);
+  const activity = await ActivityLog.load(backend, clock.now);
+  const sync = noReplicas(backend, silentLogger());
+  const store = await SessionStore.load(backend, clock.now, activity, sync);
   return {
     db,
+    backend,
     clock,
     activity,
-    store: new SessionStore(db, clock.now, activity),
-    reopen: () => new SessionStore(db, clock.now, activity),
+    store,
+    reopen: () => SessionStore.load(backend, clock.now, activity, sync),
+    rotate: (s, newHash, idleMs, on = store) => on.rotate(s, on.nextRotation(s, newHash, idleMs), null),
     row: (sessionId) =>
       db.get<SessionRow>('SELECT * FROM sessions WHERE session_id = $id', { id: sessionId }),
     tokenRows: (sessionId) =>
@@ -91,11 +103,8 @@ export function openStore(accountIds: readonly string[] = ['alice', 'bob']): Sto
           id: sessionId,
         })
         .map((r) => r.hash),
-    activityOf: (sessionId) =>
-      activity
-        .page({ sessionId }, 100, 0)
-        .items.reverse()
-        .map((e) => ({ type: e.type, at: e.at })),
+    activityOf: async (sessionId) =>
+      (await activity.page({ sessionId }, 100, 0)).items.reverse().map((e) => ({ type: e.type, at: e.at })),
     close: () => db.close(),
   };
 }

@@ -36,15 +36,15 @@ function filterFor(query: FilterQuery, principal: Principal): ActivityFilter {
 }
 
 /** Expiries are logged when noticed; look now so the log is complete up to this moment. */
-function upToNow(core: AuthCore) {
-  core.sessions.sweep();
+function upToNow(core: AuthCore): Promise<void> {
+  return core.sessions.sweep();
 }
 
 async function* exportChunks(core: AuthCore, filter: ActivityFilter, csv: boolean): AsyncGenerator<string> {
   if (csv) yield ACTIVITY_CSV_HEADER;
   else yield '[';
   let first = true;
-  for (const batch of core.activity.batches(filter)) {
+  for await (const batch of core.activity.batches(filter)) {
     if (csv) yield activityCsvLines(batch);
     else {
       const text = batch.map((e) => JSON.stringify(e)).join(',\n');
@@ -61,15 +61,15 @@ export function authActivityHandlers(auth: AuthService): ActivityHandlers {
     async listActivity({ query }, ctx) {
       const core = await auth.core();
       const filter = filterFor(query, ctx.principal);
-      upToNow(core);
-      const { items, total } = core.activity.page(filter, query.limit, query.offset);
+      await upToNow(core);
+      const { items, total } = await core.activity.page(filter, query.limit, query.offset);
       return { data: items, page: { total, limit: query.limit, offset: query.offset } };
     },
 
     async exportActivity({ query }, ctx) {
       const core = await auth.core();
       const filter = filterFor(query, ctx.principal);
-      upToNow(core);
+      await upToNow(core);
       // format= wins over Accept, so a plain link can ask for either.
       const csv = query.format ? query.format === 'csv' : ctx.mediaType !== 'application/json';
       return {

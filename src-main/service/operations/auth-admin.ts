@@ -35,8 +35,8 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
           throw new ProblemError('workspace_not_found', `workspace "${w}" not found`);
         }
       }
-      const { record, key } = core.apiKeys.create(ctx.principal.accountId, body);
-      core.activity.record({
+      const { record, key } = await core.apiKeys.create(ctx.principal.accountId, body);
+      await core.activity.record({
         type: 'api_key_created',
         accountId: ctx.principal.accountId,
         sessionId: ctx.principal.sessionId ?? null,
@@ -49,8 +49,8 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
 
     async revokeApiKey({ params }, ctx) {
       const core = await auth.core();
-      const record = core.apiKeys.revoke(ctx.principal.accountId, params.apiKeyId);
-      core.activity.record({
+      const record = await core.apiKeys.revoke(ctx.principal.accountId, params.apiKeyId);
+      await core.activity.record({
         type: 'api_key_revoked',
         accountId: ctx.principal.accountId,
         sessionId: ctx.principal.sessionId ?? null,
@@ -82,9 +82,13 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
       const account = await core.accounts.update(params.accountId, body);
       if (body.password !== undefined) {
         // A reset password is a reset trust: every session of the account ends except the admin's own.
-        const ended = core.sessions.endAllFor(account.accountId, 'password_changed', ctx.principal.sessionId);
+        const ended = await core.sessions.endAllFor(
+          account.accountId,
+          'password_changed',
+          ctx.principal.sessionId,
+        );
         for (const s of ended) core.issuer.forgetSession(s);
-        core.activity.record({
+        await core.activity.record({
           type: 'password_changed',
           accountId: account.accountId,
           actorAccountId: ctx.principal.accountId,
@@ -100,12 +104,12 @@ export function authAdminHandlers(auth: AuthService): AdminHandlers {
     async removeAccount({ params }, ctx) {
       requireAdmin(ctx.principal, 'manage accounts');
       const core = await auth.core();
-      const account = core.accounts.remove(params.accountId);
-      for (const s of core.sessions.endAllFor(account.accountId, 'account_removed'))
+      const account = await core.accounts.remove(params.accountId);
+      for (const s of await core.sessions.endAllFor(account.accountId, 'account_removed'))
         core.issuer.forgetSession(s);
-      core.sessions.forget(account.accountId);
-      core.apiKeys.forget(account.accountId);
-      core.activity.forget(account.accountId);
+      await core.sessions.forget(account.accountId);
+      await core.apiKeys.forget(account.accountId);
+      await core.activity.forget(account.accountId);
       core.logger.info({ accountId: account.accountId, by: ctx.principal.accountId }, 'account removed');
       return { data: publicAccount(account) };
     },

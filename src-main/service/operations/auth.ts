@@ -49,7 +49,7 @@ export function authHandlers(auth: AuthService): AuthHandlers {
     async listSessions({ query }, ctx) {
       const core = await auth.core();
       const current = sessionOf(ctx.principal);
-      const all = core.sessions.listFor(ctx.principal.accountId, query.includeExpired ?? false);
+      const all = await core.sessions.listFor(ctx.principal.accountId, query.includeExpired ?? false);
       const { items, page } = paginate(all, query.limit, query.offset);
       return { data: items.map((s) => core.sessions.toRecord(s, current)), page };
     },
@@ -57,15 +57,14 @@ export function authHandlers(auth: AuthService): AuthHandlers {
     async logoutSession({ params }, ctx) {
       const core = await auth.core();
       const current = sessionOf(ctx.principal);
-      const session = core.sessions.get(params.sessionId);
+      const session = await core.sessions.get(params.sessionId);
       // Someone else's session is answered exactly like one that does not exist.
       if (!session || session.accountId !== ctx.principal.accountId) {
         throw new ProblemError('session_not_found', `session "${params.sessionId}" not found`);
       }
-      if (session.status === 'active') {
-        core.sessions.end(session, 'logout');
+      if (await core.sessions.end(session, 'logout')) {
         core.issuer.forgetSession(session);
-        core.activity.record({
+        await core.activity.record({
           type: 'logout',
           accountId: session.accountId,
           sessionId: session.sessionId,
@@ -99,9 +98,9 @@ export function authHandlers(auth: AuthService): AuthHandlers {
       );
       if (!checked) throw new ProblemError('forbidden', 'the current password is wrong');
       await core.accounts.update(account.accountId, { password: body.newPassword });
-      const ended = core.sessions.endAllFor(account.accountId, 'password_changed', current);
+      const ended = await core.sessions.endAllFor(account.accountId, 'password_changed', current);
       for (const s of ended) core.issuer.forgetSession(s);
-      core.activity.record({
+      await core.activity.record({
         type: 'password_changed',
         accountId: account.accountId,
         sessionId: current,

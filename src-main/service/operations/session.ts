@@ -18,8 +18,8 @@ export function sessionHandlers(auth: AuthService): Pick<OperationHandlers, 'cur
       const firstLogin = core.firstLogin();
       const nobody: CurrentSession = { authenticated: false, ...(firstLogin ? { firstLogin } : {}) };
       if (accountId === '') return { data: nobody };
-      const account = core.accounts.get(accountId);
-      const session = sessionId ? core.sessions.active(sessionId) : undefined;
+      const account = await core.accounts.lookup(accountId);
+      const session = sessionId ? await core.sessions.active(sessionId) : undefined;
       const key = apiKeyId ? core.apiKeys.list(accountId).find((k) => k.apiKeyId === apiKeyId) : undefined;
       const expiresAt = session
         ? core.sessions.toRecord(session, sessionId).expiresAt

@@ -218,6 +218,13 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX snapshot_jobs_by_finish ON snapshot_jobs (finished_at) WHERE finished_at IS NOT NULL;
     `,
   },
+  {
+    version: 6,
+    description: 'the refresh overlap shared by replicas',
+    sql: `
+      ALTER TABLE sessions ADD COLUMN refresh_grace TEXT;
+    `,
+  },
 ];
 
 /** The table that holds which steps a PostgreSQL database has had. */

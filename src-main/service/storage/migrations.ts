@@ -67,6 +67,12 @@ import type { DatabaseSync } from 'node:sqlite';
  *   sign of life while running), finished_at, size_bytes, progress JSON, missing JSON, error).
  *   A unique partial index on cluster_id WHERE status = 'running' makes "one capture per cluster"
  *   hold across replicas without a lock; finished_at (partial) orders what retention forgets.
+ *
+ * Version 6, the refresh overlap shared by replicas (auth/refresh-grace.ts):
+ * - sessions.refresh_grace: the pair the current refresh token was issued as, sealed with a key
+ *   derived from the token it replaced (NULL before the first rotation and once the session ends),
+ *   so that whichever replica the replaced token reaches within the overlap window answers with
+ *   that same pair.
  */
 
 export interface Migration {
@@ -260,6 +266,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE UNIQUE INDEX snapshot_jobs_running_cluster ON snapshot_jobs (cluster_id) WHERE status = 'running';
       CREATE INDEX snapshot_jobs_by_finish ON snapshot_jobs (finished_at) WHERE finished_at IS NOT NULL;
+    `,
+  },
+  {
+    version: 6,
+    description: 'the refresh overlap shared by replicas',
+    sql: `
+      ALTER TABLE sessions ADD COLUMN refresh_grace TEXT;
     `,
   },
 ];
