@@ -237,11 +237,74 @@ describe.each(backends)('the workspace store on $name', ({ skip, open }) => {
       expect(await a.save({ ...a.config, workspaces: [] })).toBe(false);
       expect(a.config.workspaces).toHaveLength(1);
       await a.reread();
-      expect(entries.filter((e) => e.level === LEVEL.warn).map((e) => e.msg)).toContain(
-        'workspaces could not be read again; keeping the last read',
+      expect(entries.filter((e) => e.level === LEVEL.warn)).toEqual([
+        expect.objectContaining({ write: 'workspaces', msg: 'write after the service closed was dropped' }),
+        expect.objectContaining({
+          err: expect.any(String),
+          msg: 'workspaces could not be read again; keeping the last read',
+        }),
+      ]);
+    },
+  );
+
+  it.skipIf(skip !== undefined)('once closed it hears nothing and reads nothing again', async () => {
+    const [a, b, backend] = await open();
+    await b.start(20);
+    await b.close();
+    await a.save({
+      ...a.config,
+      workspaces: [...a.config.workspaces, { workspaceId: 'late', name: 'Late' }],
+    });
+    await b.reread();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(b.config.workspaces.map((w) => w.workspaceId)).toEqual(['default']);
+    expect(await backend.get("SELECT name FROM workspaces WHERE workspace_id = 'late'")).toEqual({
+      name: 'Late',
+    });
+  });
+
+  it.skipIf(skip !== undefined)(
+    'reads again as soon as it listens (what changed while it was not)',
+    async () => {
+      const [, b, backend] = await open();
+      await backend.run(
+        "INSERT INTO workspaces (workspace_id, name, cluster_ids, position, updated_at) VALUES ('early', 'Early', NULL, 9, 0)",
       );
-      await a.close();
-      await a.reread();
+      await b.start(600_000);
+      await vi.waitFor(() => expect(b.config.workspaces.map((w) => w.workspaceId)).toContain('early'), {
+        timeout: 5_000,
+      });
+    },
+  );
+
+  it.skipIf(skip !== undefined)(
+    'a save that changes nothing writes nothing; its own listeners hear a save until they stop',
+    async () => {
+      const [a, b, backend] = await open(
+        confWith({
+          workspaces: [{ workspaceId: 'default', name: 'Everything' }],
+          clusters: { c: { clusterAgent: { monitoring: { systemEventsEnabled: false } } } },
+        }),
+      );
+      // A stored default workspace is read once, not doubled by the built-in one.
+      expect(b.config.workspaces).toEqual([{ workspaceId: 'default', name: 'Everything' }]);
+      expect(b.config.clusters).toEqual({
+        c: { clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: false } } },
+      });
+      await b.start();
+      const before = await backend.get('SELECT count(*) AS n FROM workspaces');
+      const same = structuredClone(a.config);
+      const heard: number[] = [];
+      const stop = a.onChange((c) => heard.push(c.workspaces.length));
+      expect(await a.save(same)).toBe(true);
+      expect(a.config).toBe(same);
+      expect(await backend.get('SELECT count(*) AS n FROM workspaces')).toEqual(before);
+      expect(heard).toEqual([]);
+      await a.save({ ...same, workspaces: [...same.workspaces, { workspaceId: 'n', name: 'N' }] });
+      expect(heard).toEqual([2]);
+      stop();
+      await a.save({ ...same, workspaces: [...same.workspaces, { workspaceId: 'm', name: 'M' }] });
+      expect(heard).toEqual([2]);
     },
   );
 });
@@ -287,6 +350,24 @@ describe('changes', () => {
       },
     ]);
   });
+  it('writes an id only when it is new or differs, and flags when either one changed', () => {
+    const ids: WorkspaceConfig = { ...base, clusterIds: { x: 'x' } };
+    const renamed: WorkspaceConfig = { ...ids, workspaces: [{ workspaceId: 'default', name: 'All' }] };
+    expect(changes(ids, renamed, 1).map((c) => c.params)).toEqual([
+      { id: 'default', name: 'All', clusterIds: null, now: 1 },
+    ]);
+    const on = { clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: true } } };
+    const resourceOff = {
+      clusterAgent: { monitoring: { resourceEventsEnabled: false, systemEventsEnabled: true } },
+    };
+    expect(changes({ ...base, clusters: { a: on } }, { ...base, clusters: { a: resourceOff } }, 2)).toEqual([
+      {
+        sql: expect.stringContaining('cluster_monitoring'),
+        params: { clusterId: 'a', resource: 0, system: 1, now: 2 },
+      },
+    ]);
+  });
+
   it('tells channel names apart', () => {
     expect(WORKSPACES_CHANNEL).toBe('skiff_workspaces');
   });
