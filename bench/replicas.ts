@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -106,6 +106,7 @@ export async function benchReplicas(
   if (postgresSkipReason) return { skipped: `replicas: ${postgresSkipReason}` };
   const s = quick ? QUICK : FULL;
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  await mkdir(dir, { recursive: true });
   const pg = await startPostgres();
   try {
     console.log(

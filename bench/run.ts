@@ -15,6 +15,7 @@ import { type MemoryPoint, measureMemory } from './memory';
 import { benchPages } from './pages';
 import { benchRelations } from './relations';
 import { benchRendererTable } from './renderer-table';
+import { benchReplicas } from './replicas';
 import { benchSimulatorBuild } from './simulator-build';
 import { type SimulatorProcess, startSimulatorProcess } from './simulator-process';
 import { benchSlowClients } from './slow-clients';
@@ -31,7 +32,17 @@ import { mib, table, type Verdict, verdictTable } from './stats';
  * processes of their own.
  */
 
-const SECTIONS = ['memory', 'lists', 'renderer', 'load', 'logs', 'auth', 'snapshot', 'simulator'] as const;
+const SECTIONS = [
+  'memory',
+  'lists',
+  'renderer',
+  'load',
+  'logs',
+  'auth',
+  'snapshot',
+  'simulator',
+  'replicas',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const USAGE = `usage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]`;
 
@@ -56,7 +67,8 @@ const SCALE = quick
 const CLUSTER = 'bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // A stuck step must not hold the machine: the whole run is bounded.
-const DEADLINE_MS = (quick ? 4 : 10) * 60_000;
+// The replicas section starts PostgreSQL, a simulator and five services of its own: minutes more.
+const DEADLINE_MS = ((quick ? 4 : 10) + (runs('replicas') ? (quick ? 3 : 6) : 0)) * 60_000;
 
 const n = (x: number) => x.toLocaleString('en-US');
 const timings: string[] = [];
@@ -142,6 +154,10 @@ async function main() {
       await timed('login timing', () =>
         benchLoginTiming(join(dir, 'login-timing'), quick ? 5 : 15, verdicts, judge),
       );
+    if (runs('replicas')) {
+      const out = await timed('replicas', () => benchReplicas(join(dir, 'replicas'), quick, verdicts, judge));
+      if (out) skipped.push(out.skipped);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
