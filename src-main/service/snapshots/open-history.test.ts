@@ -111,7 +111,7 @@ describe('buildSnapshotHistory', () => {
   it('a file with no events gives an empty history', async () => {
     const { store, db } = await buildSnapshotHistory(await fileWith({}), 'snap-3', silentLogger());
     closing.push(() => db.close());
-    expect(store.total('snap-3')).toBe(0);
+    expect(await store.total('snap-3')).toBe(0);
   });
 
   it('event rows that cannot be read are left out, whether the check found them or the file changed after it', async () => {

@@ -269,6 +269,11 @@ export class EventRecorder {
     let i = 0;
     let j = 0;
     while (i < gone.length || j < upserts.length) {
+      // A lease given back (SIGTERM) or lost mid-way: the rest is the next holder's to write.
+      if (!this.leases.holds(clusterId)) {
+        this.missed.add(clusterId);
+        return 0;
+      }
       const now = this.deps.now();
       const ok = await store.backend.transaction('event history', async (tx) => {
         const start = performance.now();
