@@ -162,3 +162,22 @@ describe('when a session was last seen', () => {
     expect(f.row(s.sessionId)?.last_seen_at).toBe(T0 + 11 * MINUTE);
   });
 });
+
+describe('a rotation another replica beat', () => {
+  it('loses even when its session was re-read while it was being prepared, and nothing of it is written', async () => {
+    const f = await openStore();
+    const s = await f.store.create('alice', CLIENT, 'h-1', HOUR, DAY);
+    // A second store over the same table: another replica's memory of the same session.
+    const other = await f.reopen();
+    const held = (await other.get(s.sessionId))!;
+    const late = other.nextRotation(held, 'h-late', HOUR);
+    expect(await f.rotate(s, 'h-first', HOUR)).toBe(true);
+    // The first rotation's notification arrives before the late one is written.
+    await other.changed(s.sessionId);
+    expect(held.refresh.hash).toBe('h-first');
+    expect(await other.rotate(held, late, null)).toBe(false);
+    expect(f.row(s.sessionId)).toMatchObject({ refresh_hash: 'h-first', refresh_generation: 2 });
+    expect(held.refresh).toMatchObject({ hash: 'h-first', generation: 2, previousHash: 'h-1' });
+    expect(await other.findByRefreshHash('h-late')).toBeUndefined();
+  });
+});

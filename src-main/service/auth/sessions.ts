@@ -157,11 +157,14 @@ export class SessionStore {
    * `grace` is the sealed pair the replaced token may fetch within the overlap (refresh-grace.ts).
    */
   async rotate(session: StoredSession, next: StoredSession, grace: string | null): Promise<boolean> {
-    const r = session.refresh;
+    // The token `next` replaces, not the session's current one now: a re-read while this rotation
+    // was being prepared (another replica's) must make this one lose, not rotate on top of it.
+    const replaced = next.refresh.previousHash!;
     let won = true;
     const written = await this.backend.transaction('rotate refresh token', async (tx) => {
-      won = await saveRotation(tx, next, r.hash, grace);
+      won = await saveRotation(tx, next, replaced, grace);
     });
+    const r = session.refresh;
     if (written && !won) {
       await this.reread(session.sessionId);
       return false;
