@@ -25,14 +25,14 @@ const keyOf = (replacedToken: string) =>
 export function sealGrace(replacedToken: string, pair: TokenPair): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', keyOf(replacedToken), iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(pair), 'utf8'), cipher.final()]);
+  const body = Buffer.concat([cipher.update(JSON.stringify(pair)), cipher.final()]);
   return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
 }
 
 /** The pair sealed for `replacedToken`; undefined for any other token, or a damaged value. */
 export function openGrace(replacedToken: string, sealed: string): TokenPair | undefined {
   const raw = Buffer.from(sealed, 'base64url');
-  if (raw.length < IV_BYTES + TAG_BYTES) return undefined;
+  // Too short for a nonce and a tag: the decipher refuses it, and that is caught below.
   try {
     const decipher = createDecipheriv('aes-256-gcm', keyOf(replacedToken), raw.subarray(0, IV_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '../logger';
+import type { StorageBackend } from '../storage/backend';
+import { postgresSkipReason } from '../storage/postgres.test-support';
+import { openBackend, openPostgres, postgresUrl, withPostgres } from './backends.test-support';
+import { AUTH_CHANNEL, type AuthChangeKind, ReplicaSync } from './replica-sync';
+
+/**
+ * What replicas tell each other (replica-sync.ts), over a real PostgreSQL's LISTEN/NOTIFY, and that
+ * SQLite sends and hears nothing. Waits poll for what must arrive, with a generous bound.
+ */
+
+withPostgres();
+
+const SEEN = { timeout: 10_000, interval: 20 };
+const started: ReplicaSync[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.stop()));
+});
+
+/** A sync over `backend` whose handlers record what they were asked. */
+async function recording(backend: StorageBackend, reloadMs?: number) {
+  const sync = new ReplicaSync(backend, silentLogger(), reloadMs);
+  const changes: Array<[AuthChangeKind, string]> = [];
+  let reloads = 0;
+  started.push(sync);
+  await sync.start({
+    async changed(kind, id) {
+      changes.push([kind, id]);
+    },
+    async reloadAll() {
+      reloads++;
+    },
+  });
+  return { sync, changes, reloads: () => reloads };
+}
+
+/** Every payload on the channel, as a third party hears it. */
+async function overhear(backend: StorageBackend) {
+  const heard: string[] = [];
+  const stop = await backend.listen(AUTH_CHANNEL, (p) => heard.push(p));
+  return { heard, stop };
+}
+
+describe.skipIf(postgresSkipReason)('on PostgreSQL', () => {
+  it('a change on one replica reaches the others, named by kind and id, and not itself', async () => {
+    const url = await postgresUrl();
+    const a = await recording(await openPostgres(url));
+    const b = await recording(await openPostgres(url));
+    expect(a.sync.shared).toBe(true);
+    await a.sync.changed('session', 'sess 1');
+    await a.sync.changed('api_key', 'key-1');
+    await b.sync.changed('account', 'acc-1');
+    await a.sync.changed('account_sessions', 'acc-2');
+    await vi.waitFor(
+      () =>
+        expect(b.changes).toEqual([
+          ['session', 'sess 1'],
+          ['api_key', 'key-1'],
+          ['account_sessions', 'acc-2'],
+        ]),
+      SEEN,
+    );
+    await vi.waitFor(() => expect(a.changes).toEqual([['account', 'acc-1']]), SEEN);
+  });
+
+  it('says what changed and who said it, never more', async () => {
+    const url = await postgresUrl();
+    const a = await recording(await openPostgres(url));
+    const ear = await overhear(await openPostgres(url));
+    await a.sync.changed('session', 'sess-9');
+    await vi.waitFor(() => expect(ear.heard).toHaveLength(1), SEEN);
+    expect(ear.heard[0]).toMatch(/^\S+ session sess-9$/);
+    await ear.stop();
+  });
+
+  it('ignores a payload that names no known kind or no id', async () => {
+    const url = await postgresUrl();
+    const backend = await openPostgres(url);
+    const b = await recording(await openPostgres(url));
+    for (const p of ['x session', 'x toaster t-1', 'x', 'x session ', 'y account acc-3'])
+      await backend.notify(AUTH_CHANNEL, p);
+    await vi.waitFor(() => expect(b.changes).toEqual([['account', 'acc-3']]), SEEN);
+  });
+
+  it('re-reads everything when it starts listening, and again every period', async () => {
+    const url = await postgresUrl();
+    const a = await recording(await openPostgres(url), 50);
+    await vi.waitFor(() => expect(a.reloads()).toBeGreaterThanOrEqual(3), SEEN);
+  });
+
+  it('once stopped, sends nothing and hears nothing', async () => {
+    const url = await postgresUrl();
+    const a = await recording(await openPostgres(url));
+    const b = await recording(await openPostgres(url));
+    const ear = await overhear(await openPostgres(url));
+    await b.sync.stop();
+    await a.sync.changed('session', 'sess-before');
+    await vi.waitFor(() => expect(ear.heard).toHaveLength(1), SEEN);
+    await a.sync.stop();
+    await a.sync.changed('session', 'sess-after');
+    // A marker sent after: once it is heard, anything sent before it would have been too.
+    await (await openPostgres(url)).notify(AUTH_CHANNEL, 'z account marker');
+    await vi.waitFor(() => expect(ear.heard).toHaveLength(2), SEEN);
+    expect(ear.heard[1]).toBe('z account marker');
+    expect(b.changes).toEqual([]);
+    await ear.stop();
+  });
+});
+
+describe('on SQLite', () => {
+  it('is one process: nothing is sent, nothing listened to, nothing re-read', async () => {
+    const backend = await openBackend('sqlite');
+    const ear = await overhear(backend);
+    const a = await recording(backend, 10);
+    expect(a.sync.shared).toBe(false);
+    await a.sync.changed('session', 'sess-1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ear.heard).toEqual([]);
+    expect(a.reloads()).toBe(0);
+    await ear.stop();
+  });
+});
