@@ -189,6 +189,23 @@ describe.each(backends)('the capture job registry ($name)', ({ name, skip, datab
     expect(lines.filter((l) => l.level === 50 && l.snapshotId === job.snapshotId)).toHaveLength(1);
   });
 
+  it('logs no error for a capture that failed for a reason of the cluster’s: the job says why', async () => {
+    const lines: Array<{ level: number }> = [];
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _enc, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    );
+    const jobs = registry({ logger });
+    const job = await jobs.start(source('alpha', { fail: true }), 'default', OPTIONS);
+    expect((await settled(jobs, job.snapshotId))?.error).toMatch(/connection refused/);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
   it.runIf(name === 'sqlite')(
     'on SQLite, jobs end with the service: close forgets this run’s jobs and their files',
     async () => {
