@@ -70,11 +70,10 @@ export function reloadOnChange(
       logger.warn({ err: (err as Error).message }, 'kept the TLS certificate served until now');
     }
   };
-  const options = { interval: intervalMs, persistent: false };
-  watchFile(files.certFile, options, changed);
-  watchFile(files.keyFile, options, changed);
+  // Not persistent: a watch alone must not keep the process running.
+  const paths = [files.certFile, files.keyFile];
+  for (const path of paths) watchFile(path, { interval: intervalMs, persistent: false }, changed);
   return () => {
-    unwatchFile(files.certFile, changed);
-    unwatchFile(files.keyFile, changed);
+    for (const path of paths) unwatchFile(path, changed);
   };
 }
