@@ -160,6 +160,23 @@ describe.each(backends)('capture jobs across replicas ($name)', ({ name, skip, d
     });
   });
 
+  it('a dead replica’s running job is failed unasked by the next housekeeping, and finished jobs past their hour forgotten', async () => {
+    const a = await replica({ housekeepingMs: 20 });
+    const done = await a.start(source('bravo'), 'default', OPTIONS);
+    await settled(a, done.snapshotId);
+    await backend.run(
+      `INSERT INTO snapshot_jobs (snapshot_id, status, workspace_id, cluster_id, context, file_name, replica_id,
+         started_at, heartbeat_at, progress, missing)
+       VALUES ('snap-dead', 'running', 'default', 'alpha', 'alpha', 'alpha.skiff', 'gone-7', $at, $at, '{}', '[]')`,
+      { at: T0 },
+    );
+    // Nobody reads either job: the replica's housekeeping deals with both once their time is up.
+    clock = T0 + HOUR;
+    await eventually(async () => expect((await row('snap-dead'))?.status).toBe('failed'), 10_000);
+    await eventually(async () => expect(await row(done.snapshotId)).toBeUndefined(), 10_000);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('on a replica whose folder is not the shared one, a done job’s file is a clear 500, not a missing snapshot', async () => {
     const a = await replica();
     const b = await replica({ dir: join(folder(), 'elsewhere') });

@@ -51,6 +51,8 @@ export interface SnapshotJobsOptions {
   heartbeatMs?: number;
   /** Silence after which another replica declares a running job dead. */
   staleMs?: number;
+  /** How often retention and dead replicas' jobs are dealt with unasked (default a minute). */
+  housekeepingMs?: number;
   now?: () => number;
 }
 
@@ -107,7 +109,7 @@ export class SnapshotJobs {
     // Awaited by listen and by every call; a failure is theirs to report.
     this.ready.catch(() => {});
     this.timers = [
-      setInterval(() => void this.housekeeping(), 60_000),
+      setInterval(() => void this.housekeeping(), opts.housekeepingMs ?? 60_000),
       setInterval(() => void this.beat(), opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS),
     ];
     for (const t of this.timers) t.unref();
