@@ -19,6 +19,7 @@ async function status(url: string, headers: Record<string, string>): Promise<num
 
 /** Milliseconds from `revoke` answering on A until B refuses `headers`. */
 async function untilRefused(
+  what: string,
   b: string,
   headers: Record<string, string>,
   revoke: () => Promise<Response>,
@@ -27,16 +28,19 @@ async function untilRefused(
   const since = performance.now();
   for (let s = await status(b, headers); s !== 200; s = await status(b, headers)) {
     if (performance.now() - since > GIVE_UP_MS)
-      throw new Error(`the other replica never accepted the credential (${s})`);
+      throw new Error(`${what}: the other replica never accepted the credential (${s})`);
     await new Promise((r) => setTimeout(r, 20));
   }
   const res = await revoke();
-  if (!res.ok) throw new Error(`revoking answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  if (!res.ok)
+    throw new Error(`${what}: revoking answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
   const t0 = performance.now();
   for (;;) {
     if ((await status(b, headers)) === 401) return performance.now() - t0;
     if (performance.now() - t0 > GIVE_UP_MS)
-      throw new Error(`the other replica still accepts the credential ${GIVE_UP_MS} ms after it was revoked`);
+      throw new Error(
+        `${what}: the other replica still accepts the credential ${GIVE_UP_MS} ms after it was revoked`,
+      );
   }
 }
 
@@ -51,7 +55,7 @@ export async function revocationTimes(
   for (let i = 0; i < trials; i++) {
     const s = await login(a, 'admin', BENCH_PASSWORD);
     logout.push(
-      await untilRefused(b, s.headers, () =>
+      await untilRefused(`logout ${i + 1} of ${trials}`, b, s.headers, () =>
         fetch(`${a}/v1/auth/sessions/${s.sessionId}/logout`, { method: 'POST', headers: admin.headers }),
       ),
     );
@@ -62,7 +66,7 @@ export async function revocationTimes(
     });
     const { apiKey: record, key } = (await created.json()) as { apiKey: { apiKeyId: string }; key: string };
     apiKey.push(
-      await untilRefused(b, { 'x-api-key': key }, () =>
+      await untilRefused(`API key ${i + 1} of ${trials}`, b, { 'x-api-key': key }, () =>
         fetch(`${a}/v1/auth/api-keys/${record.apiKeyId}`, { method: 'DELETE', headers: admin.headers }),
       ),
     );
