@@ -49,7 +49,12 @@ function seed(dataDir: string, bulk: { sessions: number; activity: number }): Se
   const account = db.prepare(
     "INSERT INTO accounts VALUES (?, ?, 'member', '[\"default\"]', 'scrypt$unused', ?, ?)",
   );
-  const session = db.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, NULL)');
+  // Columns named: later migrations add columns (6: refresh_grace), which stay at their default.
+  const session = db.prepare(
+    `INSERT INTO sessions (session_id, account_id, status, client, first_login_at, last_seen_at, expires_at,
+       absolute_expires_at, ended_at, end_reason, refresh_hash, refresh_generation, refresh_rotated_at,
+       refresh_previous_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, NULL)`,
+  );
   const token = db.prepare('INSERT INTO refresh_tokens VALUES (?, ?, ?)');
   const addSession = (accountId: string, hash: string, ended: boolean) => {
     const id = randomUUID();
