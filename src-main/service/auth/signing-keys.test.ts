@@ -113,6 +113,23 @@ describe.each(backends)('signing keys on $name', ({ name, skip, shared }) => {
     expect((await refusal(b.tokens.verify(before.token))).message).toMatch(/expired/);
   });
 
+  test("a replica signs with another's new key once its copy of the keys is REREAD_MS old, not before", async () => {
+    const { list, clock } = await replicas(2);
+    const [a, b] = list as [(typeof list)[0], (typeof list)[0]];
+    const kidSigned = async () => {
+      const { token } = await b.tokens.sign('bob', 'session-2', clock.now() + TTL_MS);
+      return JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid as string;
+    };
+    const oldKid = b.tokens.kid;
+    clock.advance(1);
+    const newKid = await a.tokens.rotate();
+    expect(await kidSigned()).toBe(oldKid);
+    clock.advance(REREAD_MS - 2);
+    expect(await kidSigned()).toBe(oldKid);
+    clock.advance(1);
+    expect(await kidSigned()).toBe(newKid);
+  });
+
   test('a key is rotated once it has signed for ROTATE_AFTER_MS, and forgotten once its tokens are all spent', async () => {
     const { list, clock } = await replicas(1);
     const a = list[0]!;
