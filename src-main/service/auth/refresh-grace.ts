@@ -1,6 +1,3 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { type TokenPair, tokenPair } from '../../../src-shared/contract/auth-models';
-
 /**
  * The overlap window across replicas. A rotated refresh token may be presented again within the
  * window (a client whose answer was lost, or two tabs refreshing at once), and must get the very
@@ -13,6 +10,8 @@ import { type TokenPair, tokenPair } from '../../../src-shared/contract/auth-mod
  * - AES-256-GCM: a sealed value altered, or opened with another token, gives nothing rather than
  *   a wrong pair.
  */
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { type TokenPair, tokenPair } from '../../../src-shared/contract/auth-models';
 
 const INFO = 'skiff refresh overlap v1';
 const IV_BYTES = 12;

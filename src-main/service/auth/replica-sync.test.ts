@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
@@ -19,20 +20,24 @@ afterEach(async () => {
 });
 
 /** A sync over `backend` whose handlers record what they were asked. */
-async function recording(backend: StorageBackend, reloadMs?: number) {
-  const sync = new ReplicaSync(backend, silentLogger(), reloadMs);
+async function recording(backend: StorageBackend, reloadMs?: number, failing = false) {
+  const warnings: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+  const sync = new ReplicaSync(backend, logger, reloadMs);
   const changes: Array<[AuthChangeKind, string]> = [];
   let reloads = 0;
   started.push(sync);
   await sync.start({
     async changed(kind, id) {
       changes.push([kind, id]);
+      if (failing) throw new Error('the table is out of reach');
     },
     async reloadAll() {
       reloads++;
+      if (failing) throw new Error('the table is out of reach');
     },
   });
-  return { sync, changes, reloads: () => reloads };
+  return { sync, changes, warnings, reloads: () => reloads };
 }
 
 /** Every payload on the channel, as a third party hears it. */
@@ -105,6 +110,53 @@ describe.skipIf(postgresSkipReason)('on PostgreSQL', () => {
     expect(ear.heard[1]).toBe('z account marker');
     expect(b.changes).toEqual([]);
     await ear.stop();
+  });
+});
+
+describe.skipIf(postgresSkipReason)('on PostgreSQL, what goes wrong', () => {
+  it('a notification that cannot be sent is logged with what changed, not thrown: the write has committed', async () => {
+    const a = await recording(await openPostgres(await postgresUrl()));
+    // PostgreSQL refuses a payload of 8000 bytes or more.
+    const id = 'x'.repeat(9_000);
+    await expect(a.sync.changed('session', id)).resolves.toBeUndefined();
+    expect(a.warnings).toEqual([
+      expect.objectContaining({
+        kind: 'session',
+        id,
+        err: expect.any(Object),
+        msg: 'could not tell the other replicas of an auth change',
+      }),
+    ]);
+  });
+
+  it('a re-read that fails is logged, and the next notification is still heard', async () => {
+    const url = await postgresUrl();
+    const a = await recording(await openPostgres(url));
+    const b = await recording(await openPostgres(url), undefined, true);
+    await a.sync.changed('session', 'sess-1');
+    await a.sync.changed('session', 'sess-2');
+    await vi.waitFor(() => expect(b.changes).toHaveLength(2), SEEN);
+    await vi.waitFor(
+      () => expect(b.warnings.filter((w) => w.msg === 'could not re-read auth state')).toHaveLength(3),
+      SEEN,
+    );
+    expect(b.warnings[0]).toMatchObject({
+      err: expect.objectContaining({ message: 'the table is out of reach' }),
+    });
+  });
+
+  it('re-reads everything as soon as it listens, before any period has passed', async () => {
+    const a = await recording(await openPostgres(await postgresUrl()), 3_600_000);
+    await vi.waitFor(() => expect(a.reloads()).toBe(1), SEEN);
+  });
+
+  it('stops re-reading when stopped', async () => {
+    const a = await recording(await openPostgres(await postgresUrl()), 20);
+    await vi.waitFor(() => expect(a.reloads()).toBeGreaterThanOrEqual(2), SEEN);
+    await a.sync.stop();
+    const after = a.reloads();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(a.reloads()).toBe(after);
   });
 });
 

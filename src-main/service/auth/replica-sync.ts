@@ -1,7 +1,3 @@
-import type { Logger } from '../logger';
-import type { StorageBackend } from '../storage/backend';
-import { newId } from './secrets';
-
 /**
  * Keeps the auth stores' memory true to the shared tables when several replicas share one
  * PostgreSQL (issue 25 §2: a logout, logout of all sessions, password change, refresh-token reuse
@@ -18,6 +14,9 @@ import { newId } from './secrets';
  * - On SQLite one process is the whole service and its memory sees every write: nothing is sent
  *   or re-read, so the desktop and a plain `serve` keep today's figures.
  */
+import type { Logger } from '../logger';
+import type { StorageBackend } from '../storage/backend';
+import { newId } from './secrets';
 
 export const AUTH_CHANNEL = 'skiff_auth';
 /** The bounded lifetime of anything held in memory when a notification was lost. */
