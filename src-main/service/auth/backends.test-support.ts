@@ -1,3 +1,9 @@
+/**
+ * Test support (not itself a test): the storage the auth stores run on in tests. An in-memory
+ * SQLite database for unit tests, and for `describe.each(AUTH_BACKENDS)` the same on both backends,
+ * PostgreSQL being a real server per test file (storage/postgres.test-support.ts) with a database of
+ * its own per test. Everything opened here is closed after the file.
+ */
 import { afterAll, beforeAll } from 'vitest';
 import { type Logger, silentLogger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
@@ -6,11 +12,7 @@ import { postgresSkipReason, startPostgres, type TestPostgres } from '../storage
 import { openPostgresBackend } from '../storage/postgres-backend';
 import { SqliteBackend } from '../storage/sqlite-backend';
 
-/**
- * Test support (not itself a test): the auth stores' storage for unit tests, an in-memory SQLite
- * database behind the StorageBackend the service hands them. `db` is the same database, for
- * reading rows back directly.
- */
+/** An in-memory SQLite database behind the StorageBackend the service hands the stores; `db` is the same database, for reading rows back directly. */
 export interface MemoryBackend {
   db: AppDatabase;
   backend: StorageBackend;
