@@ -1,6 +1,5 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
 import { postgresSkipReason } from '../storage/postgres.test-support';
 import { openBackend, openPostgres, postgresUrl, withPostgres } from './backends.test-support';
