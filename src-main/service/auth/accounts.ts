@@ -156,14 +156,26 @@ export class Accounts {
 
   /** Re-reads one account (another replica changed, made or removed it). */
   async changed(accountId: string): Promise<void> {
-    const fresh = await loadAccount(this.db, accountId);
+    const { stamp, value: fresh } = await this.sync.read(() => loadAccount(this.db, accountId));
+    if (!this.sync.accepts('account', accountId, stamp)) return;
     const rest = this.accounts.filter((a) => a.accountId !== accountId);
     this.accounts = fresh ? [...rest, fresh] : rest;
   }
 
   /** Re-reads every account: the bounded fallback for a notification that never came. */
   async reloadAll(): Promise<void> {
-    this.accounts = await loadAccounts(this.db);
+    const { stamp, value: fresh } = await this.sync.read(() => loadAccounts(this.db));
+    // An account re-read or changed here since this read was issued keeps what memory has.
+    const held = new Map(this.accounts.map((a) => [a.accountId, a]));
+    const ids = new Set(fresh.map((a) => a.accountId));
+    const next = fresh.flatMap((a) => {
+      if (this.sync.accepts('account', a.accountId, stamp)) return [a];
+      const mine = held.get(a.accountId);
+      return mine ? [mine] : [];
+    });
+    for (const a of this.accounts)
+      if (!ids.has(a.accountId) && !this.sync.accepts('account', a.accountId, stamp)) next.push(a);
+    this.accounts = next;
   }
 
   require(accountId: string): StoredAccount {

@@ -90,8 +90,9 @@ export class ApiKeys {
     const hash = hashSecret(key);
     let k = this.byHash.get(hash);
     if (!k && this.sync.shared) {
-      const fresh = await loadApiKey(this.db, { hash });
-      if (fresh) k = this.put(fresh);
+      const { stamp, value: fresh } = await this.sync.read(() => loadApiKey(this.db, { hash }));
+      if (fresh)
+        k = this.sync.accepts('api_key', fresh.apiKeyId, stamp) ? this.put(fresh) : this.byHash.get(hash);
     }
     if (!k || !sameSecret(k.hash, hash) || this.status(k) !== 'active') return undefined;
     k.lastUsedAt = this.now();
@@ -124,7 +125,8 @@ export class ApiKeys {
 
   /** Re-reads one key (another replica made, revoked or deleted it). */
   async changed(apiKeyId: string): Promise<void> {
-    const fresh = await loadApiKey(this.db, { id: apiKeyId });
+    const { stamp, value: fresh } = await this.sync.read(() => loadApiKey(this.db, { id: apiKeyId }));
+    if (!this.sync.accepts('api_key', apiKeyId, stamp)) return;
     const held = this.keys.find((k) => k.apiKeyId === apiKeyId);
     if (!fresh) {
       if (held) this.remove(held);
@@ -135,10 +137,12 @@ export class ApiKeys {
 
   /** Re-reads every key: the bounded fallback for a notification that never came. */
   async reloadAll(): Promise<void> {
-    const fresh = await loadApiKeys(this.db);
+    const { stamp, value: fresh } = await this.sync.read(() => loadApiKeys(this.db));
     const ids = new Set(fresh.map((k) => k.apiKeyId));
-    for (const k of [...this.keys]) if (!ids.has(k.apiKeyId)) this.remove(k);
-    for (const k of fresh) this.put(k);
+    for (const k of [...this.keys])
+      if (!ids.has(k.apiKeyId) && this.sync.accepts('api_key', k.apiKeyId, stamp)) this.remove(k);
+    // A key re-read or revoked here since this read was issued is newer than what it found.
+    for (const k of fresh) if (this.sync.accepts('api_key', k.apiKeyId, stamp)) this.put(k);
   }
 
   /** Into memory, into the object already held for that key when there is one. */

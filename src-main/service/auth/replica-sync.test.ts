@@ -172,3 +172,76 @@ describe('on SQLite', () => {
     await ear.stop();
   });
 });
+
+describe.skipIf(postgresSkipReason)('on PostgreSQL, the order of reads', () => {
+  const shared = async (reloadMs?: number) => {
+    const sync = new ReplicaSync(
+      await openPostgres(await postgresUrl()),
+      pino({ level: 'silent' }),
+      reloadMs,
+    );
+    started.push(sync);
+    return sync;
+  };
+  /** A read that answers `value` once `release` is called; `stamp` is known as it is issued. */
+  const pending = <T>(sync: ReplicaSync, value: T) => {
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const read = sync.read(async () => {
+      await gate;
+      return value;
+    });
+    return { read, release };
+  };
+
+  it('a row read before a newer read of it was applied is refused; the newer one and other rows are not', async () => {
+    const sync = await shared();
+    const older = pending(sync, 'old');
+    const newer = pending(sync, 'new');
+    newer.release();
+    const n = await newer.read;
+    expect(sync.accepts('session', 's1', n.stamp)).toBe(true);
+    older.release();
+    const o = await older.read;
+    expect(o.stamp).toBeLessThan(n.stamp);
+    expect(sync.accepts('session', 's1', o.stamp)).toBe(false);
+    expect(sync.accepts('session', 's2', o.stamp)).toBe(true);
+    expect(sync.accepts('api_key', 's1', o.stamp)).toBe(true);
+    // The same read may apply its row more than once (reloadAll checks before dropping and merging).
+    expect(sync.accepts('session', 's1', n.stamp)).toBe(true);
+  });
+
+  it('a write made here after a read was issued wins over that read, and a read issued after it does not', async () => {
+    const sync = await shared();
+    const before = pending(sync, 'before');
+    await sync.changed('account', 'a1');
+    before.release();
+    expect(sync.accepts('account', 'a1', (await before.read).stamp)).toBe(false);
+    const after = await sync.read(async () => 'after');
+    expect(sync.accepts('account', 'a1', after.stamp)).toBe(true);
+  });
+
+  it('the stamps older than every read in flight are dropped at the period; one a read in flight needs is kept', async () => {
+    const sync = await shared(50);
+    await sync.start({ changed: async () => {}, reloadAll: async () => {} });
+    const done = await sync.read(async () => 'y');
+    expect(sync.accepts('session', 'dropped', done.stamp)).toBe(true); // older than any read in flight
+    const inFlight = pending(sync, 'x');
+    await sync.changed('session', 'kept'); // newer than the read in flight: it must still refuse it
+    const map = (sync as unknown as { applied: Map<string, number> }).applied;
+    await vi.waitFor(() => expect(map.has('session dropped')).toBe(false), SEEN);
+    expect(map.has('session kept')).toBe(true);
+    inFlight.release();
+    expect(sync.accepts('session', 'kept', (await inFlight.read).stamp)).toBe(false);
+  });
+});
+
+describe('on SQLite, the order of reads', () => {
+  it('accepts every read: memory there takes every write and nothing is re-read', async () => {
+    const sync = new ReplicaSync(await openBackend('sqlite'), pino({ level: 'silent' }));
+    const old = await sync.read(async () => 1);
+    await sync.changed('session', 's1');
+    expect(sync.accepts('session', 's1', old.stamp)).toBe(true);
+    expect(await sync.read(async () => 'value')).toEqual({ stamp: old.stamp + 1, value: 'value' });
+  });
+});

@@ -11,6 +11,12 @@
  *   are lost. And whatever a lost notification could leave behind is re-read at most
  *   RELOAD_MS later (the bounded fallback).
  * - A failed NOTIFY is logged, never thrown: the write has committed, and the reload catches up.
+ * - A read never undoes a newer one: every read takes a stamp when it is issued, and its row
+ *   replaces memory only if nothing about that row was applied or written since (`accepts`).
+ *   Without this, a 30 s reload issued just before a logout and answered (slowly, under load)
+ *   after the logout's re-read put the session back as active until the next reload. Stamps are
+ *   sound because a read issued after a commit sees it (READ COMMITTED takes its snapshot when
+ *   the statement starts).
  * - On SQLite one process is the whole service and its memory sees every write: nothing is sent
  *   or re-read, so the desktop and a plain `serve` keep today's figures.
  */
@@ -39,6 +45,11 @@ export class ReplicaSync {
   private stopListening: (() => Promise<void>) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Issues read stamps, and stamps local writes. */
+  private clock = 0;
+  /** `kind id` → the stamp of the newest read applied, or write made, about that row. */
+  private readonly applied = new Map<string, number>();
+  private readonly inFlight = new Set<number>();
 
   constructor(
     private readonly backend: StorageBackend,
@@ -48,9 +59,48 @@ export class ReplicaSync {
     this.shared = backend.dialect === 'postgres';
   }
 
-  /** Tells the other replicas; resolves once sent (or failed and logged). */
+  /** Runs a read of the tables, with the stamp it was issued at (see `accepts`). */
+  async read<T>(fn: () => Promise<T>): Promise<{ stamp: number; value: T }> {
+    const stamp = ++this.clock;
+    this.inFlight.add(stamp);
+    try {
+      return { stamp, value: await fn() };
+    } finally {
+      this.inFlight.delete(stamp);
+    }
+  }
+
+  /**
+   * Whether a row of `kind` read at `stamp` may replace what memory holds: no read issued later
+   * was applied and no write was made here since. Answering true records it as applied. Always
+   * true without replicas (nothing is re-read there).
+   */
+  accepts(kind: AuthChangeKind, id: string, stamp: number): boolean {
+    if (!this.shared) return true;
+    const key = `${kind} ${id}`;
+    if ((this.applied.get(key) ?? 0) > stamp) return false;
+    this.applied.set(key, stamp);
+    return true;
+  }
+
+  /**
+   * Drops the stamps that can no longer refuse anything: older than every read in flight (later
+   * reads have later stamps). Keeps the map as small as the rows touched since the oldest read.
+   */
+  private prune(): void {
+    let floor = this.clock + 1;
+    for (const s of this.inFlight) floor = Math.min(floor, s);
+    for (const [key, s] of this.applied) if (s < floor) this.applied.delete(key);
+  }
+
+  /**
+   * Tells the other replicas; resolves once sent (or failed and logged). Called right after
+   * memory took the write, so it also stamps the row: a read issued before the write cannot
+   * undo it.
+   */
   async changed(kind: AuthChangeKind, id: string): Promise<void> {
     if (!this.shared || this.stopped) return;
+    this.applied.set(`${kind} ${id}`, ++this.clock);
     try {
       await this.backend.notify(AUTH_CHANNEL, `${this.origin} ${kind} ${id}`);
     } catch (err) {
@@ -73,7 +123,10 @@ export class ReplicaSync {
       // Also on the first listen: a change made between the load and this moment is caught too.
       () => void handlers.reloadAll().catch(failed),
     );
-    this.timer = setInterval(() => void handlers.reloadAll().catch(failed), this.reloadMs);
+    this.timer = setInterval(() => {
+      this.prune();
+      void handlers.reloadAll().catch(failed);
+    }, this.reloadMs);
     this.timer.unref();
   }
 

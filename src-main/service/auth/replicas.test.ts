@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TokenPair } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
 import { silentLogger } from '../logger';
+import type { StorageBackend } from '../storage/backend';
 import { postgresSkipReason } from '../storage/postgres.test-support';
 import { TEST_ADMIN_PASSWORD } from '../test-support/login.test-support';
 import { openPostgres, postgresUrl, withPostgres } from './backends.test-support';
@@ -34,9 +35,12 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((a) => a.close()));
 });
 
-async function replica(url: string): Promise<{ auth: AuthService; core: AuthCore }> {
+async function replica(
+  url: string,
+  wrap: (b: StorageBackend) => StorageBackend = (b) => b,
+): Promise<{ auth: AuthService; core: AuthCore }> {
   const auth = createAuth({
-    backend: await openPostgres(url),
+    backend: wrap(await openPostgres(url)),
     logger: silentLogger(),
     adminPassword: TEST_ADMIN_PASSWORD,
     secretKey: SECRET_KEY,
@@ -146,6 +150,48 @@ describe.skipIf(postgresSkipReason)('two replicas on one PostgreSQL', () => {
     expect(await acceptsKey(b, key)).toBe(true);
     await a.core.apiKeys.revoke(owner.auth.sub, record.apiKeyId);
     await refusedSoon(() => acceptsKey(b, key));
+  });
+
+  it('a reload read before a logout and answered after it does not bring the session back', async () => {
+    const url = await postgresUrl();
+    const a = await replica(url);
+    // B's reads of the whole sessions table run at once but hand their rows over only when let:
+    // a 30 s reload that a loaded database answers after a logout was already re-read.
+    let held: { reached: () => void; release: Promise<void> } | null = null;
+    const b = await replica(
+      url,
+      (backend) =>
+        new Proxy(backend, {
+          get(target, prop, receiver) {
+            if (prop !== 'all') return Reflect.get(target, prop, receiver);
+            return async (sql: string, params?: Parameters<StorageBackend['all']>[1]) => {
+              const rows = await target.all(sql, params);
+              const h = held;
+              if (h && /FROM sessions ORDER BY/.test(sql)) {
+                h.reached();
+                await h.release;
+              }
+              return rows;
+            };
+          },
+        }),
+    );
+    const session = await login(a.core, 'admin', TEST_ADMIN_PASSWORD, CLIENT);
+    expect(await accepts(b, session.accessToken)).toBe(true);
+    let release = () => {};
+    const reached = new Promise<void>((resolve) => {
+      held = { reached: resolve, release: new Promise<void>((r) => (release = r)) };
+    });
+    const reload = b.core.sessions.reloadAll();
+    await reached; // read: the session is active in the rows it holds
+    held = null;
+    const ended = await a.core.sessions.get(session.sessionId);
+    expect(await a.core.sessions.end(ended!, 'logout')).toBe(true);
+    await refusedSoon(() => accepts(b, session.accessToken));
+    release();
+    await reload;
+    expect(await accepts(b, session.accessToken)).toBe(false);
+    expect((await b.core.sessions.get(session.sessionId))?.status).toBe('logged_out');
   });
 
   it('what one replica made is known to the other at once, from the table', async () => {

@@ -279,18 +279,26 @@ export class SessionStore {
 
   /** Re-reads an account's sessions (another replica forgot them, or made some). */
   async changedFor(accountId: string): Promise<void> {
-    const ids = new Set(await sessionIdsOf(this.backend, accountId));
+    const { stamp, value } = await this.sync.read(() => sessionIdsOf(this.backend, accountId));
+    const ids = new Set(value);
     for (const s of [...this.sessions.values()])
-      if (s.accountId === accountId && !ids.has(s.sessionId)) this.drop(s);
+      if (
+        s.accountId === accountId &&
+        !ids.has(s.sessionId) &&
+        this.sync.accepts('session', s.sessionId, stamp)
+      )
+        this.drop(s);
     for (const id of ids) await this.reread(id);
   }
 
   /** Re-reads every session: the bounded fallback for a notification that never came. */
   async reloadAll(): Promise<void> {
-    const fresh = await loadSessions(this.backend);
+    const { stamp, value: fresh } = await this.sync.read(() => loadSessions(this.backend));
     const ids = new Set(fresh.map((s) => s.sessionId));
-    for (const s of [...this.sessions.values()]) if (!ids.has(s.sessionId)) this.drop(s);
-    for (const s of fresh) this.merge(s);
+    for (const s of [...this.sessions.values()])
+      if (!ids.has(s.sessionId) && this.sync.accepts('session', s.sessionId, stamp)) this.drop(s);
+    // A row re-read or written here since this read was issued is newer than what it found.
+    for (const s of fresh) if (this.sync.accepts('session', s.sessionId, stamp)) this.merge(s);
   }
 
   toRecord(s: StoredSession, currentSessionId: string | undefined): SessionRecord {
@@ -308,9 +316,10 @@ export class SessionStore {
   }
 
   private async reread(sessionId: string): Promise<StoredSession | undefined> {
-    const fresh = await loadSession(this.backend, sessionId);
-    if (fresh) return this.merge(fresh);
+    const { stamp, value: fresh } = await this.sync.read(() => loadSession(this.backend, sessionId));
     const held = this.sessions.get(sessionId);
+    if (!this.sync.accepts('session', sessionId, stamp)) return held;
+    if (fresh) return this.merge(fresh);
     if (held) this.drop(held);
     return undefined;
   }
