@@ -42,9 +42,10 @@ function expectChallenge(
 }
 
 describe('no credentials, no answer', () => {
-  it('refuses every operation but health, login, refresh and the session probe with a 401 challenge', async () => {
+  it('refuses every operation but health, readiness, login, refresh and the session probe with a 401 challenge', async () => {
     const open = operationNames.filter((n) => operations[n].auth === 'public');
-    expect(open.sort()).toEqual(['health', 'login', 'refresh']);
+    // Readiness is asked by the kubelet's probe, which carries no credentials.
+    expect(open.sort()).toEqual(['health', 'healthReady', 'login', 'refresh']);
     const optional = operationNames.filter((n) => operations[n].auth === 'optional');
     expect(optional).toEqual(['currentSession']);
     for (const name of operationNames.filter((n) => !['public', 'optional'].includes(operations[n].auth))) {
@@ -59,8 +60,9 @@ describe('no credentials, no answer', () => {
     }
   });
 
-  it('answers health without credentials', async () => {
+  it('answers health and readiness without credentials', async () => {
     expect((await stack.call('GET', '/v1/health')).status).toBe(200);
+    expect((await stack.call('GET', '/v1/health/ready')).status).toBe(200);
   });
 
   it('serves a cluster endpoint with a valid access token', async () => {
