@@ -21,7 +21,7 @@ import type { TestPostgres } from '../../storage/postgres.test-support';
 import { openPostgresBackend } from '../../storage/postgres-backend';
 import { memoryStore } from '../../storage/store';
 import { eventually } from '../../test-support/eventually.test-support';
-import { ALL, BACKENDS, postgresPerFile } from './history.test-support';
+import { BACKENDS, postgresPerFile } from './history.test-support';
 import { EventHistory } from './index';
 
 const YEAR = 365 * 86_400_000;
