@@ -1,7 +1,7 @@
 import type { Account, AccountRole } from '../../../src-shared/contract/auth-models';
 import { ProblemError } from '../errors';
 import type { StorageBackend } from '../storage/backend';
-import { deleteAccount, loadAccount, loadAccounts, saveAccount } from './auth-tables';
+import { accountParams, deleteAccount, loadAccount, loadAccounts, saveAccount } from './auth-tables';
 import { DEFAULT_PASSWORD_COST, hashPassword, needsRehash, verifyPassword } from './passwords';
 import type { ReplicaSync } from './replica-sync';
 import { newId } from './secrets';
@@ -21,6 +21,19 @@ export interface AccountPatch {
   workspaces?: string[];
   password?: string;
 }
+
+/**
+ * The first account, only while there is none: one statement, so replicas starting together on one
+ * empty database make one row between them. On PostgreSQL the statements that all saw the table
+ * empty wait on the username's unique index for the first to commit, then do nothing; on SQLite
+ * writes are serial and NOT EXISTS sees the first. The columns are SAVE_ACCOUNT's (auth-tables.ts);
+ * the casts type the parameters, which PostgreSQL cannot infer in a SELECT list.
+ */
+const INSERT_FIRST_ACCOUNT = `INSERT INTO accounts (account_id, username, role, workspaces, password_hash, created_at, password_changed_at)
+     SELECT CAST($id AS TEXT), CAST($username AS TEXT), CAST($role AS TEXT), CAST($workspaces AS TEXT),
+       CAST($hash AS TEXT), CAST($created AS BIGINT), CAST($changed AS BIGINT)
+     WHERE NOT EXISTS (SELECT 1 FROM accounts)
+     ON CONFLICT DO NOTHING`;
 
 /** The database refused a second account of that name (another replica made it first). */
 const isUniqueViolation = (err: unknown) => /unique/i.test(String((err as Error)?.message));
@@ -102,6 +115,32 @@ export class Accounts {
       throw new ProblemError('account_exists', `an account named "${username}" already exists`);
     }
     this.accounts = [...this.accounts.filter((a) => a.username !== username), account];
+    await this.sync.changed('account', account.accountId);
+    return account;
+  }
+
+  /**
+   * The first administrator, made only while no account exists at all (INSERT_FIRST_ACCOUNT).
+   * Answers it when this call made it; undefined when another replica made the first account at
+   * the same moment, which memory then holds, read from the table.
+   */
+  async createFirstAdmin(username: string, password: string): Promise<StoredAccount | undefined> {
+    const passwordHash = await hashPassword(password, this.cost);
+    const at = this.now();
+    const account: StoredAccount = {
+      accountId: newId(),
+      username,
+      role: 'admin',
+      workspaces: [],
+      passwordHash,
+      createdAt: at,
+      passwordChangedAt: at,
+    };
+    if ((await this.db.run(INSERT_FIRST_ACCOUNT, accountParams(account))) === 0) {
+      await this.reloadAll();
+      return undefined;
+    }
+    this.accounts = [account];
     await this.sync.changed('account', account.accountId);
     return account;
   }

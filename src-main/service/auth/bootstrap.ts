@@ -1,3 +1,12 @@
+/**
+ * The first administrator, and what is said about its password.
+ *
+ * Rules:
+ * - Made only while no account exists, once across replicas sharing one database: the database
+ *   decides which start made it (Accounts.createFirstAdmin); the others start with it.
+ * - A generated password is shown once, by the start that made it, and kept only in a file
+ *   readable by its owner, deleted once the admin chooses a password.
+ */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FirstLogin } from '../../../src-shared/contract/auth-models';
@@ -57,6 +66,10 @@ export function firstLoginOf(
  * leave accounts alone (the password is never reset from the environment), and say again where
  * the generated password is while it is still the only way in. Answers whether this start
  * generated it.
+ *
+ * Replicas starting together on one empty database each see no account; the database makes one
+ * `admin` of their attempts (Accounts.createFirstAdmin), the others start with it, and only the
+ * password that works is ever shown.
  */
 export async function bootstrapAdmin(
   accounts: Accounts,
@@ -73,25 +86,20 @@ export async function bootstrapAdmin(
         'accounts exist already; the given admin password applies only on first start and was ignored',
       );
     }
-    const pending = firstLoginOf(accounts, opts.dataDir, false);
-    if (pending?.passwordFile) {
-      (opts.onAdminCreated ?? printAdminCreated)({
-        username: pending.username,
-        passwordFile: pending.passwordFile,
-        reminder: true,
-      });
-    }
+    remindWhere(accounts, opts);
     return false;
   }
   if (opts.adminPassword !== undefined && opts.adminPassword.length < MIN_PASSWORD_LENGTH) {
     throw new RangeError(`SKIFF_ADMIN_PASSWORD must have at least ${MIN_PASSWORD_LENGTH} characters`);
   }
   const generated = opts.adminPassword === undefined ? generatePassword() : undefined;
-  await accounts.create({
-    username: BOOTSTRAP_ADMIN,
-    password: opts.adminPassword ?? generated!,
-    role: 'admin',
-  });
+  const made = await accounts.createFirstAdmin(BOOTSTRAP_ADMIN, opts.adminPassword ?? generated!);
+  if (!made) {
+    // Its password (and file, if any) is the other replica's to show; this one's would let nobody in.
+    opts.logger.info('another replica created the first administrator at the same moment; using that one');
+    remindWhere(accounts, opts);
+    return false;
+  }
   const info: AdminCreatedInfo = { username: BOOTSTRAP_ADMIN };
   if (generated !== undefined) {
     info.generatedPassword = generated;
@@ -106,6 +114,21 @@ export async function bootstrapAdmin(
   );
   (opts.onAdminCreated ?? printAdminCreated)(info);
   return generated !== undefined;
+}
+
+/** Where the generated password still is, when it is still the only way in (a later start). */
+function remindWhere(
+  accounts: Accounts,
+  opts: { dataDir?: string; onAdminCreated?: (info: AdminCreatedInfo) => void },
+): void {
+  const pending = firstLoginOf(accounts, opts.dataDir, false);
+  if (pending?.passwordFile) {
+    (opts.onAdminCreated ?? printAdminCreated)({
+      username: pending.username,
+      passwordFile: pending.passwordFile,
+      reminder: true,
+    });
+  }
 }
 
 /** Once the admin has chosen a password, the generated one must not linger on disk. */
