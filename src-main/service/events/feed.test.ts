@@ -1,17 +1,18 @@
 /**
  * The event feed's rules, called directly: numbering, the resume ring and its floor, the gap a
- * stopped cache leaves, and the order in which both observers hear a change.
+ * stopped cache leaves, feeds whose ids never resume on one another (replicas, restarts), and the
+ * order in which both observers hear a change.
  */
 import { describe, expect, it } from 'vitest';
 import type { CacheObserver } from '../cache/resource-cache';
 import type { EventEntry } from './entries';
-import { bothObservers, EventFeed, type FeedChange } from './feed';
+import { bothObservers, EventFeed, FEED_OFFSET_SPACE, type FeedChange, firstFeedId } from './feed';
 
 const entry = (key: string, message = ''): EventEntry =>
   ({ key, eventId: key, lastMs: 0, message, type: 'WARNING' }) as unknown as EventEntry;
 
 function feedOf(capacity: number) {
-  const feed = new EventFeed({ capacity, now: () => 1 });
+  const feed = new EventFeed({ capacity, start: 1_000 });
   const obs = feed.observer();
   obs.listed([]);
   return { feed, obs };
@@ -65,11 +66,63 @@ describe('EventFeed', () => {
     expect(feed.since(feed.head)).toEqual([]);
   });
 
-  it('numbers from the clock in microseconds, so a later start numbers above an earlier one', () => {
-    const earlier = new EventFeed({ capacity: 4, now: () => 1_700_000_000_000 });
-    const later = new EventFeed({ capacity: 4, now: () => 1_700_000_000_001 });
-    expect(earlier.head).toBe(1_700_000_000_000_000);
-    expect(later.head).toBe(1_700_000_000_001_000);
+  it('starts at a given start, else at the clock in microseconds plus a random offset under 4e15', () => {
+    expect(new EventFeed({ capacity: 4, start: 42 }).head).toBe(42);
+    const nowMs = 1_700_000_000_000;
+    const offsets = Array.from(
+      { length: 200 },
+      () => new EventFeed({ capacity: 4, now: () => nowMs }).head - nowMs * 1000,
+    );
+    for (const o of offsets) {
+      expect(Number.isSafeInteger(o)).toBe(true);
+      expect(o).toBeGreaterThanOrEqual(0);
+      expect(o).toBeLessThan(FEED_OFFSET_SPACE);
+    }
+    expect(new Set(offsets).size).toBe(offsets.length);
+    // Spread over the whole space, in its high and its low digits (each fails with odds 2^-200 or less).
+    expect(offsets.some((o) => o < FEED_OFFSET_SPACE / 2)).toBe(true);
+    expect(offsets.some((o) => o >= FEED_OFFSET_SPACE / 2)).toBe(true);
+    expect(new Set(offsets.map((o) => o % 1e8)).size).toBeGreaterThan(1);
+    // A clock with a fraction of a microsecond still gives a whole id.
+    expect(Number.isSafeInteger(firstFeedId(1_700_000_000_000.0005))).toBe(true);
+  });
+
+  it("an id of one replica's feed is never resumed on another's, even for feeds made in the same millisecond", () => {
+    // Two replicas (or a restart) whose feeds start on the same clock reading: each numbers changes,
+    // then a client holding any id of one reconnects to the other, which must answer RESET.
+    const replicas = (make: () => EventFeed) => {
+      const feeds = [make(), make()];
+      const ids = feeds.map((feed) => {
+        const obs = feed.observer();
+        obs.listed([]);
+        const ids = [feed.head];
+        for (let i = 0; i < 5; i++) {
+          obs.upserted(entry(`e${i}`));
+          ids.push(feed.head);
+        }
+        return ids;
+      });
+      expect(feeds[0]!.since(ids[0]![0]!)).toHaveLength(5);
+      expect(ids[0]!.filter((id) => feeds[1]!.since(id) !== undefined)).toEqual([]);
+      expect(ids[1]!.filter((id) => feeds[0]!.since(id) !== undefined)).toEqual([]);
+    };
+    for (let i = 0; i < 50; i++) {
+      replicas(() => new EventFeed({ capacity: 16, now: () => 1_795_000_000_000 }));
+      replicas(() => new EventFeed({ capacity: 16 }));
+    }
+  });
+
+  it('keeps ids safe integers with room to spare, in the year 2100 at the largest offset', () => {
+    const in2100 = Date.UTC(2100, 0, 1);
+    for (let i = 0; i < 200; i++) {
+      const feed = new EventFeed({ capacity: 4, now: () => in2100 });
+      const obs = feed.observer();
+      obs.listed([]);
+      obs.upserted(entry('a'));
+      expect(Number.isSafeInteger(feed.head)).toBe(true);
+    }
+    const largest = in2100 * 1000 + FEED_OFFSET_SPACE - 1;
+    expect(Number.isSafeInteger(largest + 9e14)).toBe(true);
   });
 
   it('tells each listener every numbered change, a modification with the record before, until it unsubscribes', () => {

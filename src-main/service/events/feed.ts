@@ -2,9 +2,19 @@
  * The numbered change feed of one cluster's event cache, read by the event watch (watch/).
  *
  * Rules: every change the cache applies gets the next number, once; a bounded ring keeps the last
- * changes for Last-Event-ID resume, and anything older (or from another run) is never resumed
- * from; the history observes a change before the feed does.
+ * changes for Last-Event-ID resume, and anything older (or from another run or another replica)
+ * is never resumed from; the history observes a change before the feed does.
+ *
+ * Ids hold across replicas and restarts because no two feeds share a range: a feed's first id is
+ * the clock in microseconds plus a random offset in [0, 4e15) from node:crypto. A foreign id is
+ * resumable only if it falls in this feed's window [floor, head], at most capacity + 1 ids wide:
+ * with the default capacity that is about 1e4 / 4e15 = 2.5e-12 per attempt; and two feeds that
+ * each number a billion changes overlap at all with odds of about 2e9 / 4e15 = 5e-7. Every id
+ * stays a safe integer (below 2^53 ≈ 9.007e15): today's clock (≈ 1.8e15 µs) plus the offset is
+ * under 5.8e15, and in the year 2100 (≈ 4.1e15 µs) a feed still has over 9e14 ids to go; the
+ * room runs out around 2128. Ids stay plain decimal integers, so clients change nothing.
  */
+import { randomInt } from 'node:crypto';
 import type { CacheObserver } from '../cache/resource-cache';
 import type { EventEntry } from './entries';
 import { eventFingerprint } from './entries';
@@ -31,19 +41,33 @@ export interface FeedListener {
 export interface EventFeedOptions {
   /** Changes kept for Last-Event-ID resume; older ids get a reset. */
   capacity: number;
+  /** The clock in milliseconds; the random offset is added to it all the same. */
   now?: () => number;
+  /** Tests only: the first id, fixed, instead of the clock plus a random offset. */
+  start?: number;
 }
 
 export const DEFAULT_FEED_CAPACITY = 10_000;
+
+/** The first ids' random offsets are drawn from [0, FEED_OFFSET_SPACE). */
+export const FEED_OFFSET_SPACE = 4e15;
+/** randomInt spans at most 2^48 - 1, so the offset is drawn as two parts: high and low. */
+const LOW_SPACE = 1e8;
+
+/** A feed's first id: the clock in microseconds plus a random offset (why: the opening comment). */
+export function firstFeedId(nowMs: number): number {
+  const offset = randomInt(0, FEED_OFFSET_SPACE / LOW_SPACE) * LOW_SPACE + randomInt(0, LOW_SPACE);
+  return Math.floor(nowMs * 1000) + offset;
+}
 
 /**
  * The change feed of one cluster's event cache, for the event watch. Every change gets the next
  * sequence number; the last `capacity` changes are kept in a ring so a client that lost its
  * connection resumes after the last id it saw, with no duplicates and no gaps.
  *
- * Numbers start at the clock in microseconds when the feed is made, so they keep increasing across
- * restarts of the service (a resume with an id of an earlier run is older than the ring and gets a
- * reset, never a wrong resume). The cache's first list is the state, not a change: it is not
+ * Numbers start at the clock in microseconds plus a random offset when the feed is made, so every
+ * feed, on any replica and after any restart, numbers in a range of its own: an id of another feed
+ * lies outside this one's ring and gets a reset, never a wrong resume. The cache's first list is the state, not a change: it is not
  * numbered. A relist after a broken watch is applied as its differences by the cache, so it
  * arrives here as the ADDED, MODIFIED and DELETED it amounts to. When the cache stops (nobody used
  * it for its idle time), the feed skips a number and forgets its ring: whatever happened while
@@ -61,7 +85,7 @@ export class EventFeed {
 
   constructor(opts: EventFeedOptions) {
     this.ring = new Array<FeedChange | undefined>(Math.max(1, opts.capacity));
-    this.headSeq = Math.floor((opts.now ?? Date.now)() * 1000);
+    this.headSeq = opts.start ?? firstFeedId((opts.now ?? Date.now)());
     this.floor = this.headSeq;
   }
 

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventWatchRecord } from '../../../../src-shared/contract/event-watch-operations';
+import { EventFeed } from '../feed';
 import { changeIds, endAll, event, problemOf, start } from './stream.test-support';
 
 afterEach(endAll);
@@ -108,6 +109,16 @@ describe('watchStream: a resume point that cannot be resumed from', () => {
     expect(resetOf(got)).toBe(
       'Last-Event-ID 5 cannot be resumed from (older than the changes kept, or from another run); the current state follows',
     );
+  });
+
+  it("an id of another replica's feed, made on the same clock reading, gets RESET, never a resume", async () => {
+    // stream.test-support makes its feed with the clock at 1 ms; another replica's feed does too.
+    for (let i = 0; i < 20; i++) {
+      const other = new EventFeed({ capacity: 4, now: () => 1 });
+      const w = start({ lastEventId: other.head, state: [event('Watched')] });
+      const got = await w.until('SYNCED');
+      expect(got.map((r) => r.type)).toEqual(['RESET', 'ADDED', 'SYNCED']);
+    }
   });
 
   it('a value that is no id at all gets the same RESET, the value quoted and cut short', async () => {
