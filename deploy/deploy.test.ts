@@ -10,6 +10,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseServeArgs } from '../src-main/cli/args';
 import {
   type Container,
   containerProblems,
@@ -84,6 +85,34 @@ describe.skipIf(missing !== null)(
         expect(roles.length).toBeGreaterThan(0);
         for (const r of roles)
           expect(readOnlyProblems(r, { secrets: r.metadata.name === 'skiff-read-secrets' })).toEqual([]);
+      });
+
+      it('records every cluster on every replica, so the recorder lease always has a live taker', () => {
+        // With `viewed`, a replica offers to record only clusters it was asked about: after the
+        // recorder dies, nobody records a cluster until someone views it through another replica.
+        const args = skiffContainer(objects()).args ?? [];
+        expect(args.filter((a) => a.startsWith('--record-events'))).toEqual(['--record-events=all']);
+      });
+
+      it("names each replica by its pod, so /v1/health's replica is what kubectl get pods shows", () => {
+        const c = skiffContainer(objects());
+        const id = c.env?.filter((e) => e.name === 'SKIFF_REPLICA_ID') ?? [];
+        expect(id).toEqual([
+          { name: 'SKIFF_REPLICA_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+        ]);
+        expect((c.args ?? []).filter((a) => a.startsWith('--replica-id'))).toEqual([]);
+      });
+
+      it("starts serve as such: the real argument parser takes the container's arguments and environment", () => {
+        // A Deployment's pod name: its ReplicaSet's name and five characters, at most 63 in all.
+        const pod = `${'s'.repeat(52)}-7c9d8b6f5d-x2k4p`;
+        const opts = parseServeArgs(skiffContainer(objects()).args ?? [], {
+          dataDir: '/unused',
+          database: 'postgres://skiff:pw@db.example.com:5432/skiff',
+          replicaId: pod,
+        });
+        expect(opts.eventHistory.record).toBe('all');
+        expect(opts.replicaId).toBe(pod);
       });
 
       it("selects the Deployment's pods with its PDB and NetworkPolicy", () => {
