@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LEVEL, recordingLogger } from '../http/recording-logger.test-support';
 import { silentLogger } from '../logger';
 import type { StorageBackend } from './backend';
 import { DatabaseVersionError, SCHEMA_VERSION } from './migrations';
@@ -82,6 +83,109 @@ describe.skipIf(postgresSkipReason !== undefined)(
       expect(await watcher.get(running)).toEqual({ n: 1 });
       await db.close();
       expect(await slow).toBeInstanceOf(Error);
+    });
+
+    /** Sessions on `db`'s database whose last statement was a lease's lock query. */
+    const leaseSessions = async (db: StorageBackend) =>
+      (
+        await db.get<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND query LIKE 'SELECT pg_try_advisory_lock%'`,
+        )
+      )?.n;
+
+    it('logs a lease taken at debug, naming the database and the key', async () => {
+      const { logger: log, entries } = recordingLogger();
+      const db = await openPostgresBackend(await pg.createDatabase(), log, { max: 3 });
+      open.push(db);
+      const lease = await db.tryLease('recorder:c1');
+      expect(lease?.key).toBe('recorder:c1');
+      expect(entries.filter((e) => e.msg === 'lease taken')).toEqual([
+        expect.objectContaining({ level: LEVEL.debug, where: db.where, lease: 'recorder:c1' }),
+      ]);
+      await lease!.release();
+    });
+
+    it('a failing lease query rejects, grants nothing and leaves no session; the next ask works', async () => {
+      const db = await fresh();
+      const name = new URL(db.where).pathname.slice(1);
+      // The lease's connection is a new session: let it resolve hashtextextended to one that fails,
+      // while the pool's sessions (and the server) stay as they were.
+      await db.run(
+        `CREATE FUNCTION public.hashtextextended(text, bigint) RETURNS bigint LANGUAGE plpgsql
+         AS 'BEGIN RAISE EXCEPTION ''lease query failed on purpose''; END'`,
+      );
+      await db.run(`ALTER DATABASE "${name}" SET search_path = public, pg_catalog`);
+      await expect(db.tryLease('recorder:c1')).rejects.toThrow('lease query failed on purpose');
+      // Its connection was ended, not kept open beside the pool.
+      await vi.waitFor(async () => expect(await leaseSessions(db)).toBe(0), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      await db.run(`ALTER DATABASE "${name}" RESET search_path`);
+      const lease = await db.tryLease('recorder:c1');
+      expect(lease?.key).toBe('recorder:c1');
+      expect(await leaseSessions(db)).toBe(1);
+      await lease!.release();
+      await vi.waitFor(async () => expect(await leaseSessions(db)).toBe(0), {
+        timeout: 10_000,
+        interval: 50,
+      });
+    });
+
+    it('close cuts off a lease query in flight instead of waiting for it, and grants nothing', async () => {
+      const db = await fresh();
+      const name = new URL(db.where).pathname.slice(1);
+      // The lease's lock query never answers on its own: its session resolves hashtextextended to one that sleeps.
+      await db.run(
+        `CREATE FUNCTION public.hashtextextended(text, bigint) RETURNS bigint LANGUAGE plpgsql
+         AS 'BEGIN PERFORM pg_sleep(3600); RETURN 0; END'`,
+      );
+      await db.run(`ALTER DATABASE "${name}" SET search_path = public, pg_catalog`);
+      const asked = db.tryLease('recorder:c1').catch((e: unknown) => e);
+      const running = `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND state = 'active' AND query LIKE 'SELECT pg_try_advisory_lock%'`;
+      await vi.waitFor(async () => expect(await db.get(running)).toEqual({ n: 1 }), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      await db.close();
+      expect(await asked).toBeInstanceOf(Error);
+      // The server's side of the cut-off session sleeps on until told; end it.
+      const admin = await fresh();
+      await admin.get(
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+         WHERE datname = $name AND query LIKE 'SELECT pg_try_advisory_lock%'`,
+        { name },
+      );
+    });
+
+    it('a refused lease leaves no session behind', async () => {
+      const url = await pg.createDatabase();
+      const a = await openPostgresBackend(url, logger, { max: 3 });
+      const b = await openPostgresBackend(url, logger, { max: 3 });
+      open.push(a, b);
+      const held = await a.tryLease('recorder:c1');
+      expect(held).not.toBeNull();
+      expect(await b.tryLease('recorder:c1')).toBeNull();
+      await vi.waitFor(async () => expect(await leaseSessions(a)).toBe(1), { timeout: 10_000, interval: 50 });
+      await held!.release();
+    });
+
+    it('once closed, asks the server nothing: no lease even when the database refuses connections, and unlisten is harmless', async () => {
+      const db = await fresh();
+      const name = new URL(db.where).pathname.slice(1);
+      const unlistenDuring = await db.listen('skiff_test', () => {});
+      const unlistenAfter = await db.listen('skiff_other', () => {});
+      // Asked while close ends the listening connection, unlisten must not send a query it would cut off.
+      const closing = db.close();
+      const during = unlistenDuring();
+      await closing;
+      await expect(during).resolves.toBeUndefined();
+      await expect(unlistenAfter()).resolves.toBeUndefined();
+      const admin = await fresh();
+      await admin.run(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      expect(await db.tryLease('recorder:late')).toBeNull();
     });
 
     it('refuses a newer database with DatabaseVersionError, naming it without the password, and leaves nothing open', async () => {
