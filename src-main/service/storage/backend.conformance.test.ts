@@ -135,11 +135,20 @@ describe.each(backends)('the $name backend', ({ name, skip, open }) => {
       await db.listen('skiff_test', async (p) => {
         if (p === 'throw') throw new Error('async listener broke');
       });
+      // onListen is the receiver's code too: its throw is logged, and listen still answers.
+      await db.listen(
+        'skiff_test',
+        () => {},
+        () => {
+          throw new Error('onListen broke');
+        },
+      );
       await db.notify('skiff_test', 'throw');
       await db.notify('skiff_test', 'next');
       await vi.waitFor(() => expect(got).toEqual(['throw', 'next']));
       await vi.waitFor(() =>
         expect(entries.filter((e) => e.level === LEVEL.error)).toEqual([
+          expect.objectContaining({ channel: 'skiff_test', err: 'onListen broke', msg: 'a listener failed' }),
           expect.objectContaining({ channel: 'skiff_test', err: 'listener broke', msg: 'a listener failed' }),
           expect.objectContaining({
             channel: 'skiff_test',
