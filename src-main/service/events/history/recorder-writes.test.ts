@@ -131,3 +131,16 @@ describe('one write', () => {
     expect(Object.keys(await expiry())).toEqual(['new']);
   });
 });
+
+describe("SIGTERM's lease release", () => {
+  it('writes what is pending before giving the lease back (on SQLite nobody else would, until the next start)', async () => {
+    const { recorder } = start({ flushMs: 3_600_000 });
+    const o = recorder.observer('c1', () => []);
+    o.listed([]);
+    expect(await becomes(() => recorder.recordingClusters().includes('c1'))).toBe(true);
+    o.upserted(entry('seen-last', T0));
+    await recorder.releaseLeases();
+    expect(recorder.recordingClusters()).toEqual([]);
+    expect(await s.store.total('c1')).toBe(1);
+  });
+});

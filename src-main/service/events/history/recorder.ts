@@ -19,6 +19,9 @@ import { RecorderLeases } from './leases';
 import type { ResolvedHistoryOptions } from './options';
 import { HistoryStore } from './store';
 
+/** How long SIGTERM's lease release waits for what is pending to be written. */
+const FLUSH_BEFORE_RELEASE_MS = 2_000;
+
 /** Changes of one cluster not yet written. */
 interface Pending {
   upserts: Map<string, EventEntry>;
@@ -179,8 +182,19 @@ export class EventRecorder {
    * Gives every recorder lease back at once (SIGTERM), so another replica records from now on;
    * nothing more is written here.
    */
-  releaseLeases(): Promise<void> {
-    return this.leases.releaseAll();
+  async releaseLeases(): Promise<void> {
+    // What this replica saw is written first, within a bound (a database that does not answer
+    // must not hold the lease back). Given back, the rest would be the next holder's, and there is
+    // none on SQLite until the next start: events the cluster drops meanwhile would never be kept.
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.flush(),
+      new Promise<void>((resolve) => {
+        bound = setTimeout(resolve, FLUSH_BEFORE_RELEASE_MS);
+      }),
+    ]);
+    clearTimeout(bound);
+    await this.leases.releaseAll();
   }
 
   /** Resolves once every change seen so far is written (requests call it before reading the table). */
