@@ -133,14 +133,15 @@ describe('one write', () => {
 });
 
 describe("SIGTERM's lease release", () => {
-  it('writes what is pending before giving the lease back (on SQLite nobody else would, until the next start)', async () => {
+  it('keeps the leases on SQLite, so what is pending then is written at close (nobody else would, until the next start)', async () => {
     const { recorder } = start({ flushMs: 3_600_000 });
     const o = recorder.observer('c1', () => []);
     o.listed([]);
     expect(await becomes(() => recorder.recordingClusters().includes('c1'))).toBe(true);
     o.upserted(entry('seen-last', T0));
     await recorder.releaseLeases();
-    expect(recorder.recordingClusters()).toEqual([]);
+    expect(recorder.recordingClusters()).toEqual(['c1']);
+    await recorder.close();
     expect(await s.store.total('c1')).toBe(1);
   });
 });

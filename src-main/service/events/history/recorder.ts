@@ -19,9 +19,6 @@ import { RecorderLeases } from './leases';
 import type { ResolvedHistoryOptions } from './options';
 import { HistoryStore } from './store';
 
-/** How long SIGTERM's lease release waits for what is pending to be written. */
-const FLUSH_BEFORE_RELEASE_MS = 2_000;
-
 /** Changes of one cluster not yet written. */
 interface Pending {
   upserts: Map<string, EventEntry>;
@@ -183,17 +180,12 @@ export class EventRecorder {
    * nothing more is written here.
    */
   async releaseLeases(): Promise<void> {
-    // What this replica saw is written first, within a bound (a database that does not answer
-    // must not hold the lease back). Given back, the rest would be the next holder's, and there is
-    // none on SQLite until the next start: events the cluster drops meanwhile would never be kept.
-    let bound: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.flush(),
-      new Promise<void>((resolve) => {
-        bound = setTimeout(resolve, FLUSH_BEFORE_RELEASE_MS);
-      }),
-    ]);
-    clearTimeout(bound);
+    // On SQLite one process is the whole service: there is nobody to hand the recording to, and
+    // given back, what is still pending would not be written by close (nor by anyone until the
+    // next start; events the cluster drops meanwhile would never be kept). So it keeps them.
+    // On PostgreSQL they go back at once, as the issue asks: the next holder writes its cache's
+    // whole state when it takes one, so nothing the cluster still has is lost.
+    if (this.deps.backend.dialect === 'sqlite') return;
     await this.leases.releaseAll();
   }
 
