@@ -229,7 +229,7 @@ describe('the activity log over HTTP', () => {
 
     s.clock.advance(2 * 24 * 60 * MINUTE);
     const fresh = await s.login();
-    while (core.activity.pruneBatch()) {}
+    while (await core.activity.pruneBatch()) {}
     expect((await activity(s, fresh.bearer, '?accountId=all&limit=1000')).body.map((e) => e.type)).toEqual([
       'login',
     ]);
