@@ -10,6 +10,18 @@ export interface Principal {
   admin?: boolean;
   /** Workspaces the caller is a member of; 'all' for administrators. */
   workspaces: 'all' | readonly string[];
+  /**
+   * Who the account is outside Skiff, for `--authorize rbac` (auth/rbac): its username, where the
+   * account comes from, and the groups its identity provider last gave (none for local accounts).
+   * An API key's principal carries its owner's. Absent only for anonymous callers.
+   */
+  identity?: PrincipalIdentity;
+}
+
+export interface PrincipalIdentity {
+  username: string;
+  source: 'local' | 'oidc';
+  groups: readonly string[];
 }
 
 export interface ClientInfo {

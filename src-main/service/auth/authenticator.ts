@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthRequirement } from '../../../src-shared/contract/define';
-import type { Principal } from '../context';
+import type { Principal, PrincipalIdentity } from '../context';
 import { ProblemError } from '../errors';
 import type { Authenticator } from '../http/request-handler';
 import { type Accounts, workspacesOf } from './accounts';
 import type { ApiKeys } from './api-keys';
 import { API_KEY_PREFIX } from './secrets';
 import type { SessionStore } from './sessions';
-import type { StoredApiKey } from './state';
+import type { StoredAccount, StoredApiKey } from './state';
 import { type AccessTokens, bearerChallenge, invalidToken } from './tokens';
 
 /** Who calls a public operation: nobody in particular, and a member of nothing. */
@@ -39,6 +39,11 @@ function anonymousOn401(err: unknown): Principal {
   throw err;
 }
 
+/** The account as the cluster's RBAC is asked about it (`--authorize rbac`). */
+function identityOf(account: StoredAccount): PrincipalIdentity {
+  return { username: account.username, source: 'local', groups: [] };
+}
+
 export function createAuthenticator(deps: {
   tokens: AccessTokens;
   sessions: SessionStore;
@@ -63,6 +68,7 @@ export function createAuthenticator(deps: {
       sessionId: session.sessionId,
       admin: account.role === 'admin',
       workspaces: workspacesOf(account),
+      identity: identityOf(account),
     };
   }
 
@@ -78,7 +84,12 @@ export function createAuthenticator(deps: {
       record.workspaces === null
         ? member
         : record.workspaces.filter((w) => member === 'all' || member.includes(w));
-    return { accountId: account.accountId, apiKeyId: record.apiKeyId, workspaces: scoped };
+    return {
+      accountId: account.accountId,
+      apiKeyId: record.apiKeyId,
+      workspaces: scoped,
+      identity: identityOf(account),
+    };
   }
 
   const authenticate: Authenticator = async (req: IncomingMessage, requirement: AuthRequirement) => {
