@@ -14,6 +14,7 @@
  *   staleness and the registry's own flags, so every route that answers a Cluster answers the same.
  */
 import type { Cluster, MonitoringFlags, Workspace } from '../../../src-shared/contract/models';
+import { OPEN_ACCESS, type ReadAccess } from '../auth/rbac/access';
 import type { Principal } from '../context';
 import { ProblemError } from '../errors';
 import type { ContextSource } from '../kube/kubeconfig';
@@ -48,6 +49,8 @@ export interface RegistryOptions {
   now?: () => number;
   /** The event history's hooks: its cache observers, and what it hears of monitoring changes. */
   eventRecording?: EventRecording & { monitoringChanged(clusterId: string): void };
+  /** `--authorize rbac` (auth/rbac): what each principal may read of a live cluster; absent: everything. */
+  authorizer?: (cluster: ClusterConnection, principal: Principal) => ReadAccess;
 }
 
 /** Workspaces and the clusters in them, resolved from kubeconfig contexts and the data dir. */
@@ -119,6 +122,11 @@ export class ClusterRegistry {
     const all = [...this.clusters.values()];
     if (ws.clusterIds === undefined || ws.workspaceId === DEFAULT_WORKSPACE_ID) return all;
     return all.filter((c) => ws.clusterIds?.includes(c.clusterId));
+  }
+
+  /** What this principal may read of this cluster: the one place reads are authorized (auth/rbac/access.ts). */
+  access(cluster: ClusterConnection, principal: Principal): ReadAccess {
+    return this.opts.authorizer?.(cluster, principal) ?? OPEN_ACCESS;
   }
 
   cluster(workspaceId: string, clusterId: string, principal: Principal): ClusterConnection {
