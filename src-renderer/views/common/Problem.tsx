@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ApiError, type Syncing, syncingOf } from '../../api';
+import { forbiddenOf, forbiddenSentence } from './forbidden';
 
 const CLUSTER_DOWN = new Set([
   'cluster_unreachable',
@@ -8,7 +9,10 @@ const CLUSTER_DOWN = new Set([
   'cluster_error',
 ]);
 
+/** A refusal by the cluster's RBAC reads as what is missing and whom to ask (forbidden.ts). */
 export function problemText(err: unknown): string {
+  const permission = forbiddenOf(err);
+  if (permission) return forbiddenSentence(permission);
   if (err instanceof ApiError) return err.problem.detail || err.problem.title;
   return (err as Error | undefined)?.message ?? String(err);
 }
@@ -27,7 +31,9 @@ export function syncingText(s: Syncing): string {
  * An error as the person should read it: the service's problem+json `detail`, and for a cluster
  * that cannot be reached, that it is the cluster (not Skiff) and that Skiff keeps trying. A list
  * still arriving from the cluster (503 cluster_syncing) is no error: it shows as loading, with the
- * count so far (the caller asks again after Retry-After; usePolling does).
+ * count so far (the caller asks again after Retry-After; usePolling does). A refusal by the
+ * cluster's RBAC (403 with a `permission`) is no failure to retry either: it says which permission
+ * is missing, in words, and that the view fills in once it is granted (the polls go on).
  */
 export function ProblemNotice({
   error,
@@ -44,6 +50,17 @@ export function ProblemNotice({
   const syncing = syncingOf(error);
   if (syncing) {
     return <Loading label={`Loading ${what ?? 'the list'} from the cluster… ${syncingText(syncing)}`} />;
+  }
+  const permission = forbiddenOf(error);
+  if (permission) {
+    return (
+      <div className="notice notice-warn" role="alert" data-testid="forbidden">
+        <strong>You don't have permission to see {what ?? 'this'}</strong>
+        <p>{forbiddenSentence(permission)}</p>
+        {retrying && <p className="muted">This fills in by itself once the permission is granted.</p>}
+        {children}
+      </div>
+    );
   }
   const down = isClusterDown(error);
   const title = down
