@@ -83,6 +83,28 @@ describe('forbiddenSentence', () => {
     );
   });
 
+  it('names the object when the permission names one', () => {
+    expect(
+      forbiddenSentence({
+        verb: 'get',
+        group: '',
+        resource: 'pods',
+        subresource: 'log',
+        namespace: 'a',
+        name: 'web-1',
+      }),
+    ).toContain('to read the logs of pods "web-1" in namespace a.');
+    expect(
+      forbiddenSentence({
+        verb: 'get',
+        group: 'apps',
+        resource: 'deployments',
+        namespace: 'a',
+        name: 'shop',
+      }),
+    ).toContain('to read deployments "shop" (API group apps) in namespace a.');
+  });
+
   it('asks for a ClusterRole at the cluster scope', () => {
     expect(forbiddenSentence({ verb: 'list', group: '', resource: 'nodes' })).toBe(
       "You don't have permission to list nodes at the cluster scope. Ask a cluster administrator for a ClusterRole that grants it.",

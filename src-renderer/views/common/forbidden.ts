@@ -17,6 +17,7 @@ const permission = z.object({
   resource: name,
   subresource: name.optional(),
   namespace: name.optional(),
+  name: name.optional(),
 });
 export type Permission = z.infer<typeof permission>;
 
@@ -32,13 +33,14 @@ export function forbiddenOf(err: unknown): Permission | undefined {
 /** Kubernetes verbs as a sentence says them; others (create, patch…) are already words. */
 const VERB_WORDS: Readonly<Record<string, string>> = { get: 'read', list: 'list', watch: 'watch' };
 
-/** "list pods", "read the logs of pods", "list deployments (API group apps)". */
+/** "list pods", "read the logs of pods "web-1"", "list deployments (API group apps)". */
 function action(p: Permission): string {
   const verb = VERB_WORDS[p.verb] ?? p.verb;
   const group = p.group === '' ? '' : ` (API group ${p.group})`;
-  if (p.subresource === 'log') return `${verb} the logs of ${p.resource}${group}`;
+  const named = p.name === undefined ? '' : ` "${p.name}"`;
+  if (p.subresource === 'log') return `${verb} the logs of ${p.resource}${named}${group}`;
   const what = p.subresource ? `${p.resource}/${p.subresource}` : p.resource;
-  return `${verb} ${what}${group}`;
+  return `${verb} ${what}${named}${group}`;
 }
 
 /**
