@@ -11,6 +11,7 @@ import type { ValidInput } from '../../../src-shared/contract/define';
 import type { EventGroup, EventTimeline } from '../../../src-shared/contract/event-history-models';
 import type { Operations } from '../../../src-shared/contract/operations';
 import { viewMemo } from '../cache/list-queries';
+import { eventNamespaces } from './access';
 import { durationsEnd } from './clock';
 import { eventRows } from './filter';
 import { liveGroups, liveTimeline, toEventGroup } from './history/aggregate';
@@ -34,10 +35,11 @@ export async function eventTimeline(
   signal: AbortSignal,
   now: () => number = Date.now,
 ): Promise<{ data: EventTimeline; staleSince?: string }> {
+  const allowed = await eventNamespaces(target, query.namespace, signal);
   const source = await eventsSource(target, history, query.includeExpired, signal);
   const { cluster, flags, staleSince } = source;
   const at = durationsEnd(cluster, now());
-  const f = resolveEventFilter(query, at, flags);
+  const f = resolveEventFilter(query, at, flags, allowed);
   const found = source.recorded ? await history.timeline(cluster, f, at, query.buckets) : undefined;
   const data =
     found ??
@@ -60,9 +62,10 @@ export async function eventGroups(
   signal: AbortSignal,
   now: () => number = Date.now,
 ) {
+  const allowed = await eventNamespaces(target, query.namespace, signal);
   const source = await eventsSource(target, history, query.includeExpired, signal);
   const { cluster, flags, staleSince } = source;
-  const f = resolveEventFilter(query, durationsEnd(cluster, now()), flags);
+  const f = resolveEventFilter(query, durationsEnd(cluster, now()), flags, allowed);
   const { limit, offset } = query;
   let groups: readonly GroupRow[];
   let total: number;

@@ -24,6 +24,11 @@ export interface EventFilter {
   untilMs?: number;
   resourceEvents: boolean;
   systemEvents: boolean;
+  /**
+   * `--authorize rbac`: only events in these namespaces (the caller may `list events` there);
+   * absent: every namespace. System events (no namespace) never pass a set (events/access.ts).
+   */
+  namespaces?: ReadonlySet<string>;
 }
 
 /** Whether one event passes the list's filters: eventRows for one entry (the event watch's changes). */
@@ -33,12 +38,17 @@ export function matchesEvent(e: EventEntry, f: EventFilter): boolean {
     (f.type === undefined || e.type === f.type) &&
     (f.reason === undefined || e.reason === f.reason) &&
     (f.namespace === undefined || e.namespace === f.namespace) &&
+    (f.namespaces === undefined || f.namespaces.has(e.namespace)) &&
     (f.kind === undefined || e.kindKey === f.kind) &&
     (f.name === undefined || e.name === f.name) &&
     (f.sinceMs === undefined || e.lastMs >= f.sinceMs) &&
     (f.untilMs === undefined || e.lastMs <= f.untilMs)
   );
 }
+
+/** The allowed namespaces as part of a memo key: sorted, or null for every namespace. */
+export const allowedKey = (f: EventFilter): string[] | null =>
+  f.namespaces === undefined ? null : [...f.namespaces].sort();
 
 /** Index name and value for each indexed filter the request sets. */
 function indexedFilters(f: EventFilter): Array<[string, string]> {
@@ -66,7 +76,7 @@ function sincePrefix(rows: readonly EventEntry[], sinceMs: number): number {
 export function eventRows(view: CollectionView<EventEntry>, f: EventFilter): readonly EventEntry[] {
   if (!f.resourceEvents && !f.systemEvents) return [];
   const indexed = indexedFilters(f);
-  const key = JSON.stringify([indexed, f.name ?? null, f.sinceMs ?? null, f.untilMs ?? null]);
+  const key = JSON.stringify([indexed, f.name ?? null, f.sinceMs ?? null, f.untilMs ?? null, allowedKey(f)]);
   return remembered(view, key, () => {
     let rows = view.all;
     for (const [name, value] of indexed) {
@@ -76,7 +86,7 @@ export function eventRows(view: CollectionView<EventEntry>, f: EventFilter): rea
     if (f.sinceMs !== undefined) rows = rows.slice(0, sincePrefix(rows, f.sinceMs));
     // The events after `until` (lastMs ≥ until + 1) are a prefix too: cut off.
     if (f.untilMs !== undefined) rows = rows.slice(sincePrefix(rows, f.untilMs + 1));
-    const extra = indexed.length > 1 || f.name !== undefined;
+    const extra = indexed.length > 1 || f.name !== undefined || f.namespaces !== undefined;
     if (!extra) return rows;
     // The time bounds already hold (the slices above); matchesEvent checks them again, cheaply.
     return rows.filter((e) => matchesEvent(e, f));

@@ -11,6 +11,7 @@ import type { Reply, ValidInput } from '../../../src-shared/contract/define';
 import type { EventRecord } from '../../../src-shared/contract/models';
 import type { Operations } from '../../../src-shared/contract/operations';
 import { serialisedPage } from '../pagination';
+import { eventNamespaces } from './access';
 import { durationsEnd } from './clock';
 import { eventRecord } from './entries';
 import { eventRows } from './filter';
@@ -57,18 +58,19 @@ export async function listEvents(
   signal: AbortSignal,
   now: () => number = Date.now,
 ): Promise<Reply<EventRecord[]>> {
+  const allowed = await eventNamespaces(target, query.namespace, signal);
   const source = await eventsSource(target, history, query.includeExpired, signal);
   const { cluster, flags } = source;
   const { workspaceId } = target;
   if (source.recorded) {
-    const f = resolveEventFilter(query, durationsEnd(cluster, now()), flags);
+    const f = resolveEventFilter(query, durationsEnd(cluster, now()), flags, allowed);
     const found = await history.page(cluster, f, query.limit, query.offset);
     if (found) return historyPage(found.rows, found.total, query, workspaceId, source.staleSince);
   }
   const read = liveCache(source).read(query.snapshot);
   // A duration counts back from the walk's first page, so every page agrees on the cut.
   const asOf = durationsEnd(cluster, read.asOf);
-  const rows = eventRows(read.view, resolveEventFilter(query, asOf, flags));
+  const rows = eventRows(read.view, resolveEventFilter(query, asOf, flags, allowed));
   return serialisedPage<(typeof rows)[number], EventRecord>(
     rows,
     query.limit,

@@ -4,7 +4,8 @@
  *
  * Rules: relative durations count back from the instant the caller gives (clock.ts: a snapshot's
  * takenAt, else now; for a paged walk, its first page); kinds compare lower-cased; the monitoring
- * flags are part of the filter, so a disabled category is left out everywhere alike.
+ * flags are part of the filter, so a disabled category is left out everywhere alike; so are the
+ * namespaces the caller may list events in (access.ts), so every read cuts them alike.
  */
 import type { MonitoringFlags } from '../../../src-shared/contract/models';
 import type { HistoryFilter } from './history/filter';
@@ -26,7 +27,12 @@ const at = (p: Instant, asOf: number) =>
   p === undefined ? undefined : 'instant' in p ? p.instant : asOf - p.durationMs;
 
 /** The request's filters resolved: durations counted back from `asOf`, the monitoring flags applied. */
-export function resolveEventFilter(query: EventQuery, asOf: number, flags: MonitoringFlags): HistoryFilter {
+export function resolveEventFilter(
+  query: EventQuery,
+  asOf: number,
+  flags: MonitoringFlags,
+  namespaces?: ReadonlySet<string>,
+): HistoryFilter {
   const sinceMs = at(query.since, asOf);
   const untilMs = at(query.until, asOf);
   return {
@@ -39,5 +45,6 @@ export function resolveEventFilter(query: EventQuery, asOf: number, flags: Monit
     ...(untilMs !== undefined ? { untilMs } : {}),
     resourceEvents: flags.resourceEventsEnabled,
     systemEvents: flags.systemEventsEnabled,
+    ...(namespaces !== undefined ? { namespaces } : {}),
   };
 }

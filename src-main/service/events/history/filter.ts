@@ -9,7 +9,7 @@
  */
 
 import type { EventEntry } from '../entries';
-import type { EventFilter } from '../filter';
+import { allowedKey, type EventFilter } from '../filter';
 
 /** The event list's filters, resolved: the same filter the live list answers. */
 export type HistoryFilter = EventFilter;
@@ -42,6 +42,17 @@ export function whereOf(
   eq('namespace', 'namespace', f.namespace);
   eq('kind_key', 'kind', f.kind);
   eq('name', 'name', f.name);
+  // `--authorize rbac`: the namespaces the caller may list events in (none: nothing).
+  if (f.namespaces !== undefined) {
+    const names = allowedKey(f) ?? [];
+    if (names.length === 0) terms.push('1 = 0');
+    else {
+      names.forEach((ns, i) => {
+        params[`ns${i}`] = ns;
+      });
+      terms.push(`namespace IN (${names.map((_, i) => `$ns${i}`).join(', ')})`);
+    }
+  }
   if (f.sinceMs !== undefined) {
     terms.push('last_ms >= $since');
     params.since = f.sinceMs;
@@ -69,6 +80,7 @@ export function filterKey(f: HistoryFilter): string {
     f.untilMs ?? null,
     f.resourceEvents,
     f.systemEvents,
+    allowedKey(f),
   ]);
 }
 

@@ -6,10 +6,15 @@
  * Rules: a watch's slot is taken before anything else, its cluster resolved included, so a 429
  * costs no lookup and no cluster work; every way a watch ends gives its slot back (a client that
  * leaves before the first chunk was pulled included); the same filters as the list apply, with the
- * monitoring flags read as they are now for every batch, so a change applies to open watches.
+ * monitoring flags read as they are now for every batch, so a change applies to open watches; so
+ * are the namespaces the caller may list events in (`--authorize rbac`, ../access.ts), checked again
+ * with the credential: a grant taken away ends a watch of its namespace with a 403 ERROR, and
+ * drops that namespace's events from a watch across namespaces.
  */
 import type { StreamBody } from '../../../../src-shared/contract/define';
 import type { CallContext } from '../../context';
+import { ProblemError } from '../../errors';
+import { eventNamespaces } from '../access';
 import { durationsEnd } from '../clock';
 import { type EventQuery, resolveEventFilter } from '../query';
 import { syncedEvents } from '../source';
@@ -46,6 +51,9 @@ export class EventWatches {
     const release = this.slots.take(ctx.principal);
     try {
       const target = resolve();
+      // `--authorize rbac`: a namespace named is checked now (403), and the namespaces a watch
+      // across them may see are checked again with the credential (the authorizer caches them).
+      let allowed = await eventNamespaces(target, query.namespace, ctx.signal);
       const cache = await syncedEvents(target, ctx.signal);
       const asOf = durationsEnd(target.cluster, this.now());
       const stop = new AbortController();
@@ -59,13 +67,23 @@ export class EventWatches {
           feed: target.cluster.eventFeed,
           cache,
           workspaceId: target.workspaceId,
-          filter: () => resolveEventFilter(query, asOf, target.currentFlags()),
+          filter: () => resolveEventFilter(query, asOf, target.currentFlags(), allowed),
           framing,
           // An empty id is none, as EventSource treats it.
           lastEventId: query.lastEventId || undefined,
           sendInitial: query.sendInitialEvents !== false,
           options: this.opts,
-          recheck: ctx.recheck,
+          recheck: target.access.open
+            ? ctx.recheck
+            : async () => {
+                await ctx.recheck?.();
+                try {
+                  allowed = await eventNamespaces(target, query.namespace, ctx.signal);
+                } catch (err) {
+                  // A refusal ends the watch; a cluster that cannot answer now is STATUS's to say.
+                  if (err instanceof ProblemError && err.code === 'forbidden') throw err;
+                }
+              },
           signal: ctx.signal,
           stop,
           onEnd: release,
