@@ -28,12 +28,16 @@ export interface PageResult {
 export class TestBrowser {
   private cookies: StoredCookie[] = [];
 
+  /** `userAgent`: sent with every request, as a browser sends its own. */
+  constructor(private readonly userAgent?: string) {}
+
   /** One request, no redirect followed; cookies sent and kept. */
   async request(url: string | URL, init: RequestInit = {}): Promise<PageResult> {
     const target = new URL(url);
     const headers = new Headers(init.headers);
     const cookie = this.cookieHeader(target);
     if (cookie) headers.set('cookie', cookie);
+    if (this.userAgent && !headers.has('user-agent')) headers.set('user-agent', this.userAgent);
     const res = await fetch(target, { ...init, headers, redirect: 'manual' });
     this.keep(target, res.headers.getSetCookie());
     return { url: target, status: res.status, headers: res.headers, body: await res.text() };

@@ -183,7 +183,16 @@ export async function startTestProvider(opts: TestProviderOptions = {}): Promise
       cookies: { keys: ['provider-test-cookie-key-0123456789'] },
       pkce: { required: () => true },
       features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
-      ttl: { ...opts.ttl },
+      // Every TTL named (the provider prints a notice for each default it falls back to).
+      ttl: {
+        Interaction: 600,
+        Session: 3600,
+        Grant: 3600,
+        AccessToken: 600,
+        RefreshToken: 14 * 86_400,
+        IdToken: 3600,
+        ...opts.ttl,
+      },
     });
     for (const name of ['grant.success', 'grant.error', 'authorization.success', 'server_error']) {
       provider.on(name, (...args: unknown[]) => {
