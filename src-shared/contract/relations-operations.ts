@@ -153,6 +153,10 @@ export const relations = z
       description:
         'Kinds a relation needed that could not be read (not served, forbidden, failing): nothing of them is in the answer, and nothing is marked missing from them.',
     }),
+    hidden: z.number().int().min(1).optional().meta({
+      description:
+        'With `--authorize rbac`: how many related objects were left out because the caller may not `get` them (their kind in their namespace); a dependents node left out counts with its subtree. Absent when none.',
+    }),
   })
   .meta({ id: 'Relations' });
 export type Relations = z.infer<typeof relations>;

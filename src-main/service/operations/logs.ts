@@ -1,8 +1,14 @@
+/**
+ * The log read (getLogs): a pod's or a workload's logs as text or NDJSON, from the cluster or from
+ * a snapshot's file. Rules: the read is authorized before any session opens (requireLogAccess);
+ * a range that ended, or a snapshot, is never followed.
+ */
 import { NDJSON } from '../../../src-shared/contract/log-models';
 import type { LogQuery, LogTime } from '../../../src-shared/contract/log-operations';
 import { RESOURCE_KINDS } from '../../../src-shared/kube/kinds';
 import { parseSelector } from '../../../src-shared/kube/selector';
 import { compileLogFilter, type LogFilter } from '../../../src-shared/logs/index';
+import type { ReadAccess } from '../auth/rbac/access';
 import { resourceRows } from '../cache/list-queries';
 import type { ClusterConnection } from '../clusters/cluster';
 import type { ClusterRegistry } from '../clusters/registry';
@@ -103,6 +109,23 @@ function filterOf(
   return compiled.filter;
 }
 
+/**
+ * `--authorize rbac` (issue 26 §2): what `kubectl logs` needs. `get pods/log` in the namespace,
+ * checked first so its refusal is the one named; then `get` of the object named, and for a
+ * workload `list pods` too (its pods are found by its selector). Open access asks nothing.
+ */
+async function requireLogAccess(
+  access: ReadAccess,
+  namespace: string,
+  kind: { group: string; plural: string; singular: string },
+  name: string,
+): Promise<void> {
+  if (access.open) return;
+  await access.require({ verb: 'get', group: '', resource: 'pods', subresource: 'log', namespace });
+  await access.require({ verb: 'get', group: kind.group, resource: kind.plural, namespace, name });
+  if (kind.singular !== 'pod') await access.require({ verb: 'list', group: '', resource: 'pods', namespace });
+}
+
 export function logHandlers(
   registry: ClusterRegistry,
   opts: LogHandlerOptions = {},
@@ -110,6 +133,12 @@ export function logHandlers(
   return {
     async getLogs({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
+      await requireLogAccess(
+        registry.access(cluster, ctx.principal),
+        params.namespace,
+        params.resourceType,
+        params.resourceName,
+      );
       // On a snapshot a duration counts back from when it was taken (events/clock.ts).
       const asOf = durationsEnd(cluster, Date.now());
       const since = instantOf(query.since, asOf);

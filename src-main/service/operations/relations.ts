@@ -1,18 +1,24 @@
 import type { KindCount, SearchHit } from '../../../src-shared/contract/relations-operations';
+import type { ReadAccess } from '../auth/rbac/access';
+import { readableIn } from '../auth/read-scope';
 import type { ClusterConnection } from '../clusters/cluster';
 import { isEventKind, type KindInfo, TAILORED_KINDS } from '../clusters/kind-info';
 import type { ClusterRegistry } from '../clusters/registry';
-import type { OperationHandlers } from '../context';
+import type { CallContext, OperationHandlers } from '../context';
+import { ProblemError } from '../errors';
 import { paginate } from '../pagination';
 import { clusterSource, countKeeperOf } from '../relations/cluster-source';
+import { readableRelations } from '../relations/readable';
 import { compareText } from '../relations/refs';
-import { relationsOf } from '../relations/relations';
+import { type RelationsAnswer, relationsOf } from '../relations/relations';
 import { type SearchCache, searchCaches, searchHit } from '../relations/search';
 
 /**
  * `…/relations/…`, `…/counts` and `…/search`: kinds resolve as endpoints 1–4 resolve them
  * (ClusterConnection.kind: 400 invalid_resource_type with the canonical name as the hint), the
- * work is the relations modules'. Answers built from stale caches carry `x-Stale-Since`.
+ * work is the relations modules'. Answers built from stale caches carry `x-Stale-Since`. With
+ * `--authorize rbac` each answer holds only what the caller may read: the object needs `get`, its
+ * related objects are cut to the readable ones, search and counts need `list` where they look.
  */
 
 /** What search reads besides the running caches: the nine and the kinds people jump to next. */
@@ -57,6 +63,85 @@ async function searchKinds(
   return [...kinds.values()];
 }
 
+/**
+ * `--authorize rbac`: the object needs `get` of its kind where it is (checked before the answer is
+ * built when the path says where, else once it is found), and the answer keeps only the related
+ * objects the caller may read (relations/readable.ts). Open access asks nothing.
+ */
+async function authorizedRelations(
+  registry: ClusterRegistry,
+  cluster: ClusterConnection,
+  kind: KindInfo,
+  namespace: string | undefined,
+  name: string,
+  ctx: CallContext,
+): Promise<RelationsAnswer> {
+  const access = registry.access(cluster, ctx.principal);
+  const get = { verb: 'get', group: kind.group, resource: kind.plural, name } as const;
+  const located = !kind.namespaced || namespace !== undefined;
+  if (located) await access.require({ ...get, ...(namespace !== undefined ? { namespace } : {}) });
+  const answer = await relationsOf(clusterSource(cluster, ctx.signal), kind, namespace, name);
+  if (access.open) return answer;
+  const where = answer.relations.object.namespace;
+  if (!located) await access.require({ ...get, ...(where !== undefined ? { namespace: where } : {}) });
+  const kinds = new Map((await cluster.kinds(ctx.signal)).map((k) => [k.resourceType, k]));
+  const relations = await readableRelations(answer.relations, access, (t) => kinds.get(t));
+  return { ...answer, relations };
+}
+
+/**
+ * `--authorize rbac`: a kind's count needs `list` of it where it is counted (the namespace asked,
+ * else the cluster scope); without it the count is absent and `error` says which permission.
+ */
+async function countAllowed(
+  access: ReadAccess,
+  kind: KindInfo,
+  namespace: string | undefined,
+): Promise<string | undefined> {
+  if (access.open) return undefined;
+  try {
+    await access.require({
+      verb: 'list',
+      group: kind.group,
+      resource: kind.plural,
+      ...(namespace !== undefined ? { namespace } : {}),
+    });
+    return undefined;
+  } catch (err) {
+    if (err instanceof ProblemError && err.code === 'forbidden') return err.message;
+    throw err;
+  }
+}
+
+/** `--authorize rbac`: search finds only objects the caller may `list` (their kind in their namespace). */
+async function searchable(
+  access: ReadAccess,
+  cluster: ClusterConnection,
+  caches: readonly SearchCache[],
+  signal: AbortSignal,
+): Promise<SearchCache[]> {
+  if (access.open) return [...caches];
+  const out: SearchCache[] = [];
+  for (const c of caches) {
+    const kind = c.kind as KindInfo;
+    const attrs = { verb: 'list', group: kind.group, resource: kind.plural } as const;
+    const allowed = await readableIn(access, cluster, attrs, signal);
+    if (allowed === undefined) out.push(c);
+    else if (allowed.size > 0) out.push({ kind, view: narrowed(c.view, allowed) });
+  }
+  return out;
+}
+
+/** A view with only the rows of some namespaces (search reads `all` and namespace slices of it). */
+function narrowed(view: SearchCache['view'], namespaces: ReadonlySet<string>): SearchCache['view'] {
+  const all = view.all.filter((e) => namespaces.has(e.namespace));
+  return {
+    version: view.version,
+    all,
+    by: (name, value) => view.by(name, value).filter((e) => namespaces.has(e.namespace)),
+  };
+}
+
 export function relationsHandlers(
   registry: ClusterRegistry,
 ): Pick<OperationHandlers, 'getRelations' | 'getNamespacedRelations' | 'listCounts' | 'searchObjects'> {
@@ -64,19 +149,14 @@ export function relationsHandlers(
     async getRelations({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal);
-      const answer = await relationsOf(
-        clusterSource(cluster, ctx.signal),
-        kind,
-        undefined,
-        params.resourceName,
-      );
+      const answer = await authorizedRelations(registry, cluster, kind, undefined, params.resourceName, ctx);
       return { data: answer.relations, ...(answer.staleSince ? { staleSince: answer.staleSince } : {}) };
     },
     async getNamespacedRelations({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal, { namespaced: true });
-      const source = clusterSource(cluster, ctx.signal);
-      const answer = await relationsOf(source, kind, params.namespace, params.resourceName);
+      const { namespace, resourceName } = params;
+      const answer = await authorizedRelations(registry, cluster, kind, namespace, resourceName, ctx);
       return { data: answer.relations, ...(answer.staleSince ? { staleSince: answer.staleSince } : {}) };
     },
     async listCounts({ params, query }, ctx) {
@@ -90,7 +170,19 @@ export function relationsHandlers(
             );
       const { items, page } = paginate([...kinds].sort(byType), query.limit, query.offset);
       const keeper = countKeeperOf(cluster);
-      const data: KindCount[] = await Promise.all(items.map((k) => keeper.count(k, query.namespace)));
+      const access = registry.access(cluster, ctx.principal);
+      const data: KindCount[] = await Promise.all(
+        items.map(async (k) => {
+          const refused = await countAllowed(access, k, query.namespace);
+          if (refused === undefined) return keeper.count(k, query.namespace);
+          return {
+            resourceType: k.resourceType,
+            exact: true,
+            source: 'cache',
+            error: refused,
+          } satisfies KindCount;
+        }),
+      );
       return { data, page };
     },
     async searchObjects({ params, query }, ctx) {
@@ -111,8 +203,10 @@ export function relationsHandlers(
         const stale = read.value.staleSince;
         if (stale && (staleSince === undefined || stale < staleSince)) staleSince = stale;
       });
+      const access = registry.access(cluster, ctx.principal);
+      const allowed = await searchable(access, cluster, caches, ctx.signal);
       const { items, page } = paginate(
-        searchCaches(caches, query.q, query.namespace),
+        searchCaches(allowed, query.q, query.namespace),
         query.limit,
         query.offset,
       );
