@@ -57,6 +57,8 @@ export interface ServeOptions {
   publicUrl?: string;
   /** --shutdown-grace: how long requests in flight may take to finish after SIGTERM (default 20 s). */
   shutdownGraceMs: number;
+  /** --authorize rbac (or $SKIFF_AUTHORIZE) with --rbac-local-prefix/--rbac-oidc-prefix; absent: none. */
+  authorize?: { localPrefix: string; oidcPrefix: string };
 }
 
 export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [--kubeconfig PATH ...] [--data-dir DIR] [--demo] [--timeout SECONDS]
@@ -69,7 +71,8 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]
        [--snapshot-dir DIR]
        [--in-cluster | --no-in-cluster] [--cluster-name in-cluster] [--tls-cert FILE --tls-key FILE]
-       [--public-url https://NAME[:PORT]] [--shutdown-grace 20s]`;
+       [--public-url https://NAME[:PORT]] [--shutdown-grace 20s]
+       [--authorize rbac|none] [--rbac-local-prefix skiff:] [--rbac-oidc-prefix PREFIX]`;
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
 const accessMinutesSchema = z.coerce.number().int().min(15).max(60);
@@ -100,6 +103,8 @@ export function parseServeArgs(
     /** $SKIFF_DATABASE_URL, $SKIFF_REPLICA_ID: the flags win. */
     database?: string | undefined;
     replicaId?: string | undefined;
+    /** $SKIFF_AUTHORIZE: the flag wins. */
+    authorize?: string | undefined;
   },
 ): ServeOptions {
   let parsed: ReturnType<typeof parse>;
@@ -166,6 +171,7 @@ export function parseServeArgs(
       );
   }
   const { database, replicaId } = parseDatabaseArgs(values, defaults);
+  const authorize = parseAuthorizeArgs(values, defaults.authorize);
   return {
     host: values.host ?? '127.0.0.1',
     port: port.data,
@@ -194,7 +200,30 @@ export function parseServeArgs(
     ...(replicaId !== undefined ? { replicaId } : {}),
     ...(values['secret-key-file'] !== undefined ? { secretKeyFile: values['secret-key-file'] } : {}),
     ...deployment,
+    ...(authorize ? { authorize } : {}),
   };
+}
+
+/** --authorize rbac|none (else $SKIFF_AUTHORIZE, default none) and the prefixes RBAC names accounts with. */
+function parseAuthorizeArgs(
+  values: ReturnType<typeof parse>['values'],
+  env: string | undefined,
+): ServeOptions['authorize'] {
+  const mode = values.authorize ?? (env || 'none');
+  if (mode !== 'rbac' && mode !== 'none')
+    throw new UsageError(`--authorize must be rbac or none (got ${JSON.stringify(mode)})\n${USAGE}`);
+  const localPrefix = values['rbac-local-prefix'];
+  const oidcPrefix = values['rbac-oidc-prefix'];
+  if (mode === 'none') {
+    if (localPrefix !== undefined || oidcPrefix !== undefined)
+      throw new UsageError(`--rbac-local-prefix and --rbac-oidc-prefix need --authorize rbac\n${USAGE}`);
+    return undefined;
+  }
+  if (localPrefix === '')
+    throw new UsageError(
+      `--rbac-local-prefix must not be empty: local accounts would pass for the cluster's own users\n${USAGE}`,
+    );
+  return { localPrefix: localPrefix ?? 'skiff:', oidcPrefix: oidcPrefix ?? '' };
 }
 
 /** The longest --shutdown-grace: well past any pod's terminationGracePeriodSeconds that makes sense. */
@@ -333,6 +362,9 @@ function parse(argv: readonly string[]) {
     'tls-key': { type: 'string' },
     'public-url': { type: 'string' },
     'shutdown-grace': { type: 'string' },
+    authorize: { type: 'string' },
+    'rbac-local-prefix': { type: 'string' },
+    'rbac-oidc-prefix': { type: 'string' },
   });
 }
 

@@ -39,6 +39,7 @@ async function main() {
     geoipDb: process.env.SKIFF_GEOIP_DB || undefined,
     database: process.env.SKIFF_DATABASE_URL,
     replicaId: process.env.SKIFF_REPLICA_ID,
+    authorize: process.env.SKIFF_AUTHORIZE,
   });
   if (opts.geoipDb && !existsSync(opts.geoipDb))
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
@@ -136,6 +137,7 @@ async function main() {
     ...(staticDir ? { staticDir } : {}),
     ...(opts.tls ? { tls: opts.tls } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.authorize ? { authorize: opts.authorize } : {}),
     auth: {
       trustProxy: opts.trustProxy,
       allowedHosts: opts.allowedHosts,

@@ -9,6 +9,8 @@ import type { Server as TlsServer } from 'node:tls';
 import type { Cluster, MonitoringFlags } from '../../src-shared/contract/models';
 import { type AuthOptions, type AuthService, createAuth, legacyAuthImport } from './auth/index';
 import { DEFAULT_ACCESS_TOKEN_MINUTES, DEFAULT_REFRESH_TOKEN_DAYS } from './auth/options';
+import { createRbacAuthorizer } from './auth/rbac/authorizer';
+import { DEFAULT_LOCAL_PREFIX, DEFAULT_OIDC_PREFIX } from './auth/rbac/subject';
 import type { WatchOptions } from './clusters/cluster';
 import { ClusterRegistry } from './clusters/registry';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
@@ -89,6 +91,18 @@ export interface ServiceConfig {
   tls?: TlsFiles & { pollMs?: number };
   /** The URL clients reach the service at (`--public-url`): absolute links are made under it. */
   publicUrl?: string;
+  /**
+   * `--authorize rbac`: every read of a live cluster is checked against its RBAC for the signed-in
+   * user (auth/rbac/authorizer.ts); absent, everyone reads what Skiff's account reads.
+   */
+  authorize?: RbacConfig;
+}
+
+/** `--authorize rbac` and its prefixes; `ttlMs` (default 30 s) is for tests. */
+export interface RbacConfig {
+  localPrefix?: string;
+  oidcPrefix?: string;
+  ttlMs?: number;
 }
 
 export interface Service {
@@ -142,6 +156,17 @@ function webHost(url: string | null): AppHost {
   };
 }
 
+function rbacAuthorizer(rbac: RbacConfig, config: ServiceConfig, logger: Logger) {
+  return createRbacAuthorizer({
+    localPrefix: rbac.localPrefix ?? DEFAULT_LOCAL_PREFIX,
+    oidcPrefix: rbac.oidcPrefix ?? DEFAULT_OIDC_PREFIX,
+    timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    logger,
+    ...(config.now ? { now: config.now } : {}),
+    ...(rbac.ttlMs !== undefined ? { ttlMs: rbac.ttlMs } : {}),
+  });
+}
+
 /** The whole service, free of Electron: the desktop shell and `serve` both build it with this. */
 export function createService(config: ServiceConfig): Service {
   const logger = config.logger ?? createLogger();
@@ -176,6 +201,7 @@ export function createService(config: ServiceConfig): Service {
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     ...(config.watch ? { watch: config.watch } : {}),
     ...(config.now ? { now: config.now } : {}),
+    ...(config.authorize ? { authorizer: rbacAuthorizer(config.authorize, config, logger) } : {}),
   });
   const adminPassword =
     config.adminPassword ?? config.auth?.adminPassword ?? process.env.SKIFF_ADMIN_PASSWORD;

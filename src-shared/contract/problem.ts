@@ -65,6 +65,11 @@ export const PROBLEM_CODES = {
    * got, Retry-After (and `retryAfterSeconds`) when to ask again.
    */
   cluster_syncing: 503,
+  /**
+   * `--authorize rbac`: the cluster could not say whether the caller may read this (its
+   * SubjectAccessReview failed or was refused to Skiff's own account); never taken as allowed.
+   */
+  authorization_unavailable: 503,
   /** GET /v1/health/ready: a check failed (the database) or the service is shutting down; `checks` says which. */
   service_not_ready: 503,
   cluster_timeout: 504,

@@ -216,6 +216,46 @@ export class KubeClient {
     throw new KubeRequestError(status, parseStatus(text), statusMessage(status, text));
   }
 
+  /**
+   * A short POST of a JSON body, its answer read whole: a review the apiserver computes and does not
+   * keep (SubjectAccessReview, for `--authorize rbac`). Skiff writes nothing to a cluster.
+   */
+  async postJson<T>(path: string, body: unknown, opts: RequestOptions): Promise<T> {
+    const payload = JSON.stringify(body);
+    const { value: answer, timedOut } = await this.attempt(
+      path,
+      opts,
+      async ({ url, headers, dispatchers, signal }) => {
+        const res = await request(url, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: payload,
+          dispatcher: dispatchers.short,
+          signal,
+        });
+        return { status: res.statusCode, value: res, discard: () => res.body.dump() };
+      },
+    );
+    let text: string;
+    try {
+      text = await answer.body.text();
+    } catch (err) {
+      throw transportProblem(err, timedOut(), opts.timeoutMs, this.server);
+    }
+    const status = answer.statusCode;
+    if (status >= 200 && status < 300) {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new ProblemError(
+          'cluster_error',
+          `the cluster answered ${path} with a body that is not JSON: ${text.trim().slice(0, 200)}`,
+        );
+      }
+    }
+    throw new KubeRequestError(status, parseStatus(text), statusMessage(status, text));
+  }
+
   /** The dispatchers for this request; a new client certificate from an exec plugin gets new ones. */
   private dispatchersFor(tls: TlsSettings, pair: RequestCredential['clientPair']): Dispatchers {
     const current = this.transport;

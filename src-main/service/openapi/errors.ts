@@ -72,6 +72,8 @@ function codesOf(name: string, spec: Spec): ProblemCode[] {
   if (path.includes('/observability/') || name === 'createSnapshot') {
     codes.add('cluster_error').add('cluster_unauthorized').add('cluster_unreachable').add('cluster_timeout');
   }
+  // `--authorize rbac` (auth/rbac): a read the cluster's RBAC refuses the caller, or cannot decide.
+  if (path.includes('/observability/')) codes.add('forbidden').add('authorization_unavailable');
   if (CACHE_BACKED.test(name)) codes.add('cluster_syncing');
   for (const code of SPECIAL[name] ?? []) codes.add(code);
   return [...codes];
@@ -90,7 +92,7 @@ const REASONS: Record<number, string> = {
   429: 'Too many requests; Retry-After says when to try again.',
   500: 'An unexpected failure, logged by the service.',
   502: 'The cluster refused, rejected our credentials, or could not be reached.',
-  503: 'The cache of this list is still receiving its first list from the cluster, which is answering; `progress` says how far it got, Retry-After when to ask again.',
+  503: 'The cache of this list is still receiving its first list from the cluster, which is answering; `progress` says how far it got, Retry-After when to ask again. With `--authorize rbac`, `authorization_unavailable`: the cluster could not answer whether the caller may read it.',
   504: 'The cluster did not answer in time.',
 };
 

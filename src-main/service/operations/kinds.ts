@@ -1,7 +1,9 @@
 import type { ServedKind } from '../../../src-shared/contract/kinds-operations';
+import { visibleKinds, visibleNamespaces } from '../auth/rbac/visibility';
+import type { ClusterConnection } from '../clusters/cluster';
 import { kindRows } from '../clusters/discovery/kinds-answer';
 import type { ClusterRegistry } from '../clusters/registry';
-import type { OperationHandlers } from '../context';
+import type { CallContext, OperationHandlers } from '../context';
 import { paginate } from '../pagination';
 
 /**
@@ -9,7 +11,25 @@ import { paginate } from '../pagination';
  * every list. Group versions that could not be read go in `x-Discovery-Gaps` (HTTP) and
  * `PageInfo.discoveryGaps` (IPC); a discovery whose last reads failed answers its last result with
  * `x-Stale-Since`. A snapshot cluster (ClusterConnection.frozen) answers the kinds its file holds.
+ * With `--authorize rbac`, only the kinds the caller may list cluster-wide or in a namespace it
+ * sees (auth/rbac/visibility.ts), before paging, so the count is the caller's.
  */
+async function readable(
+  registry: ClusterRegistry,
+  cluster: ClusterConnection,
+  rows: ServedKind[],
+  ctx: CallContext,
+): Promise<ServedKind[]> {
+  const access = registry.access(cluster, ctx.principal);
+  if (access.open) return rows;
+  const namespaceKind = await cluster.kind('namespace', ctx.signal);
+  const cache = cluster.resources(namespaceKind);
+  await cache.acquire(ctx.signal);
+  const names = cache.read().view.all.map((r) => r.name);
+  const visible = await visibleNamespaces(access, names);
+  return visibleKinds(access, rows, visible === 'all' ? names : names.filter((n) => visible.has(n)));
+}
+
 export function kindsHandlers(registry: ClusterRegistry): Pick<OperationHandlers, 'listKinds'> {
   return {
     async listKinds({ params, query }, ctx) {
@@ -21,7 +41,8 @@ export function kindsHandlers(registry: ClusterRegistry): Pick<OperationHandlers
         return { data: items, page };
       }
       const view = await cluster.discovery.current(ctx.signal);
-      const { items, page } = paginate(kindRows(view), query.limit, query.offset);
+      const rows = await readable(registry, cluster, kindRows(view), ctx);
+      const { items, page } = paginate(rows, query.limit, query.offset);
       const gaps = view.gaps.map((g) => g.groupVersion).join(',');
       return {
         data: items,

@@ -4,18 +4,50 @@
  * cache: the same wrappers, labelSelector, paging, Link, ETag and x-Stale-Since as the nine. A
  * single object comes from the cache while it is live, else from the apiserver. Only a pod adds
  * something of its own (its usage).
+ * Every read asks the cluster's ReadAccess first (auth/rbac): a list in one namespace needs `list`
+ * there, a list across namespaces answers only the namespaces where the caller may `list` (cut by
+ * the namespace index, so x-Total counts only those), an object needs `get`, the namespace list
+ * shows the namespaces the caller may see (rbac/visibility.ts). Open access skips all of it.
  */
 import type { Reply } from '../../../src-shared/contract/define';
 import type { ResourceUsage, ResourceWrapper } from '../../../src-shared/contract/models';
 import type { Selector } from '../../../src-shared/kube/selector';
+import type { ReadAccess, ResourceAttributes } from '../auth/rbac/access';
+import { visibleNamespaces } from '../auth/rbac/visibility';
+import type { CollectionView } from '../cache/collection';
 import { cleanObject, type ResourceEntry } from '../cache/entries';
-import { resourceRows } from '../cache/list-queries';
+import { remembered, resourceRows } from '../cache/list-queries';
 import type { ClusterConnection } from '../clusters/cluster';
 import { apiVersionOf, type KindInfo } from '../clusters/kind-info';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { CallContext, OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
 import { serialisedPage } from '../pagination';
+
+const isNamespaceKind = (kind: KindInfo) => kind.group === '' && kind.plural === 'namespaces';
+
+/** The namespaces a view holds rows in, in order (rows are in (namespace, name) order); once per view. */
+function namespacesIn(view: CollectionView<ResourceEntry>): readonly string[] {
+  return remembered<string>(view, 'rbac-namespaces', () => {
+    const out: string[] = [];
+    for (const r of view.all) if (out[out.length - 1] !== r.namespace) out.push(r.namespace);
+    return out;
+  });
+}
+
+/**
+ * The rows of the allowed namespaces: each namespace's slice from the namespace index, joined in
+ * namespace order, which is the view's order; kept with the view so a walk's pages cut once.
+ */
+function rowsIn(
+  view: CollectionView<ResourceEntry>,
+  allowed: ReadonlySet<string>,
+  selector: Selector | undefined,
+): readonly ResourceEntry[] {
+  const namespaces = [...allowed].sort();
+  const key = `rbac:${JSON.stringify(namespaces)}:${selector ? JSON.stringify(selector) : ''}`;
+  return remembered(view, key, () => namespaces.flatMap((ns) => resourceRows(view, ns, selector)));
+}
 
 async function listPage(
   cluster: ClusterConnection,
@@ -28,12 +60,29 @@ async function listPage(
     offset: number;
   },
   workspaceId: string,
+  access: ReadAccess,
   ctx: CallContext,
 ): Promise<Reply<ResourceWrapper[]>> {
+  const list: ResourceAttributes = { verb: 'list', group: kind.group, resource: kind.plural };
+  const crossNamespaces = kind.namespaced && namespace === undefined;
+  if (!access.open && !crossNamespaces && !isNamespaceKind(kind)) {
+    await access.require(namespace === undefined ? list : { ...list, namespace });
+  }
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
   const read = cache.read(query.snapshot);
-  const rows = resourceRows(read.view, namespace, query.labelSelector?.selector);
+  const selector = query.labelSelector?.selector;
+  let rows = resourceRows(read.view, namespace, selector);
+  if (!access.open && crossNamespaces) {
+    const allowed = await access.namespaces(list, namespacesIn(read.view));
+    if (allowed !== 'all') rows = rowsIn(read.view, allowed, selector);
+  } else if (!access.open && isNamespaceKind(kind)) {
+    const visible = await visibleNamespaces(
+      access,
+      rows.map((r) => r.name),
+    );
+    if (visible !== 'all') rows = rows.filter((r) => visible.has(r.name));
+  }
   const head = `{"clusterId":${JSON.stringify(cluster.clusterId)},"workspaceId":${JSON.stringify(workspaceId)},"resource":`;
   return serialisedPage<ResourceEntry, ResourceWrapper>(
     rows,
@@ -52,14 +101,21 @@ async function locateNamespace(
   cluster: ClusterConnection,
   kind: KindInfo,
   name: string,
+  access: ReadAccess,
   ctx: CallContext,
 ): Promise<string> {
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
-  const namespaces = cache
+  const holding = cache
     .read()
     .view.all.filter((r) => r.name === name)
     .map((r) => r.namespace);
+  // Only namespaces the caller may read are searched; a name held only where it may not is a 403
+  // at the cluster scope, which says neither where it is nor what it holds.
+  const get: ResourceAttributes = { verb: 'get', group: kind.group, resource: kind.plural, name };
+  const readable = access.open ? 'all' : await access.namespaces(get, holding);
+  const namespaces = readable === 'all' ? holding : holding.filter((ns) => readable.has(ns));
+  if (namespaces.length === 0 && holding.length > 0) await access.require(get);
   if (namespaces.length === 0)
     throw new ProblemError('resource_not_found', `${kind.resourceType} "${name}" not found`);
   if (namespaces.length > 1) {
@@ -78,10 +134,15 @@ async function getOne(
   name: string,
   namespace: string | undefined,
   workspaceId: string,
+  access: ReadAccess,
   ctx: CallContext,
 ): Promise<Reply<ResourceWrapper>> {
   if (kind.namespaced && namespace === undefined) {
-    namespace = await locateNamespace(cluster, kind, name, ctx);
+    namespace = await locateNamespace(cluster, kind, name, access, ctx);
+  } else if (!access.open) {
+    // A Namespace is filed under itself, as the apiserver files it, so a Role in it can grant it.
+    const where = isNamespaceKind(kind) ? { namespace: name } : namespace === undefined ? {} : { namespace };
+    await access.require({ verb: 'get', group: kind.group, resource: kind.plural, name, ...where });
   }
   const isPod = kind.group === '' && kind.plural === 'pods';
   const usage = isPod && namespace ? cluster.podUsage(namespace, name) : Promise.resolve(undefined);
@@ -120,22 +181,26 @@ export function resourceHandlers(
     async listResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal);
-      return listPage(cluster, kind, undefined, query, params.workspaceId, ctx);
+      const access = registry.access(cluster, ctx.principal);
+      return listPage(cluster, kind, undefined, query, params.workspaceId, access, ctx);
     },
     async listNamespacedResources({ params, query }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal, { namespaced: true });
-      return listPage(cluster, kind, params.namespace, query, params.workspaceId, ctx);
+      const access = registry.access(cluster, ctx.principal);
+      return listPage(cluster, kind, params.namespace, query, params.workspaceId, access, ctx);
     },
     async getResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal);
-      return getOne(cluster, kind, params.resourceName, undefined, params.workspaceId, ctx);
+      const access = registry.access(cluster, ctx.principal);
+      return getOne(cluster, kind, params.resourceName, undefined, params.workspaceId, access, ctx);
     },
     async getNamespacedResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal, { namespaced: true });
-      return getOne(cluster, kind, params.resourceName, params.namespace, params.workspaceId, ctx);
+      const access = registry.access(cluster, ctx.principal);
+      return getOne(cluster, kind, params.resourceName, params.namespace, params.workspaceId, access, ctx);
     },
   };
 }
