@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { AccessReviews } from './access-review';
 import { SimAuth } from './auth';
 import type { ContentProvider } from './content';
 import { demoContent } from './demo';
@@ -22,6 +23,7 @@ import { SimStore } from './store';
 import { Ticker } from './ticker';
 import { createPki, type SimPki } from './tls';
 
+export { AccessReviews, type ReviewRecord } from './access-review';
 export type { SimAuth } from './auth';
 export { type CapturedContent, type CapturedObject, capturedContent } from './captured';
 export type { ContentProvider, LoadedContent } from './content';
@@ -30,6 +32,7 @@ export {
   DEMO_NAMESPACES,
   DEMO_NODES,
   DEMO_PODS,
+  DEMO_TEAM,
   DEMO_WORKLOADS,
   demoContent,
   type NotablePod,
@@ -40,6 +43,7 @@ export { aggregatedCore, aggregatedGroups } from './discovery-aggregated';
 export type { EventBump, EventInput } from './events';
 export { SimKinds } from './kinds';
 export { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
+export type { Decision, NonResourceAttributes, ResourceAttributes, UserInfo } from './rbac';
 export type { Faults } from './server';
 export { type Change, SimStore } from './store';
 export { objectKey } from './table';
@@ -115,6 +119,11 @@ export interface Simulator {
   connections(): { accepted: number; open: number };
   store: SimStore;
   faults: Faults;
+  /**
+   * The SubjectAccessReviews the server answered (count, the latest 1000, reset()): how a test
+   * tells how many RBAC checks a client made. Failed ones (400, 422, 503) are not counted.
+   */
+  accessReviews: AccessReviews;
   /** Advances simulated life by one step (what tickMs does on a timer). */
   tick(): void;
   /** Deletes the events older than eventTtlMs now (what its timer does); returns how many. */
@@ -145,7 +154,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     hang: false,
     unauthorized: false,
     discoveryDown: [],
+    accessReviewsDown: false,
   };
+  const accessReviews = new AccessReviews();
   const ticker = new Ticker({
     store,
     metrics: computed,
@@ -160,6 +171,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     metrics,
     faults,
     auth,
+    reviews: accessReviews,
     bookmarkMs: opts.bookmarkMs ?? 15_000,
     serverAddress: () => url.replace(/^https?:\/\//, ''),
     ...(opts.listOrder ? { listOrder: opts.listOrder } : {}),
@@ -217,6 +229,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     connections: () => ({ accepted, open: sockets.size }),
     store,
     faults,
+    accessReviews,
     tick: () => ticker.tick(),
     expireEvents: () => (eventTtlMs ? expireEvents(store, eventTtlMs) : 0),
     close() {

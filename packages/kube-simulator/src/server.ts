@@ -4,11 +4,12 @@
  * real component answers differently. Discovery reports the real apiserver's verbs; of them the
  * simulator serves get, list and watch, and create and delete (writes.ts) for the kinds it
  * stores; any other verb is 405, as is a verb the kind does not have. Logs (log-http.ts),
- * metrics.k8s.io (metrics-http.ts) and the Tables kubectl get asks for (table-http.ts) are
- * answered beside this file.
+ * metrics.k8s.io (metrics-http.ts), the Tables kubectl get asks for (table-http.ts) and
+ * SubjectAccessReviews (access-review.ts, the one review it answers) are answered beside this file.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AccessReviews, AUTHORIZATION_GROUP, reviewAccess } from './access-review';
 import type { SimAuth } from './auth';
 import { apiGroupList, apiVersions, resourceList, versionInfo } from './discovery';
 import {
@@ -58,6 +59,8 @@ export interface Faults extends MetricsFaults {
    * discovery handler or a proxy in front of it fails; everything else still answers.
    */
   discoveryDown: string[];
+  /** SubjectAccessReviews answer 503, as an apiserver that cannot reach its authorizer. */
+  accessReviewsDown: boolean;
 }
 
 interface ServerDeps {
@@ -65,6 +68,8 @@ interface ServerDeps {
   metrics: MetricsProvider;
   faults: Faults;
   auth: SimAuth;
+  /** Counts the SubjectAccessReviews answered (access-review.ts). */
+  reviews: AccessReviews;
   bookmarkMs: number;
   serverAddress: () => string;
   listOrder?: ListOrder;
@@ -185,6 +190,16 @@ export class Router {
       return sendStatus(res, pathNotFound());
     }
     const plain = p.subresource === undefined && !p.watchPath;
+    if (
+      req.method === 'POST' &&
+      plain &&
+      p.name === undefined &&
+      def.group === AUTHORIZATION_GROUP &&
+      def.resource === 'subjectaccessreviews'
+    ) {
+      const { store, reviews, faults } = this.deps;
+      return reviewAccess(req, res, store, reviews, faults.accessReviewsDown);
+    }
     if (req.method === 'POST' && plain && p.name === undefined)
       return createObject(req, res, this.deps.store, def, p.namespace);
     if (req.method === 'DELETE' && plain && p.name !== undefined)

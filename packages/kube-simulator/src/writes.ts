@@ -26,7 +26,8 @@ import type { KubeObject } from './types';
 
 const MAX_BODY = 3 * 1024 * 1024;
 
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
+/** The request body as text, or undefined past the apiserver's 3 MiB limit. */
+export async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

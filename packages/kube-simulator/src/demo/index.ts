@@ -22,8 +22,10 @@ import { buildNamespace } from './namespaces';
 import { buildNodes } from './nodes';
 import { buildDefault, buildKubeSystem, buildMonitoring } from './platform';
 import { buildShop } from './shop';
+import { buildTeam } from './team';
 
 export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod } from './catalogue';
+export { DEMO_TEAM } from './team';
 export type { GenScale };
 
 interface DemoOptions {
@@ -92,6 +94,7 @@ export function buildDemo(opts: DemoOptions): Demo {
   buildMoreKinds(gen);
   buildBrokenStorage(gen);
   buildCustomResources(gen);
+  buildTeam(gen);
   if (scale.events !== undefined && scale.events > gen.events.length) {
     buildFillerEvents(gen, filler.length > 0 ? filler : pods(), scale.events);
   }
