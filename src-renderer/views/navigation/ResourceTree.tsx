@@ -23,12 +23,15 @@ interface Item {
  * Every kind the cluster serves, grouped as people look for them (Workloads, Networking, Config &
  * storage, Access control, Cluster, then Custom resources by API group), each with its count in the
  * chosen namespace. Kinds with no objects hide unless "Show empty kinds" is on. A WAI-ARIA tree: one
- * tab stop; arrows move, Right/Left open and close, Enter opens the list.
+ * tab stop; arrows move, Right/Left open and close, Enter opens the list. With `--authorize rbac`
+ * the service leaves out the kinds the person may not list; when that is every kind, a sentence
+ * says so in place of an empty tree.
  */
 export function ResourceTree({ cluster }: { cluster: Cluster }) {
   const { collapsed, toggle, focusId, setFocus, showEmpty, setShowEmpty } = useTree();
   const route = useRoute();
   const kinds = useKinds((s) => s.entries);
+  const kindsLoaded = useKinds((s) => s.loaded);
   const scope = { workspaceId: cluster.workspaceId, clusterId: cluster.clusterId };
   const { counts } = useTreeCounts(scope, route.namespace, kinds);
   const current = route.area === 'resources' ? route.kind : null;
@@ -132,6 +135,17 @@ export function ResourceTree({ cluster }: { cluster: Cluster }) {
   };
 
   const siblings = (it: Item) => items.filter((o) => o.parent === it.parent);
+
+  if (kindsLoaded && kinds.length === 0) {
+    return (
+      <nav aria-label="Cluster resources" className="tree-nav">
+        <p className="empty" role="status" data-testid="tree-no-kinds">
+          You may not list any kind of resource in {cluster.name}. Ask a cluster administrator for a Role that
+          grants it.
+        </p>
+      </nav>
+    );
+  }
 
   return (
     <nav aria-label="Cluster resources" className="tree-nav">
