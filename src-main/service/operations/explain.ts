@@ -4,12 +4,15 @@
  * with the canonical name as the hint); the object and everything its explanation looks up come
  * from the watch caches (explain/cache-context.ts). A namespaced kind named without a namespace is
  * looked up across namespaces as endpoint 2 does: one match is explained, several are a 409 naming
- * them. An answer read from a stale cache carries x-Stale-Since.
+ * them. An answer read from a stale cache carries x-Stale-Since. With `--authorize rbac` it
+ * follows `get` of the object where it is (403 naming the permission otherwise): checked before
+ * the lookup when the path says where, else once the object is found.
  */
 import type { Reply } from '../../../src-shared/contract/define';
 import type { Explanation } from '../../../src-shared/contract/explain-operations';
 import { explainObject } from '../../../src-shared/guidance/explain-object';
 import type { ObjectLike } from '../../../src-shared/guidance/findings';
+import type { ReadAccess } from '../auth/rbac/access';
 import type { ResourceEntry } from '../cache/entries';
 import { resourceRows } from '../cache/list-queries';
 import type { ClusterConnection } from '../clusters/cluster';
@@ -47,7 +50,11 @@ async function explain(
   namespace: string | undefined,
   name: string,
   ctx: CallContext,
+  access: ReadAccess,
 ): Promise<Reply<Explanation>> {
+  const get = { verb: 'get', group: kind.group, resource: kind.plural, name } as const;
+  const located = !kind.namespaced || namespace !== undefined;
+  if (located) await access.require({ ...get, ...(namespace !== undefined ? { namespace } : {}) });
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
   const read = cache.read();
@@ -57,6 +64,7 @@ async function explain(
   // As the API serves it: metadata is always there.
   const object = JSON.parse(entry.json) as ObjectLike & { metadata: { uid?: string } };
   const where = kind.namespaced ? entry.namespace : undefined;
+  if (!located) await access.require({ ...get, ...(where !== undefined ? { namespace: where } : {}) });
   const context = await cacheExplainContext(cluster, { kind, namespace: where, name }, ctx.signal);
   const findings = await explainObject(object, context);
   const uid = object.metadata.uid;
@@ -79,12 +87,14 @@ export function explainHandlers(
     async explainResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal);
-      return explain(cluster, kind, undefined, params.resourceName, ctx);
+      const access = registry.access(cluster, ctx.principal);
+      return explain(cluster, kind, undefined, params.resourceName, ctx, access);
     },
     async explainNamespacedResource({ params }, ctx) {
       const cluster = registry.cluster(params.workspaceId, params.clusterId, ctx.principal);
       const kind = await cluster.kind(params.resourceType, ctx.signal, { namespaced: true });
-      return explain(cluster, kind, params.namespace, params.resourceName, ctx);
+      const access = registry.access(cluster, ctx.principal);
+      return explain(cluster, kind, params.namespace, params.resourceName, ctx, access);
     },
   };
 }
