@@ -19,7 +19,7 @@ import { loadContexts } from '../../kube/kubeconfig';
 import { checkAnswer } from '../../test-support/contract-check.test-support';
 import { TEST_ADMIN_PASSWORD } from '../../test-support/login.test-support';
 import type { AuthOptions } from '../options';
-import { FAST_HASH, FakeClock } from '../stack.test-support';
+import { FAST_HASH, FakeClock, queryDataDir } from '../stack.test-support';
 import { type ProviderLogin, signInAtProvider, TestBrowser } from './browser.test-support';
 import type { OidcOptions } from './options';
 import {
@@ -54,6 +54,7 @@ export interface OidcStack {
   op: TestProvider;
   service: Service;
   clock: FakeClock;
+  dataDir: string;
   logs: LogEntry[];
   sim?: Simulator;
   /** {url}/v1/auth/oidc/callback: where the provider sends browsers back. */
@@ -197,6 +198,7 @@ export async function startOidcStack(opts: OidcStackOptions = {}): Promise<OidcS
       op,
       service: running,
       clock,
+      dataDir: join(dir, 'data'),
       logs: log.entries,
       ...(sim ? { sim } : {}),
       callbackUrl,
@@ -239,4 +241,28 @@ export function oidcErrorOf(answer: Answer<unknown>): string | null {
 export function problemCode(answer: Answer<unknown>): string | undefined {
   const type = (answer.body as { type?: string; code?: string } | undefined)?.type ?? '';
   return (answer.body as { code?: string }).code ?? type.split('/').pop();
+}
+
+/** A bearer of the local break-glass administrator (password login). */
+export async function adminBearer(stack: OidcStack): Promise<Record<string, string>> {
+  const res = await stack.call<{ accessToken: string }>('POST', '/v1/auth/login', {
+    body: { username: 'admin', password: TEST_ADMIN_PASSWORD },
+  });
+  if (res.status !== 200) throw new Error(`admin login answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { authorization: `Bearer ${res.body.accessToken}` };
+}
+
+/** The usernames of the oidc accounts, and how many sessions were ever started (rows in the database). */
+export async function signedInSoFar(stack: OidcStack): Promise<{ oidcAccounts: string[]; sessions: number }> {
+  const accounts = queryDataDir<{ username: string }>(
+    stack.dataDir,
+    "SELECT username FROM accounts WHERE source = 'oidc' ORDER BY username",
+  );
+  const [count] = queryDataDir<{ n: number }>(stack.dataDir, 'SELECT count(*) AS n FROM sessions');
+  return { oidcAccounts: accounts.map((a) => a.username), sessions: Number(count?.n ?? 0) };
+}
+
+/** The log entry of the last refused sign-in, if any. */
+export function lastRefusal(stack: OidcStack): LogEntry | undefined {
+  return stack.logs.filter((e) => e.msg === 'oidc sign-in refused').at(-1);
 }
