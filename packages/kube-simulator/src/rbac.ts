@@ -41,7 +41,7 @@ export interface Decision {
   reason: string;
 }
 
-interface PolicyRule {
+export interface PolicyRule {
   verbs: string[];
   apiGroups: string[];
   resources: string[];
@@ -144,8 +144,9 @@ function roleRules(store: SimStore, kind: string, name: string, bindingNamespace
       ? { ok: true, rules: rulesOf(role) }
       : { ok: false, error: `clusterrole.rbac.authorization.k8s.io "${name}" not found` };
   }
-  if (kind === 'Role' && bindingNamespace !== '') {
-    const role = store.peek('roles', bindingNamespace, name);
+  if (kind === 'Role') {
+    // A ClusterRoleBinding cannot name a Role: there is no namespace to find it in.
+    const role = bindingNamespace === '' ? undefined : store.peek('roles', bindingNamespace, name);
     return role
       ? { ok: true, rules: rulesOf(role) }
       : { ok: false, error: `role.rbac.authorization.k8s.io "${name}" not found` };
