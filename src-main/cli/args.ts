@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { OidcOptions } from '../service/auth/oidc/options';
 import { type EventHistoryOptions, parseDuration } from '../service/events/history/index';
 import { checkDatabaseUrl, DatabaseUrlError } from '../service/storage/database-url';
 import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
+import { OIDC_FLAGS, OIDC_USAGE, OidcUsageError, parseOidcArgs } from './oidc-args';
 
 export interface ServeOptions {
   host: string;
@@ -57,6 +59,10 @@ export interface ServeOptions {
   publicUrl?: string;
   /** --shutdown-grace: how long requests in flight may take to finish after SIGTERM (default 20 s). */
   shutdownGraceMs: number;
+  /** --oidc-* (issue 26): sign-in with an OpenID Provider (cli/oidc-args.ts). */
+  oidc?: OidcOptions;
+  /** --local-login on|off; absent: on. */
+  localLogin?: boolean;
   /** --authorize rbac (or $SKIFF_AUTHORIZE) with --rbac-local-prefix/--rbac-oidc-prefix; absent: none. */
   authorize?: { localPrefix: string; oidcPrefix: string };
 }
@@ -72,7 +78,8 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--snapshot-dir DIR]
        [--in-cluster | --no-in-cluster] [--cluster-name in-cluster] [--tls-cert FILE --tls-key FILE]
        [--public-url https://NAME[:PORT]] [--shutdown-grace 20s]
-       [--authorize rbac|none] [--rbac-local-prefix skiff:] [--rbac-oidc-prefix PREFIX]`;
+       [--authorize rbac|none] [--rbac-local-prefix skiff:] [--rbac-oidc-prefix PREFIX]
+${OIDC_USAGE}`;
 
 const portSchema = z.coerce.number().int().min(0).max(65535);
 const accessMinutesSchema = z.coerce.number().int().min(15).max(60);
@@ -105,6 +112,8 @@ export function parseServeArgs(
     replicaId?: string | undefined;
     /** $SKIFF_AUTHORIZE: the flag wins. */
     authorize?: string | undefined;
+    /** $SKIFF_OIDC_CLIENT_SECRET: --oidc-client-secret-file wins. */
+    oidcClientSecret?: string | undefined;
   },
 ): ServeOptions {
   let parsed: ReturnType<typeof parse>;
@@ -172,6 +181,13 @@ export function parseServeArgs(
   }
   const { database, replicaId } = parseDatabaseArgs(values, defaults);
   const authorize = parseAuthorizeArgs(values, defaults.authorize);
+  let oidc: ReturnType<typeof parseOidcArgs>;
+  try {
+    oidc = parseOidcArgs(values, { clientSecret: defaults.oidcClientSecret }, deployment.publicUrl);
+  } catch (err) {
+    if (err instanceof OidcUsageError) throw new UsageError(`${err.message}\n${USAGE}`);
+    throw err;
+  }
   return {
     host: values.host ?? '127.0.0.1',
     port: port.data,
@@ -201,6 +217,7 @@ export function parseServeArgs(
     ...(values['secret-key-file'] !== undefined ? { secretKeyFile: values['secret-key-file'] } : {}),
     ...deployment,
     ...(authorize ? { authorize } : {}),
+    ...oidc,
   };
 }
 
@@ -365,6 +382,7 @@ function parse(argv: readonly string[]) {
     authorize: { type: 'string' },
     'rbac-local-prefix': { type: 'string' },
     'rbac-oidc-prefix': { type: 'string' },
+    ...OIDC_FLAGS,
   });
 }
 

@@ -3,7 +3,7 @@ import '../service/heap-profile';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { legacyAuthImport } from '../service/auth/index';
+import { legacyAuthImport, OidcConfigError } from '../service/auth/index';
 import { AuthStateError } from '../service/auth/state';
 import { loadClusterSources } from '../service/clusters/sources';
 import { ProblemError } from '../service/errors';
@@ -40,6 +40,7 @@ async function main() {
     database: process.env.SKIFF_DATABASE_URL,
     replicaId: process.env.SKIFF_REPLICA_ID,
     authorize: process.env.SKIFF_AUTHORIZE,
+    oidcClientSecret: process.env.SKIFF_OIDC_CLIENT_SECRET,
   });
   if (opts.geoipDb && !existsSync(opts.geoipDb))
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
@@ -147,6 +148,8 @@ async function main() {
       ...(opts.refreshTokenDays !== undefined ? { refreshTokenDays: opts.refreshTokenDays } : {}),
       activityRetentionDays: opts.activityRetentionDays,
       activityMaxEntries: opts.activityMaxEntries,
+      ...(opts.oidc ? { oidc: opts.oidc } : {}),
+      ...(opts.localLogin !== undefined ? { localLogin: opts.localLogin } : {}),
     },
   });
   if (service.auth.geoipFiles.length === 0) {
@@ -222,6 +225,7 @@ main().catch((err: unknown) => {
     err instanceof KubeconfigError ||
     err instanceof InClusterError ||
     err instanceof TlsFilesError ||
+    err instanceof OidcConfigError ||
     err instanceof RangeError
   ) {
     process.stderr.write(`skiff: ${err.message}\n`);

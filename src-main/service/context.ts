@@ -31,6 +31,11 @@ export interface ClientInfo {
   userAgent?: string;
   /** HTTP: the client reached the service over https (TLS, or a trusted proxy's X-Forwarded-Proto). */
   secure?: boolean;
+  /**
+   * HTTP: a browser's top-level navigation (Sec-Fetch-Mode: navigate, or an Accept that asks for
+   * text/html): the OIDC sign-in answers its refusals with a redirect to the login page.
+   */
+  navigation?: boolean;
 }
 
 export interface CallContext {

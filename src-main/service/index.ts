@@ -215,6 +215,8 @@ export function createService(config: ServiceConfig): Service {
     ...config.auth,
     // Naming the public URL is enough to be reached under it (http/public-url.ts).
     ...(config.publicUrl ? publicUrlAuth(config.auth, config.publicUrl) : {}),
+    // The OIDC redirect URI is made under it (auth/oidc/options.ts).
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     backend,
     accessTokenMinutes,
     refreshTokenDays,

@@ -12,7 +12,14 @@ export type SessionStatus = z.infer<typeof sessionStatus>;
 
 /** How a session ended, when it did; `expired` sessions end with 'expired'. */
 export const sessionEndReason = z
-  .enum(['logout', 'refresh_token_reused', 'password_changed', 'account_removed', 'expired'])
+  .enum([
+    'logout',
+    'refresh_token_reused',
+    'password_changed',
+    'account_removed',
+    'expired',
+    'oidc_access_removed',
+  ])
   .meta({ id: 'SessionEndReason' });
 export type SessionEndReason = z.infer<typeof sessionEndReason>;
 
@@ -131,6 +138,14 @@ export const account = z
     }),
     createdAt: z.string(),
     passwordChangedAt: z.string(),
+    source: z.enum(['local', 'oidc']).meta({
+      description:
+        'local: made by an administrator, signs in with a password. oidc: made at a first sign-in with the identity provider; has no password.',
+    }),
+    groups: z.array(z.string()).meta({
+      description:
+        'The groups the identity provider last gave (re-read at every recheck); [] for local accounts.',
+    }),
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof account>;
@@ -177,6 +192,8 @@ export const ACTIVITY_TYPES = [
   'api_key_created',
   'api_key_used',
   'api_key_revoked',
+  'oidc_access_removed',
+  'oidc_groups_changed',
 ] as const;
 export const activityType = z.enum(ACTIVITY_TYPES).meta({ id: 'ActivityType' });
 export type ActivityType = z.infer<typeof activityType>;

@@ -14,6 +14,7 @@ import {
   resourceWrapper,
   workspace as workspaceRecord,
 } from './models';
+import { oidcOperations } from './oidc-operations';
 import {
   anyResourceType,
   booleanParam,
@@ -206,6 +207,7 @@ export const operations = {
   ...eventWatchOperations,
   ...eventHistoryOperations,
   ...authOperations,
+  ...oidcOperations,
   ...logOperations,
   ...settingsOperations,
   ...guidanceOperations,

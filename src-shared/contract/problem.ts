@@ -26,11 +26,29 @@ export const PROBLEM_CODES = {
   invalid_credentials: 401,
   invalid_grant: 401,
   refresh_token_reused: 401,
+  /** OIDC sign-in: the ID token failed a check (issuer, audience, signature, expiry, nonce); nothing was started. */
+  oidc_token_invalid: 401,
   forbidden: 403,
   api_key_not_allowed: 403,
   admin_required: 403,
   host_not_allowed: 403,
   origin_not_allowed: 403,
+  /** `--local-login off`: password login is turned off; sign in with the identity provider. */
+  local_login_disabled: 403,
+  /** OIDC sign-in: the provider answered the sign-in with an error (the user declined, or is not allowed). */
+  oidc_denied: 403,
+  /** OIDC: the provider no longer knows the user (or refused its refresh token); the sessions were ended. */
+  oidc_access_removed: 403,
+  /** OIDC sign-in: the sign-in's state is unknown, used, expired or not this browser's. */
+  oidc_state_mismatch: 400,
+  /** OIDC sign-in: the provider refused the authorization code (used already, expired, or the PKCE check failed). */
+  oidc_code_rejected: 400,
+  /** OIDC is not configured on this service (no --oidc-issuer). */
+  oidc_not_configured: 404,
+  /** OIDC sign-in: a local account has the username the provider gave; it is never taken over. */
+  oidc_account_conflict: 409,
+  /** OIDC: the identity provider cannot be reached (discovery, token endpoint) right now. */
+  oidc_unavailable: 503,
   workspace_not_found: 404,
   cluster_not_found: 404,
   resource_not_found: 404,

@@ -29,9 +29,10 @@ export interface AccountPatch {
  * writes are serial and NOT EXISTS sees the first. The columns are SAVE_ACCOUNT's (auth-tables.ts);
  * the casts type the parameters, which PostgreSQL cannot infer in a SELECT list.
  */
-const INSERT_FIRST_ACCOUNT = `INSERT INTO accounts (account_id, username, role, workspaces, password_hash, created_at, password_changed_at)
+const INSERT_FIRST_ACCOUNT = `INSERT INTO accounts (account_id, username, role, workspaces, password_hash, created_at, password_changed_at, source, oidc_groups)
      SELECT CAST($id AS TEXT), CAST($username AS TEXT), CAST($role AS TEXT), CAST($workspaces AS TEXT),
-       CAST($hash AS TEXT), CAST($created AS BIGINT), CAST($changed AS BIGINT)
+       CAST($hash AS TEXT), CAST($created AS BIGINT), CAST($changed AS BIGINT), CAST($source AS TEXT),
+       CAST($groups AS TEXT)
      WHERE NOT EXISTS (SELECT 1 FROM accounts)
      ON CONFLICT DO NOTHING`;
 
@@ -106,6 +107,8 @@ export class Accounts {
       passwordHash,
       createdAt: at,
       passwordChangedAt: at,
+      source: 'local',
+      groups: [],
     };
     try {
       await this.db.transaction('create account', (tx) => saveAccount(tx, account));
@@ -135,6 +138,8 @@ export class Accounts {
       passwordHash,
       createdAt: at,
       passwordChangedAt: at,
+      source: 'local',
+      groups: [],
     };
     if ((await this.db.run(INSERT_FIRST_ACCOUNT, accountParams(account))) === 0) {
       await this.reloadAll();
@@ -145,9 +150,13 @@ export class Accounts {
     return account;
   }
 
-  /** The account when the password is right; null otherwise, in the same time for an unknown name. */
+  /**
+   * The account when the password is right; null otherwise, in the same time for an unknown name.
+   * Accounts the identity provider made have no password: they are answered as unknown names.
+   */
   async verify(username: string, password: string): Promise<StoredAccount | null> {
-    const account = this.byUsername(username);
+    const found = this.byUsername(username);
+    const account = found?.source === 'oidc' ? undefined : found;
     this.dummyHash ??= hashPassword('not a password of anyone', this.cost);
     const ok = await verifyPassword(password, account?.passwordHash ?? (await this.dummyHash));
     if (!account || !ok) return null;
@@ -156,6 +165,66 @@ export class Accounts {
       await this.replace({ ...account, passwordHash });
     }
     return this.get(account.accountId) ?? null;
+  }
+
+  /**
+   * The account of an identity provider's user, made at the first sign-in (source 'oidc', no
+   * password) and brought up to date at every later one and every recheck: its groups, and its
+   * role when the provider decides roles (`role` given). A local account of that name is never
+   * taken over. The last-administrator rule does not hold the provider back: it decides.
+   */
+  async upsertOidc(
+    username: string,
+    groups: string[],
+    role: AccountRole | undefined,
+  ): Promise<StoredAccount> {
+    const name = username.trim().toLowerCase();
+    const held = this.byUsername(name);
+    if (held && held.source !== 'oidc') {
+      throw new ProblemError(
+        'oidc_account_conflict',
+        `a local account named "${name}" exists; the identity provider's user of that name cannot sign in as it`,
+      );
+    }
+    if (held) {
+      const nextRole = role ?? held.role;
+      const same =
+        nextRole === held.role &&
+        held.groups.length === groups.length &&
+        held.groups.every((g, i) => g === groups[i]);
+      if (same) return held;
+      const next: StoredAccount = {
+        ...held,
+        role: nextRole,
+        groups,
+        workspaces: nextRole === 'admin' ? [] : held.workspaces,
+      };
+      await this.replace(next);
+      return next;
+    }
+    const at = this.now();
+    const account: StoredAccount = {
+      accountId: newId(),
+      username: name,
+      role: role ?? 'member',
+      workspaces: [],
+      passwordHash: '',
+      createdAt: at,
+      passwordChangedAt: at,
+      source: 'oidc',
+      groups,
+    };
+    try {
+      await this.db.transaction('create oidc account', (tx) => saveAccount(tx, account));
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Another replica made it at the same moment: take that one.
+      await this.reloadAll();
+      return this.upsertOidc(name, groups, role);
+    }
+    this.accounts = [...this.accounts.filter((a) => a.username !== name), account];
+    await this.sync.changed('account', account.accountId);
+    return account;
   }
 
   async update(accountId: string, patch: AccountPatch): Promise<StoredAccount> {
@@ -167,6 +236,12 @@ export class Accounts {
       role,
       workspaces: role === 'admin' ? [] : [...new Set(patch.workspaces ?? account.workspaces)],
     };
+    if (patch.password !== undefined && account.source === 'oidc') {
+      throw new ProblemError(
+        'conflict',
+        `"${account.username}" signs in with the identity provider and has no password to set`,
+      );
+    }
     if (patch.password !== undefined) {
       next.passwordHash = await hashPassword(patch.password, this.cost);
       next.passwordChangedAt = this.now();
@@ -247,5 +322,7 @@ export function publicAccount(account: StoredAccount): Account {
     workspaces: workspacesOf(account),
     createdAt: iso(account.createdAt),
     passwordChangedAt: iso(account.passwordChangedAt),
+    source: account.source,
+    groups: account.groups,
   };
 }

@@ -43,6 +43,8 @@ const account = (id: string): StoredAccount => ({
   passwordHash: 'x',
   createdAt: T0,
   passwordChangedAt: T0,
+  source: 'local',
+  groups: [],
 });
 
 const apiKey = (id: string, accountId: string, workspaces: string[] | null): StoredApiKey => ({
@@ -99,7 +101,9 @@ describe.each(AUTH_BACKENDS)('the auth tables on $name', ({ name, skip }) => {
     'an account row Skiff cannot read stops the load, naming the table, the account and the field',
     async () => {
       const db = await newDb(['acc-fine']);
-      await db.run(`INSERT INTO accounts VALUES ('acc-odd', 'odd', 'member', '{"ws": 1}', 'x', 1, 1)`);
+      await db.run(
+        `INSERT INTO accounts VALUES ('acc-odd', 'odd', 'member', '{"ws": 1}', 'x', 1, 1, 'local', '[]')`,
+      );
       const message = await refusal(loadAccounts(db));
       expect(message).toContain(`${db.where} accounts acc-odd`);
       expect(message).toContain('"workspaces"');
@@ -109,7 +113,9 @@ describe.each(AUTH_BACKENDS)('the auth tables on $name', ({ name, skip }) => {
 
   it.skipIf(skip)('a JSON column that is not JSON stops the load, naming the table and the row', async () => {
     const db = await newDb([]);
-    await db.run("INSERT INTO accounts VALUES ('acc-garbled', 'garbled', 'member', '[\"ws', 'x', 1, 1)");
+    await db.run(
+      "INSERT INTO accounts VALUES ('acc-garbled', 'garbled', 'member', '[\"ws', 'x', 1, 1, 'local', '[]')",
+    );
     expect(await refusal(loadAccounts(db))).toContain(`${db.where} accounts acc-garbled: not JSON`);
     await db.run("INSERT INTO auth_meta (key, value) VALUES ('signingKey', '{oops')");
     expect(await refusal(readMeta(db, 'signingKey'))).toContain(`${db.where} auth_meta signingKey: not JSON`);

@@ -67,6 +67,8 @@ interface AccountRow {
   password_hash: string;
   created_at: number;
   password_changed_at: number;
+  source?: string;
+  oidc_groups?: string;
 }
 
 function toAccount(r: AccountRow, where: string): StoredAccount {
@@ -81,6 +83,8 @@ function toAccount(r: AccountRow, where: string): StoredAccount {
       passwordHash: r.password_hash,
       createdAt: r.created_at,
       passwordChangedAt: r.password_changed_at,
+      source: r.source ?? 'local',
+      groups: r.oidc_groups === undefined ? [] : readJson(r.oidc_groups, at),
     },
     at,
   );
@@ -98,11 +102,12 @@ export async function loadAccount(db: StorageBackend, accountId: string): Promis
 }
 
 // An upsert, never REPLACE: a replaced row would cascade into the account's sessions and keys.
-export const SAVE_ACCOUNT = `INSERT INTO accounts (account_id, username, role, workspaces, password_hash, created_at, password_changed_at)
-     VALUES ($id, $username, $role, $workspaces, $hash, $created, $changed)
+export const SAVE_ACCOUNT = `INSERT INTO accounts (account_id, username, role, workspaces, password_hash, created_at, password_changed_at, source, oidc_groups)
+     VALUES ($id, $username, $role, $workspaces, $hash, $created, $changed, $source, $groups)
      ON CONFLICT (account_id) DO UPDATE SET username = excluded.username, role = excluded.role,
        workspaces = excluded.workspaces, password_hash = excluded.password_hash,
-       password_changed_at = excluded.password_changed_at`;
+       password_changed_at = excluded.password_changed_at, source = excluded.source,
+       oidc_groups = excluded.oidc_groups`;
 
 export const accountParams = (a: StoredAccount) => ({
   id: a.accountId,
@@ -112,6 +117,8 @@ export const accountParams = (a: StoredAccount) => ({
   hash: a.passwordHash,
   created: a.createdAt,
   changed: a.passwordChangedAt,
+  source: a.source,
+  groups: json(a.groups),
 });
 
 export async function saveAccount(db: Queryable, a: StoredAccount): Promise<void> {

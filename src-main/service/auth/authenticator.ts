@@ -41,7 +41,7 @@ function anonymousOn401(err: unknown): Principal {
 
 /** The account as the cluster's RBAC is asked about it (`--authorize rbac`). */
 function identityOf(account: StoredAccount): PrincipalIdentity {
-  return { username: account.username, source: 'local', groups: [] };
+  return { username: account.username, source: account.source, groups: account.groups };
 }
 
 export function createAuthenticator(deps: {
@@ -49,10 +49,20 @@ export function createAuthenticator(deps: {
   sessions: SessionStore;
   apiKeys: ApiKeys;
   accounts: Accounts;
+  /** The workspaces provider groups give (workspaces' member groups); read per request, so a change applies at once. */
+  groupWorkspaces?: (groups: readonly string[]) => readonly string[];
   /** Told of every request an API key authenticated (for the activity log). */
   onApiKeyUse?: (key: StoredApiKey, req: IncomingMessage) => void;
 }) {
   const { tokens, sessions, apiKeys, accounts } = deps;
+
+  /** Explicit membership, plus the workspaces the account's provider groups belong to. */
+  function memberOf(account: StoredAccount): 'all' | readonly string[] {
+    const explicit = workspacesOf(account);
+    if (explicit === 'all' || account.groups.length === 0 || !deps.groupWorkspaces) return explicit;
+    const derived = deps.groupWorkspaces(account.groups);
+    return derived.length === 0 ? explicit : [...new Set([...explicit, ...derived])];
+  }
 
   /** A live session's principal from an access token; 401 for anything else, logged-out sessions included. */
   async function fromAccessToken(token: string): Promise<Principal> {
@@ -67,7 +77,7 @@ export function createAuthenticator(deps: {
       accountId: account.accountId,
       sessionId: session.sessionId,
       admin: account.role === 'admin',
-      workspaces: workspacesOf(account),
+      workspaces: memberOf(account),
       identity: identityOf(account),
     };
   }
@@ -77,7 +87,7 @@ export function createAuthenticator(deps: {
     const account = record ? await accounts.lookup(record.accountId) : undefined;
     if (!record || !account) throw invalidToken('the API key is unknown, revoked or expired');
     deps.onApiKeyUse?.(record, req);
-    const member = workspacesOf(account);
+    const member = memberOf(account);
     // A key's scope narrows its owner's membership and never widens it; both are read per request
     // so that a membership change applies at once.
     const scoped =

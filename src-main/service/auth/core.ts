@@ -23,6 +23,8 @@ import { describeUserAgent } from './user-agent';
 
 /** Everything authentication holds, built once the signing key is loaded and the first admin exists. */
 export interface AuthCore {
+  /** The storage backend the tables live in (the OIDC flows and links use it directly). */
+  backend: StorageBackend;
   accounts: Accounts;
   sessions: SessionStore;
   apiKeys: ApiKeys;
@@ -47,6 +49,15 @@ export interface AuthCore {
   firstLogin(): FirstLogin | null;
   /** What a session or activity entry records about the calling device. */
   describe(client: Pick<ClientInfo, 'address' | 'userAgent'>): Promise<ClientDescription>;
+  /**
+   * Set once the optional parts are built: `refreshed` runs after every Skiff refresh (the OIDC
+   * recheck, which may end the account's sessions and throw); `groupWorkspaces` names the
+   * workspaces whose member groups include one of an account's provider groups.
+   */
+  hooks: {
+    refreshed?: (accountId: string) => Promise<void>;
+    groupWorkspaces?: (groups: readonly string[]) => readonly string[];
+  };
 }
 
 export interface CoreInputs {
@@ -105,7 +116,10 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
   let keyUse: ApiKeyUseLog | undefined;
   const limiter = new RateLimiter(now);
   const login = loginLimits(backend, now, { limiter, backoff: new FailureBackoff(now) }, logger);
+  const hooks: AuthCore['hooks'] = {};
   const core: AuthCore = {
+    backend,
+    hooks,
     accounts,
     sessions,
     apiKeys,
@@ -120,6 +134,7 @@ export async function createCore(inputs: CoreInputs): Promise<AuthCore> {
       sessions,
       apiKeys,
       accounts,
+      groupWorkspaces: (groups) => hooks.groupWorkspaces?.(groups) ?? [],
       onApiKeyUse: (key, req) =>
         keyUse?.used(key, { address: inputs.clientAddress(req), userAgent: req.headers['user-agent'] }),
     }),

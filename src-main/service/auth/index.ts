@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ClientDescription, LoginResult } from '../../../src-shared/contract/auth-models';
+import type { AuthMethods } from '../../../src-shared/contract/oidc-operations';
 import type { Principal } from '../context';
 import type { Authenticator, RequestGuard } from '../http/request-handler';
 import type { Logger } from '../logger';
@@ -10,11 +11,14 @@ import { createGeoLocator } from './geo';
 import { createRequestGuard } from './guard';
 import { createClientAddressResolver, createProxyTrust } from './ip';
 import { startLocalSession } from './login';
+import { createOidc, type OidcService } from './oidc/index';
+import { OidcConfigError, resolveOidc } from './oidc/options';
 import { type AuthOptions, resolveLifetimes } from './options';
 import type { ClientSoftware } from './user-agent';
 
 export { desktopClientInfo } from './desktop-client';
 export { legacyAuthImport } from './legacy-import';
+export { OidcConfigError } from './oidc/options';
 export type { AuthOptions } from './options';
 
 const SWEEP_MS = 60_000;
@@ -41,6 +45,14 @@ export interface AuthService {
   principalForAccessToken(accessToken: string): Promise<Principal>;
   /** The database files used for locations; empty when none is installed. */
   geoipFiles: readonly string[];
+  /** Sign-in with the OpenID Provider; undefined when none is configured. */
+  oidc(): Promise<OidcService | undefined>;
+  /** Whether password login is on (`--local-login`). */
+  localLogin: boolean;
+  /** The ways in a login page offers (GET /v1/auth/methods). */
+  methods(): Promise<AuthMethods>;
+  /** Which workspaces provider groups belong to (the workspaces' member groups); set by the service. */
+  setGroupWorkspaces(fn: (groups: readonly string[]) => readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -75,6 +87,20 @@ export function createAuth(
   });
   // A failed start is reported through `ready`; this only keeps it from being an unhandled rejection.
   ready.catch(() => {});
+  const oidcOptions = options.oidc ? resolveOidc(options.oidc, options.publicUrl) : undefined;
+  if (oidcOptions && options.secretKey === undefined)
+    throw new OidcConfigError(
+      "--oidc-issuer needs --secret-key-file (or SKIFF_SECRET_KEY): the provider's refresh tokens are kept sealed with it",
+    );
+  const oidc: Promise<OidcService | undefined> = oidcOptions
+    ? ready.then((core) => {
+        const service = createOidc(core, oidcOptions, options.secretKey!);
+        core.hooks.refreshed = (accountId) => service.recheck.onRefresh(accountId);
+        return service;
+      })
+    : Promise.resolve(undefined);
+  oidc.catch(() => {});
+  const localLogin = options.localLogin ?? true;
   const { guard, allowListenAddress, secure } = createRequestGuard({
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
@@ -110,8 +136,25 @@ export function createAuth(
       return (await ready).authenticator.fromAccessToken(accessToken);
     },
     geoipFiles: geo.files,
+    oidc: () => oidc,
+    localLogin,
+    async methods() {
+      const service = await oidc;
+      return {
+        password: localLogin && !(oidcOptions?.only ?? false),
+        oidc: service ? await service.method() : null,
+      };
+    },
+    setGroupWorkspaces(fn) {
+      void ready
+        .then((c) => {
+          c.hooks.groupWorkspaces = fn;
+        })
+        .catch(() => {});
+    },
     async close() {
       clearInterval(sweeper);
+      (await oidc.catch(() => undefined))?.close();
       const core = await ready.catch(() => undefined);
       if (core) {
         await core.replicas.stop();

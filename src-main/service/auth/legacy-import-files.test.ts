@@ -45,6 +45,8 @@ const account = (id: string): StoredAccount => ({
   passwordHash: 'x',
   createdAt: T0,
   passwordChangedAt: T0,
+  source: 'local',
+  groups: [],
 });
 
 const apiKey = (id: string, accountId: string): StoredApiKey => ({

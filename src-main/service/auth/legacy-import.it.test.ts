@@ -43,6 +43,8 @@ async function writeLegacyDataDir() {
     passwordHash: await hashPassword('legacy-password-1', FAST_HASH),
     createdAt: T0 - 48 * HOUR,
     passwordChangedAt: T0 - 48 * HOUR,
+    source: 'local',
+    groups: [],
   };
   const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
   const usedToken = newSecret(REFRESH_TOKEN_PREFIX);

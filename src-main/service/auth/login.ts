@@ -142,6 +142,9 @@ export async function refresh(core: AuthCore, refreshToken: string, client: Call
       limiter.hit(key, rateLimits.refreshPerAccount);
     },
   );
+  // An OIDC account due for its recheck is asked about now; a user removed at the provider has
+  // just lost every session, and this refresh is refused with it (auth/oidc/recheck.ts).
+  await core.hooks.refreshed?.(session.accountId);
   core.logger.debug({ sessionId: session.sessionId }, 'refresh');
   return pair;
 }

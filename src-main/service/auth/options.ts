@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { OidcOptions } from './oidc/options';
 import type { RateLimits } from './rate-limit';
 
 export interface AdminCreatedInfo {
@@ -51,6 +52,12 @@ export interface AuthOptions {
    * least 32 bytes); required with PostgreSQL, optional with SQLite (auth/signing-keys.ts).
    */
   secretKey?: string;
+  /** Sign-in with an OpenID Provider (`--oidc-*`); needs `publicUrl` and `secretKey`. */
+  oidc?: OidcOptions;
+  /** `--local-login off`: password login is refused (403 local_login_disabled); default on. */
+  localLogin?: boolean;
+  /** `--public-url`: the OIDC redirect URI is `{publicUrl}/v1/auth/oidc/callback`. */
+  publicUrl?: string;
   /** log2 of scrypt's N; tests lower it. */
   passwordCost?: number;
   rateLimits?: Partial<RateLimits>;

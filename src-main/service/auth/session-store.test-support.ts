@@ -82,6 +82,8 @@ export async function openStore(accountIds: readonly string[] = ['alice', 'bob']
         passwordHash: 'x',
         createdAt: clock.now(),
         passwordChangedAt: clock.now(),
+        source: 'local',
+        groups: [],
       });
   });
   const activity = await ActivityLog.load(backend, clock.now);

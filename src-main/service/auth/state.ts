@@ -31,9 +31,14 @@ export const accountSchema = z.object({
   username: z.string(),
   role: z.enum(['admin', 'member']),
   workspaces: z.array(z.string()),
+  /** Empty for accounts made by an OpenID Provider sign-in (source 'oidc'): they have no password. */
   passwordHash: z.string(),
   createdAt: z.number(),
   passwordChangedAt: z.number(),
+  /** Where the account comes from: made by an administrator (local) or at a first OIDC sign-in. */
+  source: z.enum(['local', 'oidc']).default('local'),
+  /** The groups the provider last gave (auth/oidc); always [] for local accounts. */
+  groups: z.array(z.string()).default([]),
 });
 export type StoredAccount = z.infer<typeof accountSchema>;
 
@@ -49,7 +54,14 @@ export const sessionSchema = z.object({
   absoluteExpiresAt: z.number(),
   endedAt: z.number().nullable(),
   endReason: z
-    .enum(['logout', 'refresh_token_reused', 'password_changed', 'account_removed', 'expired'])
+    .enum([
+      'logout',
+      'refresh_token_reused',
+      'password_changed',
+      'account_removed',
+      'expired',
+      'oidc_access_removed',
+    ])
     .nullable(),
   refresh: z.object({
     hash: z.string(),

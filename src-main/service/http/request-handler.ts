@@ -146,9 +146,17 @@ export function createHttpApp(options: HttpAppOptions): RequestListener {
       ? options.clientSecure(req)
       : (req.socket as Partial<TLSSocket>).encrypted === true;
     const cookie = req.headers.cookie;
+    const navigation =
+      req.headers['sec-fetch-mode'] === 'navigate' || (req.headers.accept ?? '').includes('text/html');
     const ctx: CallContext = {
       principal,
-      client: { via: 'http', address, userAgent: req.headers['user-agent'], ...(secure ? { secure } : {}) },
+      client: {
+        via: 'http',
+        address,
+        userAgent: req.headers['user-agent'],
+        ...(secure ? { secure } : {}),
+        ...(navigation ? { navigation } : {}),
+      },
       signal,
       ...(cookie ? { cookies: getCookies(new Headers({ cookie })) } : {}),
       ...(mediaType ? { mediaType } : {}),

@@ -22,6 +22,11 @@ function sessionOf(principal: Principal): string {
 export function authHandlers(auth: AuthService): AuthHandlers {
   return {
     async login({ body }, ctx) {
+      if (!auth.localLogin)
+        throw new ProblemError(
+          'local_login_disabled',
+          'password login is turned off on this service (--local-login off); sign in with the identity provider',
+        );
       const core = await auth.core();
       const result = await login(core, body.username, body.password, ctx.client);
       return body.refreshTokenIn === 'cookie' ? inCookie(core, result, ctx.client) : { data: result };

@@ -8,6 +8,7 @@ import type { SnapshotOpener } from '../snapshots/open';
 import { authHandlers } from './auth';
 import { authActivityHandlers } from './auth-activity';
 import { authAdminHandlers } from './auth-admin';
+import { oidcHandlers } from './auth-oidc';
 import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
 import { explainHandlers } from './explain';
@@ -38,6 +39,7 @@ export function createHandlers(
     ...authHandlers(auth),
     ...authActivityHandlers(auth),
     ...authAdminHandlers(auth),
+    ...oidcHandlers(auth),
     ...sessionHandlers(auth),
     health: async () => ({
       data: {

@@ -225,6 +225,40 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN refresh_grace TEXT;
     `,
   },
+  {
+    version: 7,
+    description: 'sign-in with an OpenID Provider',
+    sql: `
+      ALTER TABLE accounts ADD COLUMN source TEXT NOT NULL DEFAULT 'local';
+      ALTER TABLE accounts ADD COLUMN oidc_groups TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE workspaces ADD COLUMN member_groups TEXT NOT NULL DEFAULT '[]';
+      CREATE TABLE oidc_flows (
+        state_hash TEXT PRIMARY KEY,
+        browser_hash TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        code_verifier TEXT NOT NULL,
+        return_to TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX oidc_flows_by_expiry ON oidc_flows (expires_at);
+      CREATE TABLE oidc_codes (
+        code_hash TEXT PRIMARY KEY,
+        sealed TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX oidc_codes_by_expiry ON oidc_codes (expires_at);
+      CREATE TABLE oidc_links (
+        account_id TEXT PRIMARY KEY REFERENCES accounts (account_id) ON DELETE CASCADE,
+        issuer TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        refresh_token TEXT,
+        checked_at BIGINT NOT NULL,
+        next_check_at BIGINT NOT NULL
+      );
+      CREATE INDEX oidc_links_by_next_check ON oidc_links (next_check_at);
+    `,
+  },
 ];
 
 /** The table that holds which steps a PostgreSQL database has had. */

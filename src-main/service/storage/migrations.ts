@@ -73,6 +73,19 @@ import type { DatabaseSync } from 'node:sqlite';
  *   derived from the token it replaced (NULL before the first rotation and once the session ends),
  *   so that whichever replica the replaced token reaches within the overlap window answers with
  *   that same pair.
+ *
+ * Version 7, sign-in with an OpenID Provider (auth/oidc/):
+ * - accounts.source ('local' | 'oidc') and accounts.oidc_groups (JSON array: the groups the
+ *   provider last gave; [] for local accounts).
+ * - workspaces.member_groups (JSON array): provider groups whose members belong to the workspace.
+ * - oidc_flows(state_hash PK, browser_hash, nonce, code_verifier, return_to, created_at,
+ *   expires_at): a sign-in under way, so any replica can finish it; deleted when used (single use).
+ *   Index on expires_at (the sweep).
+ * - oidc_codes(code_hash PK, sealed, expires_at): the one-time codes the callback hands the page,
+ *   each holding the login's tokens sealed with a key derived from the code itself.
+ * - oidc_links(account_id PK → accounts ON DELETE CASCADE, issuer, subject, refresh_token (a
+ *   compact JWE under the secret key, or NULL when the provider gave none), checked_at,
+ *   next_check_at): what the recheck asks the provider about; index on next_check_at.
  */
 
 export interface Migration {
@@ -273,6 +286,40 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'the refresh overlap shared by replicas',
     sql: `
       ALTER TABLE sessions ADD COLUMN refresh_grace TEXT;
+    `,
+  },
+  {
+    version: 7,
+    description: 'sign-in with an OpenID Provider',
+    sql: `
+      ALTER TABLE accounts ADD COLUMN source TEXT NOT NULL DEFAULT 'local';
+      ALTER TABLE accounts ADD COLUMN oidc_groups TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE workspaces ADD COLUMN member_groups TEXT NOT NULL DEFAULT '[]';
+      CREATE TABLE oidc_flows (
+        state_hash TEXT PRIMARY KEY,
+        browser_hash TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        code_verifier TEXT NOT NULL,
+        return_to TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX oidc_flows_by_expiry ON oidc_flows (expires_at);
+      CREATE TABLE oidc_codes (
+        code_hash TEXT PRIMARY KEY,
+        sealed TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX oidc_codes_by_expiry ON oidc_codes (expires_at);
+      CREATE TABLE oidc_links (
+        account_id TEXT PRIMARY KEY REFERENCES accounts (account_id) ON DELETE CASCADE,
+        issuer TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        refresh_token TEXT,
+        checked_at INTEGER NOT NULL,
+        next_check_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX oidc_links_by_next_check ON oidc_links (next_check_at);
     `,
   },
 ];

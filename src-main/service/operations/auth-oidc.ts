@@ -1,0 +1,110 @@
+/**
+ * The sign-in operations (contract: oidc-operations.ts) over auth/oidc. Rules:
+ * - login and callback are browser navigations. Their refusals go to a navigation as a 302 to
+ *   `/?oidc_error=CODE` (the login page puts it in words), and to anything else as the
+ *   problem+json of that code: a script or test sees exactly which check refused.
+ * - The flow is bound to the browser by the HttpOnly cookie skiff_oidc (SameSite=Lax, so the
+ *   provider's redirect back carries it; sent only to the callback's path; 10 minutes); the
+ *   callback clears it.
+ * - No token is ever put in a URL: the callback's redirect carries only the one-time code.
+ */
+import { Headers, setCookie } from 'undici';
+import type { Reply } from '../../../src-shared/contract/define';
+import { OIDC_CALLBACK_PATH } from '../../../src-shared/contract/oidc-operations';
+import type { AuthService } from '../auth/index';
+import { FLOW_TTL_MS } from '../auth/oidc/flows';
+import type { OidcService } from '../auth/oidc/index';
+import { BROWSER_COOKIE } from '../auth/oidc/signin';
+import { inCookie } from '../auth/refresh-cookie';
+import type { ClientInfo, OperationHandlers } from '../context';
+import { ProblemError } from '../errors';
+
+type OidcHandlers = Pick<OperationHandlers, 'authMethods' | 'oidcLogin' | 'oidcCallback' | 'oidcExchange'>;
+
+function browserCookie(client: ClientInfo, value: string, maxAgeSeconds: number): string {
+  const headers = new Headers();
+  setCookie(headers, {
+    name: BROWSER_COOKIE,
+    value,
+    path: OIDC_CALLBACK_PATH,
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: client.secure === true,
+    maxAge: maxAgeSeconds,
+  });
+  return headers.get('set-cookie')!;
+}
+
+function redirect(location: string, headers: Record<string, string> = {}): Reply<{ location: string }> {
+  return {
+    data: { location },
+    status: 302,
+    headers: { Location: location, 'Cache-Control': 'no-store', ...headers },
+  };
+}
+
+/** `returnTo` with `name=value` added to its query, its fragment kept. */
+export function withParam(returnTo: string, name: string, value: string): string {
+  const url = new URL(returnTo, 'http://service.invalid');
+  url.searchParams.set(name, value);
+  return url.pathname + url.search + url.hash;
+}
+
+/** A refusal: a navigation goes back to the login page with the code; anything else gets the problem. */
+function refused(err: unknown, client: ClientInfo, clearCookie: boolean): Reply<{ location: string }> {
+  if (!(err instanceof ProblemError) || !err.code.startsWith('oidc_') || !client.navigation) throw err;
+  return redirect(
+    withParam('/', 'oidc_error', err.code),
+    clearCookie ? { 'Set-Cookie': browserCookie(client, '', 0) } : {},
+  );
+}
+
+export function oidcHandlers(auth: AuthService): OidcHandlers {
+  const configured = async (): Promise<OidcService> => {
+    const oidc = await auth.oidc();
+    if (!oidc)
+      throw new ProblemError('oidc_not_configured', 'no identity provider is configured (--oidc-issuer)');
+    return oidc;
+  };
+  return {
+    async authMethods() {
+      return { data: await auth.methods() };
+    },
+
+    async oidcLogin({ query }, ctx) {
+      const oidc = await configured();
+      try {
+        const { location, flow } = await oidc.signIn.start(query.returnTo ?? '/');
+        return redirect(location, {
+          'Set-Cookie': browserCookie(ctx.client, flow.browser, FLOW_TTL_MS / 1000),
+        });
+      } catch (err) {
+        return refused(err, ctx.client, false);
+      }
+    },
+
+    async oidcCallback({ query }, ctx) {
+      const oidc = await configured();
+      const core = await auth.core();
+      try {
+        const { returnTo, code } = await oidc.signIn.finish(
+          query,
+          ctx.cookies?.[BROWSER_COOKIE],
+          await core.describe(ctx.client),
+        );
+        return redirect(withParam(returnTo, 'oidc_code', code), {
+          'Set-Cookie': browserCookie(ctx.client, '', 0),
+        });
+      } catch (err) {
+        return refused(err, ctx.client, true);
+      }
+    },
+
+    async oidcExchange({ body }, ctx) {
+      const oidc = await configured();
+      const core = await auth.core();
+      const result = await oidc.signIn.exchange(body.code);
+      return body.refreshTokenIn === 'cookie' ? inCookie(core, result, ctx.client) : { data: result };
+    },
+  };
+}
