@@ -180,7 +180,11 @@ export class RelyingParty {
     config.timeout = REQUEST_TIMEOUT_S;
     if (o.insecure) client.allowInsecureRequests(config);
     client.enableNonRepudiationChecks(config);
-    if (this.jwks) client.setJwksCache(config, this.jwks);
+    // Carried with its age at least 60 s: openid-client refetches for an unknown kid only then, and
+    // a rotation at the provider must be followed at once. ID tokens come only from the token
+    // endpoint (back channel), so an unknown kid costs at most one JWKS fetch per sign-in.
+    if (this.jwks)
+      client.setJwksCache(config, { ...this.jwks, uat: Math.min(this.jwks.uat, Math.floor(Date.now() / 1000) - 60) });
     return config;
   }
 
