@@ -53,8 +53,8 @@ async function explain(
   access: ReadAccess,
 ): Promise<Reply<Explanation>> {
   const get = { verb: 'get', group: kind.group, resource: kind.plural, name } as const;
-  const located = !kind.namespaced || namespace !== undefined;
-  if (located) await access.require({ ...get, ...(namespace !== undefined ? { namespace } : {}) });
+  const placed = !kind.namespaced || namespace !== undefined;
+  if (placed) await access.require({ ...get, ...(namespace !== undefined ? { namespace } : {}) });
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
   const read = cache.read();
@@ -64,7 +64,7 @@ async function explain(
   // As the API serves it: metadata is always there.
   const object = JSON.parse(entry.json) as ObjectLike & { metadata: { uid?: string } };
   const where = kind.namespaced ? entry.namespace : undefined;
-  if (!located) await access.require({ ...get, ...(where !== undefined ? { namespace: where } : {}) });
+  if (!placed) await access.require({ ...get, ...(where !== undefined ? { namespace: where } : {}) });
   const context = await cacheExplainContext(cluster, { kind, namespace: where, name }, ctx.signal);
   const findings = await explainObject(object, context);
   const uid = object.metadata.uid;
