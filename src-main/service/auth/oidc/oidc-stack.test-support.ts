@@ -88,6 +88,8 @@ export interface OidcStackOptions {
   config?: Partial<ServiceConfig>;
   /** Start the embedded simulator and give the service its kubeconfig (context SIM_CONTEXT). */
   simulator?: boolean;
+  /** The provider is down when the service starts (its port closed; `op.up()` brings it back). */
+  providerDown?: boolean;
 }
 
 /** A loopback port free now (the service listens on it, so --public-url is known before it starts). */
@@ -110,6 +112,7 @@ export async function startOidcStack(opts: OidcStackOptions = {}): Promise<OidcS
     ],
     ...opts.provider,
   });
+  if (opts.providerDown) await op.down();
   const dir = await mkdtemp(join(tmpdir(), 'skiff-oidc-'));
   let sim: Simulator | undefined;
   let service: Service | undefined;
@@ -265,4 +268,17 @@ export async function signedInSoFar(stack: OidcStack): Promise<{ oidcAccounts: s
 /** The log entry of the last refused sign-in, if any. */
 export function lastRefusal(stack: OidcStack): LogEntry | undefined {
   return stack.logs.filter((e) => e.msg === 'oidc sign-in refused').at(-1);
+}
+
+/** Polls `probe` until it answers true (a state, not a time: the timeout is only a backstop). */
+export async function waitUntil(
+  probe: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
