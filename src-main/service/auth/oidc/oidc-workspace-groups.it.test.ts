@@ -1,0 +1,71 @@
+/**
+ * Workspaces by the provider's groups. Real provider, nothing tampered: an administrator names the
+ * group `shop-devs` on a workspace; alice (in shop-devs at the provider) and bob (in no group) sign
+ * in. Proves: members of the group belong to the workspace and others do not; removing the group
+ * at the provider takes alice out at the next recheck (service clock); a workspace whose groups an
+ * administrator changes applies to people already signed in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminBearer, type OidcStack, type SignedIn, startOidcStack } from './oidc-stack.test-support';
+
+let stack: OidcStack;
+let admin: Record<string, string>;
+
+beforeAll(async () => {
+  stack = await startOidcStack({ auth: { accessTokenMinutes: 60 } });
+  admin = await adminBearer(stack);
+  const created = await stack.call('POST', '/v1/workspaces', {
+    headers: admin,
+    body: { workspaceId: 'shop', name: 'Shop', groups: ['shop-devs'] },
+  });
+  expect(created.status).toBe(201);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const workspacesOf = async (who: SignedIn) => {
+  const res = await stack.call<{ workspaceId: string }[]>('GET', '/v1/workspaces', { headers: who.bearer });
+  expect(res.status).toBe(200);
+  return res.body.map((w) => w.workspaceId);
+};
+
+describe('workspace groups', () => {
+  it("members of the workspace's group belong to it; others do not", async () => {
+    expect(await workspacesOf(await stack.signIn('alice'))).toContain('shop');
+    expect(await workspacesOf(await stack.signIn('bob'))).not.toContain('shop');
+  });
+
+  it('leaving the group at the provider takes the user out at the next recheck', async () => {
+    const alice = await stack.signIn('alice');
+    const was = stack.op.users.get('alice');
+    if (!was) throw new Error('no alice');
+    stack.op.setUser({ ...was, groups: [] });
+    try {
+      stack.clock.advance(15 * 60_000 + 1_000);
+      const oidc = await stack.service.auth.oidc();
+      await oidc?.sweep();
+      expect(await workspacesOf(alice)).not.toContain('shop');
+    } finally {
+      stack.op.setUser(was);
+    }
+  });
+
+  it("a change of the workspace's groups applies to people already signed in", async () => {
+    const bob = await stack.signIn('bob');
+    const carol = await stack.signIn('carol');
+    expect(await workspacesOf(bob)).not.toContain('shop');
+    const patched = await stack.call('PATCH', '/v1/workspaces/shop', {
+      headers: admin,
+      body: { groups: ['shop-devs', 'ops'] },
+    });
+    expect(patched.status).toBe(200);
+    // carol is in ops (and an administrator, who sees every workspace anyway); bob is in no group.
+    expect(await workspacesOf(carol)).toContain('shop');
+    expect(await workspacesOf(bob)).not.toContain('shop');
+    const alice = await stack.signIn('alice');
+    expect(await workspacesOf(alice)).toContain('shop');
+    await stack.call('PATCH', '/v1/workspaces/shop', { headers: admin, body: { groups: ['ops'] } });
+    expect(await workspacesOf(alice)).not.toContain('shop');
+  });
+});
