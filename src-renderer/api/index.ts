@@ -13,6 +13,8 @@ export interface Connection {
   keeper: TokenKeeper | null;
   /** Browser only: logs in without going through the keeper. */
   login(username: string, password: string): Promise<LoginResult>;
+  /** Browser only: trades the one-time code an OIDC sign-in came back with for the session's tokens. */
+  exchangeOidcCode(code: string): Promise<LoginResult>;
 }
 
 /**
@@ -42,6 +44,7 @@ export function connect(onEnded: (end: SessionEnd) => void): Connection {
       client,
       keeper: null,
       login: () => Promise.reject(new Error('the desktop app has no login page')),
+      exchangeOidcCode: () => Promise.reject(new Error('the desktop app has no login page')),
     };
   }
   const baseUrl = window.location.origin;
@@ -61,6 +64,8 @@ export function connect(onEnded: (end: SessionEnd) => void): Connection {
     keeper,
     login: async (username, password) =>
       (await bare.call('login', { params: {}, body: { username, password, refreshTokenIn: 'cookie' } })).data,
+    exchangeOidcCode: async (code) =>
+      (await bare.call('oidcExchange', { params: {}, body: { code, refreshTokenIn: 'cookie' } })).data,
   };
 }
 

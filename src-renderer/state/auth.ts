@@ -1,7 +1,10 @@
 import { create } from 'zustand';
 import type { FirstLogin } from '../../src-shared/contract/auth-models';
+import type { AuthMethods } from '../../src-shared/contract/oidc-operations';
 import { ApiError } from '../api';
 import { api, getConnection, onSessionEnded } from './connection';
+import { readOidcReturn, takeReturnHash } from './oidc-return';
+import { parseHash, useRoute } from './route';
 
 /**
  * - checking: finding out whether this service wants a login at all.
@@ -22,6 +25,13 @@ interface AuthState {
   notice: string | null;
   busy: boolean;
   loginError: string | null;
+  /**
+   * The ways in the login page offers (password form, identity provider); null until the service
+   * answered, or when it does not know the question (an older service): then the password form.
+   */
+  methods: AuthMethods | null;
+  /** The `?oidc_error=` code the page came back with; the page words it (oidc-return.ts). */
+  oidcError: string | null;
   init(): Promise<void>;
   login(username: string, password: string): Promise<void>;
   logout(): Promise<void>;
@@ -41,6 +51,8 @@ export const useAuth = create<AuthState>()((set, get) => ({
   notice: null,
   busy: false,
   loginError: null,
+  methods: null,
+  oidcError: null,
 
   async init() {
     const conn = getConnection();
@@ -64,6 +76,21 @@ export const useAuth = create<AuthState>()((set, get) => ({
       void loadWhoAmI(set);
       return;
     }
+    // Before anything else (the route reads the address as the app starts): an OIDC sign-in came
+    // back with a one-time code or an error, which leave the address bar at once.
+    const back = readOidcReturn(window.location, takeReturnHash());
+    if (back) {
+      const before = window.location.hash;
+      window.history.replaceState(window.history.state, '', back.cleanUrl);
+      // The route remembered when the sign-in left: the store read the bare address at start.
+      if (window.location.hash !== before) useRoute.setState(parseHash(window.location.hash));
+    }
+    void loadMethods(set);
+    if (back?.code) {
+      await finishOidcSignIn(back.code, set, get);
+      return;
+    }
+    if (back?.error) set({ oidcError: back.error });
     try {
       // A login left the refresh token in the service's cookie: a reload or a new tab continues
       // that session. Only when one may exist, so a first visit sends nothing that is refused.
@@ -81,7 +108,7 @@ export const useAuth = create<AuthState>()((set, get) => ({
   },
 
   async login(username, password) {
-    set({ busy: true, loginError: null });
+    set({ busy: true, loginError: null, oidcError: null });
     try {
       const result = await getConnection().login(username, password);
       getConnection().keeper?.start(result);
@@ -116,8 +143,56 @@ export const useAuth = create<AuthState>()((set, get) => ({
   },
 }));
 
+type Set = (s: Partial<AuthState>) => void;
+
+/** What the page calls the identity provider before the service named it. */
+function providerName(state: AuthState): string {
+  return state.methods?.oidc?.name ?? 'the identity provider';
+}
+
+/**
+ * The login page's ways in. An older service answers 404 (route_not_found) and an unreachable one
+ * nothing: the page then offers the password form, as before.
+ */
+async function loadMethods(set: Set): Promise<void> {
+  try {
+    set({ methods: (await api().call('authMethods', { params: {} })).data });
+  } catch {
+    // The password form stays; a login then reports an unreachable service in its own words.
+  }
+}
+
+/** The callback's one-time code, traded by POST for the session, exactly as after a password login. */
+async function finishOidcSignIn(code: string, set: Set, get: () => AuthState): Promise<void> {
+  set({ busy: true });
+  try {
+    const conn = getConnection();
+    const result = await conn.exchangeOidcCode(code);
+    conn.keeper?.start(result);
+    set({
+      phase: 'signed-in',
+      sessionId: result.sessionId,
+      notice: null,
+      busy: false,
+      loginError: null,
+      oidcError: null,
+    });
+    void loadWhoAmI(set);
+  } catch (err) {
+    set({
+      phase: 'signed-out',
+      busy: false,
+      loginError:
+        err instanceof ApiError && err.problem.status === 0
+          ? message(err)
+          : `The sign-in with ${providerName(get())} could not be finished (${message(err)}). Sign in again.`,
+    });
+    void loadFirstLogin(set);
+  }
+}
+
 /** Signed out: asks the probe again where the first password is (it may have been changed since). */
-async function loadFirstLogin(set: (s: Partial<AuthState>) => void): Promise<void> {
+async function loadFirstLogin(set: Set): Promise<void> {
   try {
     const probe = (await api().call('currentSession', { params: {} })).data;
     set({ firstLogin: probe.authenticated ? null : (probe.firstLogin ?? null) });
@@ -126,7 +201,7 @@ async function loadFirstLogin(set: (s: Partial<AuthState>) => void): Promise<voi
   }
 }
 
-async function loadWhoAmI(set: (s: Partial<AuthState>) => void): Promise<void> {
+async function loadWhoAmI(set: Set): Promise<void> {
   try {
     const me = await api().call('whoAmI', { params: {} });
     set({ username: me.data.account.username, sessionId: me.data.sessionId });

@@ -34,9 +34,15 @@ const LABELS: Record<ActivityType, string> = {
   api_key_created: 'API key created',
   api_key_used: 'API key used',
   api_key_revoked: 'API key revoked',
+  oidc_access_removed: 'Access removed at the identity provider',
+  oidc_groups_changed: 'Groups changed at the identity provider',
 };
 
-const WARN: ReadonlySet<ActivityType> = new Set(['login_failed', 'refresh_token_reused']);
+const WARN: ReadonlySet<ActivityType> = new Set([
+  'login_failed',
+  'refresh_token_reused',
+  'oidc_access_removed',
+]);
 
 interface Filters {
   account: string;
