@@ -62,6 +62,7 @@ describe('ruleAllows, a rule against one request', () => {
     ['*/status is not pods/log', { resources: ['*/status'] }, { subresource: 'log' }, false],
     ['pods/* is nothing special', { resources: ['pods/*'] }, { subresource: 'log' }, false],
     ['* grants subresources', { resources: ['*'] }, { subresource: 'exec' }, true],
+    ['*/ is no subresource', { resources: ['*/'] }, {}, false],
     ['no resourceNames: every name', { resourceNames: [] }, { name: 'x' }, true],
     ['a listed name', { resourceNames: ['a', 'b'] }, { name: 'b' }, true],
     ['an unlisted name', { resourceNames: ['a'] }, { name: 'b' }, false],
@@ -80,6 +81,8 @@ describe('ruleAllows, a rule against one request', () => {
     ['a prefix with * needs the prefix', ['/api/*'], { path: '/apis', verb: 'get' }, false],
     ['** trims to the same prefix', ['/metrics**'], { path: '/metrics/slis', verb: 'get' }, true],
     ['no URLs', [], { path: '/', verb: 'get' }, false],
+    ['only trailing * make a prefix', ['/a*b*'], { path: '/a*bc', verb: 'get' }, true],
+    ['a * inside is itself', ['/a*b*'], { path: '/abc', verb: 'get' }, false],
   ];
   for (const [what, nonResourceURLs, a, allowed] of urls) {
     it(what, () => expect(ruleAllows(rule({ resources: [], nonResourceURLs }), a)).toBe(allowed));
@@ -238,6 +241,28 @@ describe('authorize, over the store', () => {
     crb(store, 'c', null, 'nobody');
     crb(store, 'd', ref('ClusterRole', 'odder'), [{ kind: 'Robot', name: 'ann' }]);
     expect(authorize(store, { user: 'ann', groups: [] }, attrs({}))).toEqual({ allowed: false, reason: '' });
+    // Subjects of unknown kinds never apply, even one shaped like a ServiceAccount.
+    clusterRole(store, 'all', [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'], nonResourceURLs: [5, '/x'] },
+    ]);
+    crb(store, 'f', ref('ClusterRole', 'all'), [
+      { kind: 'Robot', name: 'ann' },
+      { kind: 'Robot', name: 'bot', namespace: 'ci' },
+    ]);
+    expect(authorize(store, { user: 'ann', groups: [] }, attrs({})).allowed).toBe(false);
+    expect(authorize(store, { user: 'system:serviceaccount:ci:bot', groups: [] }, attrs({})).allowed).toBe(
+      false,
+    );
+    // A URL that is not a string is skipped, not called.
+    crb(store, 'g', ref('ClusterRole', 'all'), [user('urls')]);
+    expect(authorize(store, { user: 'urls', groups: [] }, { path: '/x', verb: 'get' }).allowed).toBe(true);
+    expect(authorize(store, { user: 'urls', groups: [] }, { path: '/y', verb: 'get' }).allowed).toBe(false);
+    // A roleRef kind that is not a string is no kind at all.
+    crb(store, 'h', { kind: 7, name: 'all' }, [user('ref')]);
+    expect(authorize(store, { user: 'ref', groups: [] }, attrs({}))).toEqual({
+      allowed: false,
+      reason: 'RBAC: unsupported role reference kind: ""',
+    });
     clusterRole(store, 'fine', [{ verbs: ['get', 1], apiGroups: ['', null], resources: ['pods'] }]);
     crb(store, 'e', ref('ClusterRole', 'fine'), [user('ann')]);
     expect(authorize(store, { user: 'ann', groups: [] }, attrs({})).allowed).toBe(true);
@@ -256,9 +281,16 @@ describe('authorize, over the store', () => {
       reason:
         'RBAC: allowed by ClusterRoleBinding "health" of ClusterRole "health" to Group "system:authenticated"',
     });
-    expect(authorize(store, { user: 'ann', groups: [] }, { path: '/livez', verb: 'get' }).allowed).toBe(
-      false,
-    );
+    expect(authorize(store, { user: 'ann', groups: [] }, { path: '/livez', verb: 'get' })).toEqual({
+      allowed: false,
+      reason: '',
+    });
+    // Not even a ClusterRole a RoleBinding names.
+    rb(store, 'shop', 'cluster-health', ref('ClusterRole', 'health'), [user('ann')]);
+    expect(authorize(store, { user: 'ann', groups: [] }, { path: '/livez', verb: 'get' })).toEqual({
+      allowed: false,
+      reason: '',
+    });
     expect(
       authorize(store, { user: 'ann', groups: ['system:authenticated'] }, { path: '/readyz', verb: 'get' })
         .allowed,

@@ -60,8 +60,8 @@ const ALL = '*';
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const record = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+/** Any value as something whose fields can be read: a field of null or a string is undefined. */
+const record = (v: unknown): Record<string, unknown> => Object(v);
 
 function rulesOf(role: KubeObject): PolicyRule[] {
   const rules = (role as { rules?: unknown }).rules;
@@ -89,8 +89,9 @@ function resourceMatches(rule: PolicyRule, a: ResourceAttributes): boolean {
 }
 
 function urlMatches(rule: PolicyRule, path: string): boolean {
+  // "*" is the prefix "" and so every path.
   return rule.nonResourceURLs.some(
-    (u) => u === ALL || u === path || (u.endsWith(ALL) && path.startsWith(u.replace(/\*+$/, ''))),
+    (u) => u === path || (u.endsWith(ALL) && path.startsWith(u.replace(/\*+$/, ''))),
   );
 }
 
@@ -115,18 +116,11 @@ function subjectsOf(binding: KubeObject): Subject[] {
 
 /** A ServiceAccount subject of a RoleBinding defaults to the binding's namespace. */
 function appliesTo(s: Subject, who: UserInfo, bindingNamespace: string): boolean {
-  switch (s.kind) {
-    case 'User':
-      return s.name === who.user;
-    case 'Group':
-      return who.groups.includes(s.name);
-    case 'ServiceAccount': {
-      const ns = s.namespace || bindingNamespace;
-      return ns !== '' && who.user === `system:serviceaccount:${ns}:${s.name}`;
-    }
-    default:
-      return false;
-  }
+  if (s.kind === 'User') return s.name === who.user;
+  if (s.kind === 'Group') return who.groups.includes(s.name);
+  if (s.kind !== 'ServiceAccount') return false;
+  const ns = s.namespace || bindingNamespace;
+  return ns !== '' && who.user === `system:serviceaccount:${ns}:${s.name}`;
 }
 
 function describeSubject(s: Subject, bindingNamespace: string): string {
@@ -145,8 +139,8 @@ function roleRules(store: SimStore, kind: string, name: string, bindingNamespace
       : { ok: false, error: `clusterrole.rbac.authorization.k8s.io "${name}" not found` };
   }
   if (kind === 'Role') {
-    // A ClusterRoleBinding cannot name a Role: there is no namespace to find it in.
-    const role = bindingNamespace === '' ? undefined : store.peek('roles', bindingNamespace, name);
+    // From a ClusterRoleBinding ("" namespace) this finds nothing: every Role has a namespace.
+    const role = store.peek('roles', bindingNamespace, name);
     return role
       ? { ok: true, rules: rulesOf(role) }
       : { ok: false, error: `role.rbac.authorization.k8s.io "${name}" not found` };
@@ -161,9 +155,12 @@ export function authorize(
   attrs: ResourceAttributes | NonResourceAttributes,
 ): Decision {
   const errors: string[] = [];
-  const namespace = 'path' in attrs ? '' : attrs.namespace;
   const bindings: [string, KubeObject][] = store.list('clusterrolebindings').map((b) => ['', b]);
-  if (namespace !== '') for (const b of store.list('rolebindings', namespace)) bindings.push([namespace, b]);
+  // Non-resource requests and cluster-scope ones have no namespace: ClusterRoleBindings only.
+  if ('namespace' in attrs && attrs.namespace !== '') {
+    const ns = attrs.namespace;
+    for (const b of store.list('rolebindings', ns)) bindings.push([ns, b]);
+  }
   for (const [bindingNamespace, binding] of bindings) {
     const subject = subjectsOf(binding).find((s) => appliesTo(s, who, bindingNamespace));
     if (!subject) continue;
