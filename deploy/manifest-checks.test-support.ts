@@ -204,13 +204,28 @@ export function readOnlyProblems(role: KubeObject, opts: { secrets: boolean }): 
   const where = `${role.kind} ${role.metadata.name}`;
   if (!role.rules?.length) problems.push(`${where}: no rules`);
   for (const [i, rule] of (role.rules ?? []).entries()) {
-    for (const v of rule.verbs) if (!READ_VERBS.has(v)) problems.push(`${where} rule ${i}: verb ${v}`);
+    for (const v of rule.verbs)
+      if (!READ_VERBS.has(v) && !isAccessReview(rule, v)) problems.push(`${where} rule ${i}: verb ${v}`);
     for (const field of [rule.apiGroups, rule.resources, rule.nonResourceURLs])
       if (field?.includes('*')) problems.push(`${where} rule ${i}: wildcard`);
     if (!opts.secrets && rule.apiGroups?.includes('') && rule.resources?.includes('secrets'))
       problems.push(`${where} rule ${i}: reads Secrets`);
   }
   return problems;
+}
+
+/**
+ * `create` on SubjectAccessReviews alone (`--authorize rbac`): a review is computed and answered,
+ * never stored, so it writes nothing. Any other resource or group in the rule is not this.
+ */
+export function isAccessReview(rule: { apiGroups?: string[]; resources?: string[] }, verb: string): boolean {
+  return (
+    verb === 'create' &&
+    rule.apiGroups?.length === 1 &&
+    rule.apiGroups[0] === 'authorization.k8s.io' &&
+    rule.resources?.length === 1 &&
+    rule.resources[0] === 'subjectaccessreviews'
+  );
 }
 
 /** The verbs `role` grants on `resource` of `group`. */
