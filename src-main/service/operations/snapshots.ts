@@ -76,7 +76,9 @@ export function snapshotHandlers(
       const kinds = body?.kinds
         ? await Promise.all(body.kinds.map((name) => cluster.kind(name, ctx.signal)))
         : undefined;
-      const job = await deps.jobs.start(clusterSource(cluster, history), params.workspaceId, {
+      // `--authorize rbac`: the capture takes only what its taker may read; the rest is gaps.
+      const access = deps.registry.access(cluster, ctx.principal);
+      const job = await deps.jobs.start(clusterSource(cluster, history, access), params.workspaceId, {
         logLines: body?.logLines ?? DEFAULT_SNAPSHOT_LOG_LINES,
         logs: body?.logs ?? 'all',
         ...(kinds ? { kinds } : {}),

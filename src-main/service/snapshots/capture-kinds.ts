@@ -9,6 +9,7 @@ import { stripSecret } from '../clusters/secrets-strip';
 import { ProblemError } from '../errors';
 import { KubeRequestError } from '../kube/kube-client';
 import { reasonOf } from './capture-logs';
+import { type CaptureScope, forbiddenGap, inScope } from './capture-scope';
 import { KINDS_LIMITS, kindProblem, kindRowBytes, type SnapshotKind } from './kinds-table';
 import type { CaptureSource } from './source';
 import type { SnapshotWriter } from './writer';
@@ -16,7 +17,8 @@ import type { SnapshotWriter } from './writer';
 /**
  * The objects part of a capture: every kind the cluster's discovery serves that can be listed
  * (custom resources and the CRDs included), or only those a request names, into the objects table,
- * and those kinds into the kinds table.
+ * and those kinds into the kinds table. With `--authorize rbac` only the namespaces where the
+ * taker may list a kind (capture-scope.ts); a kind it may list nowhere counts as failed.
  *
  * Rules:
  * - The nine come from the cluster's watch caches (consistent, and no relist where they run);
@@ -134,7 +136,13 @@ interface ObjectList {
 }
 
 /** Lists one kind page by page into the writer; a continue token that expired starts it over, once. */
-async function listKind(source: CaptureSource, writer: SnapshotWriter, k: SnapshotKind, req: KindsRequest) {
+async function listKind(
+  source: CaptureSource,
+  writer: SnapshotWriter,
+  k: SnapshotKind,
+  req: KindsRequest,
+  scope: CaptureScope,
+) {
   const apiVersion = k.group === '' ? k.version : `${k.group}/${k.version}`;
   const secret = isSecretKind(k);
   let token: string | undefined;
@@ -156,6 +164,7 @@ async function listKind(source: CaptureSource, writer: SnapshotWriter, k: Snapsh
     }
     for (const item of page.items ?? []) {
       if (typeof item?.metadata?.name !== 'string') continue;
+      if (!inScope(scope, item.metadata.namespace ?? '')) continue;
       const clean = cleanObject(secret ? stripSecret(item) : item, apiVersion, k.kind);
       writer.object(
         k.resourceType,
@@ -178,8 +187,10 @@ async function cachedKind(
   k: SnapshotKind,
   nine: ResourceKindInfo,
   req: KindsRequest,
+  scope: CaptureScope,
 ) {
-  const entries = await source.objects(nine, req.signal);
+  const all = await source.objects(nine, req.signal);
+  const entries = scope === undefined ? all : all.filter((e) => inScope(scope, e.namespace));
   let n = 0;
   for (const e of entries) {
     writer.object(k.resourceType, e.namespace, e.name, e.json);
@@ -211,10 +222,19 @@ export async function captureKinds(
         continue;
       }
       try {
+        // `--authorize rbac`: only where the taker may list the kind; the rest is a gap.
+        const attrs = { verb: 'list', group: k.group, resource: k.plural } as const;
+        const scope = source.scope ? await source.scope(attrs, req.signal) : undefined;
+        const forbidden = forbiddenGap(partOf(k), attrs, scope, k.namespaced);
+        if (forbidden && (!k.namespaced || scope?.allowed.size === 0)) {
+          fail(k, forbidden.reason);
+          continue;
+        }
+        if (forbidden) req.gaps.push(forbidden);
         const nine = nineOf(k);
-        if (!nine) await listKind(source, writer, k, req);
+        if (!nine) await listKind(source, writer, k, req, scope);
         else {
-          const entries = await cachedKind(source, writer, k, nine, req);
+          const entries = await cachedKind(source, writer, k, nine, req, scope);
           if (nine.singular === 'pod') result.pods = entries;
         }
       } catch (err) {

@@ -1,9 +1,11 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { KubeObject } from '../../../src-shared/contract/models';
 import type { SnapshotGap, SnapshotProgress } from '../../../src-shared/contract/snapshot-models';
+import type { ScopeAttributes } from '../auth/read-scope';
 import { cleanObject, type ResourceEntry } from '../cache/entries';
 import { captureKinds, type WantedKind } from './capture-kinds';
 import { captureLogs, reasonOf } from './capture-logs';
+import { type CaptureScope, forbiddenGap, inScope } from './capture-scope';
 import { historyEventRow, liveEventRow } from './event-rows';
 import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
 import { type LogsMode, type LogTarget, logTargets, type PodLike } from './log-targets';
@@ -16,7 +18,9 @@ import { SnapshotWriter } from './writer';
  * events from one chunked list of the cluster, then the event history's rows the cluster no longer
  * has; metrics from metrics.k8s.io; logs with a bounded number of requests open. A part that fails
  * is a gap and the capture goes on; only objects that cannot be listed at all (every kind failed)
- * fail it (CaptureFailed), and then no file is left behind.
+ * fail it (CaptureFailed), and then no file is left behind. With `--authorize rbac` every part is
+ * taken only where its taker may read it, the rest a gap with reason `forbidden: …`
+ * (capture-scope.ts).
  */
 
 export interface CaptureRequest {
@@ -132,6 +136,15 @@ interface EventList {
 async function captureEvents(source: CaptureSource, writer: SnapshotWriter, req: CaptureRequest) {
   writer.begin();
   let listed = true;
+  let scope: CaptureScope;
+  try {
+    scope = await partScope(source, req, 'events', { verb: 'list', group: '', resource: 'events' });
+  } catch (err) {
+    if (req.signal.aborted) throw req.signal.reason;
+    req.gaps.push({ part: 'events', reason: reasonOf(err) });
+    writer.commit();
+    return;
+  }
   try {
     let token: string | undefined;
     do {
@@ -142,6 +155,7 @@ async function captureEvents(source: CaptureSource, writer: SnapshotWriter, req:
       });
       for (const item of page.items ?? []) {
         const row = liveEventRow(item);
+        if (!inScope(scope, row.namespace)) continue;
         if (writer.event(row.uid, row.namespace, row.lastTimestamp, false, row.json)) req.progress.events++;
       }
       token = page.metadata?.continue || undefined;
@@ -158,6 +172,7 @@ async function captureEvents(source: CaptureSource, writer: SnapshotWriter, req:
       const rows = await source.history(after, HISTORY_BATCH);
       if (!rows || rows.length === 0) break;
       for (const r of rows) {
+        if (!inScope(scope, r.namespace)) continue;
         const row = historyEventRow(r);
         const expired = r.expiredAt !== undefined || listed;
         if (writer.event(row.uid, row.namespace, row.lastTimestamp, expired, row.json)) req.progress.events++;
@@ -174,24 +189,72 @@ async function captureEvents(source: CaptureSource, writer: SnapshotWriter, req:
   writer.commit();
 }
 
+/**
+ * `--authorize rbac`: where the taker may read a part; the rest of the cluster is one gap of it
+ * (capture-scope.ts). Undefined: everywhere, or authorization off.
+ */
+async function partScope(
+  source: CaptureSource,
+  req: CaptureRequest,
+  part: string,
+  attrs: ScopeAttributes,
+  namespaced = true,
+): Promise<CaptureScope> {
+  if (!source.scope) return undefined;
+  const scope = await source.scope(attrs, req.signal);
+  const gap = forbiddenGap(part, attrs, scope, namespaced);
+  if (gap) req.gaps.push(gap);
+  return scope;
+}
+
 const METRICS_API = '/apis/metrics.k8s.io/v1beta1';
 const METRICS = [
-  { kind: 'pod', path: `${METRICS_API}/pods`, type: 'PodMetrics' },
-  { kind: 'node', path: `${METRICS_API}/nodes`, type: 'NodeMetrics' },
+  { kind: 'pod', path: `${METRICS_API}/pods`, type: 'PodMetrics', resource: 'pods', namespaced: true },
+  { kind: 'node', path: `${METRICS_API}/nodes`, type: 'NodeMetrics', resource: 'nodes', namespaced: false },
 ] as const;
+
+/** Where the taker may read each metrics kind (`--authorize rbac`); a refusal is the answer's reason. */
+interface MetricsScope {
+  scope: CaptureScope;
+  /** Why some or all of it is not taken. */
+  refused?: string;
+  /** Nothing of it may be read: it is not asked for. */
+  none: boolean;
+}
+
+async function metricsScopes(source: CaptureSource, req: CaptureRequest): Promise<MetricsScope[]> {
+  return Promise.all(
+    METRICS.map(async (m): Promise<MetricsScope> => {
+      if (!source.scope) return { scope: undefined, none: false };
+      const attrs = { verb: 'list', group: 'metrics.k8s.io', resource: m.resource } as const;
+      try {
+        const scope = await source.scope(attrs, req.signal);
+        const gap = forbiddenGap(`${m.kind} metrics`, attrs, scope, m.namespaced);
+        const none = gap !== undefined && (!m.namespaced || scope?.allowed.size === 0);
+        return { scope, ...(gap ? { refused: `${gap.part}: ${gap.reason}` } : {}), none };
+      } catch (err) {
+        return { scope: undefined, refused: `${m.kind} metrics: ${reasonOf(err)}`, none: true };
+      }
+    }),
+  );
+}
 
 /** PodMetrics and NodeMetrics; a metrics API that does not answer is one gap naming why. */
 async function captureMetrics(source: CaptureSource, writer: SnapshotWriter, req: CaptureRequest) {
+  const scopes = await metricsScopes(source, req);
   const answers = await Promise.allSettled(
-    METRICS.map((m) =>
-      source.client.getJson<{ items?: KubeObject[] }>(m.path, {
-        signal: req.signal,
-        timeoutMs: source.timeoutMs,
-      }),
+    METRICS.map((m, i) =>
+      scopes[i]!.none
+        ? Promise.resolve({ items: [] })
+        : source.client.getJson<{ items?: KubeObject[] }>(m.path, {
+            signal: req.signal,
+            timeoutMs: source.timeoutMs,
+          }),
     ),
   );
   if (req.signal.aborted) throw req.signal.reason;
   const reasons = new Set<string>();
+  for (const s of scopes) if (s.refused) reasons.add(s.refused);
   writer.begin();
   for (const [i, m] of METRICS.entries()) {
     const a = answers[i]!;
@@ -199,8 +262,10 @@ async function captureMetrics(source: CaptureSource, writer: SnapshotWriter, req
       reasons.add(`${m.kind} metrics: ${reasonOf(a.reason)}`);
       continue;
     }
+    const { scope } = scopes[i]!;
     for (const item of a.value.items ?? []) {
       if (!item?.metadata?.name) continue;
+      if (!inScope(scope, item.metadata.namespace ?? '')) continue;
       const clean = cleanObject(item, 'metrics.k8s.io/v1beta1', m.type);
       writer.metric(m.kind, clean.metadata.namespace ?? '', clean.metadata.name, JSON.stringify(clean));
     }
@@ -219,8 +284,18 @@ async function captureAllLogs(
     req.gaps.push({ part: 'logs', reason: 'no logs were taken: the pods could not be listed' });
     return;
   }
+  let scope: CaptureScope;
+  try {
+    const attrs = { verb: 'get', group: '', resource: 'pods', subresource: 'log' } as const;
+    scope = await partScope(source, req, 'logs', attrs);
+  } catch (err) {
+    if (req.signal.aborted) throw req.signal.reason;
+    req.gaps.push({ part: 'logs', reason: `no logs were taken: ${reasonOf(err)}` });
+    return;
+  }
   const targets: LogTarget[][] = [];
   for (const [i, entry] of pods.entries()) {
+    if (!inScope(scope, entry.namespace)) continue;
     const t = logTargets(JSON.parse(entry.json) as PodLike, req.logs);
     if (t.length > 0) targets.push(t);
     if ((i + 1) % BATCH === 0) await yieldToEventLoop();

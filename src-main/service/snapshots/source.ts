@@ -1,4 +1,6 @@
 import type { ResourceKindInfo } from '../../../src-shared/kube/kinds';
+import type { ReadAccess } from '../auth/rbac/access';
+import { clusterNamespaces, type ScopeAttributes } from '../auth/read-scope';
 import type { ResourceEntry } from '../cache/entries';
 import type { ClusterConnection } from '../clusters/cluster';
 import { kindRows } from '../clusters/discovery/kinds-answer';
@@ -7,6 +9,7 @@ import { ProblemError } from '../errors';
 import type { HistoryRow } from '../events/history/filter';
 import type { EventHistory } from '../events/history/index';
 import type { KubeClient } from '../kube/kube-client';
+import type { CaptureScope } from './capture-scope';
 import type { SnapshotKind } from './kinds-table';
 
 /**
@@ -35,6 +38,11 @@ export interface CaptureSource {
     after: { lastMs: number; eventId: string } | undefined,
     limit: number,
   ): Promise<HistoryRow[] | undefined>;
+  /**
+   * `--authorize rbac`: where the taker may read a part (capture-scope.ts); absent when it may
+   * read everything (authorization off), and then nothing is narrowed.
+   */
+  scope?(attrs: ScopeAttributes, signal: AbortSignal): Promise<CaptureScope>;
 }
 
 /**
@@ -61,9 +69,35 @@ async function acquired(cluster: ClusterConnection, kind: ResourceKindInfo, sign
   }
 }
 
-/** A connected cluster as a capture source; `history` absent when the service records no events. */
-export function clusterSource(cluster: ClusterConnection, history?: EventHistory): CaptureSource {
+/**
+ * Where the taker may read a part: the cluster's namespaces (read once per capture) asked of its
+ * ReadAccess; undefined when allowed cluster-wide.
+ */
+function scopeOf(cluster: ClusterConnection, access: ReadAccess) {
+  let names: Promise<string[]> | undefined;
+  return async (attrs: ScopeAttributes, signal: AbortSignal): Promise<CaptureScope> => {
+    names ??= clusterNamespaces(cluster, signal);
+    const candidates = await names.catch((err: unknown) => {
+      names = undefined;
+      throw err;
+    });
+    const allowed = await access.namespaces(attrs, candidates);
+    if (allowed === 'all') return undefined;
+    return { allowed, denied: candidates.filter((n) => !allowed.has(n)) };
+  };
+}
+
+/**
+ * A connected cluster as a capture source; `history` absent when the service records no events,
+ * `access` the taker's (`--authorize rbac`: the capture takes only what it may read).
+ */
+export function clusterSource(
+  cluster: ClusterConnection,
+  history?: EventHistory,
+  access?: ReadAccess,
+): CaptureSource {
   return {
+    ...(access && !access.open ? { scope: scopeOf(cluster, access) } : {}),
     clusterId: cluster.clusterId,
     context: cluster.context,
     server: cluster.source.server,
