@@ -123,6 +123,8 @@ export interface ProviderLogin {
   password?: string;
   /** Changes the authorization request before the provider sees it (the first time only). */
   onAuthorize?: (authorizeUrl: URL) => URL;
+  /** Clicks the provider page's "[ Cancel ]" link instead of signing in. */
+  cancel?: boolean;
 }
 
 interface HtmlForm {
@@ -170,6 +172,14 @@ export async function signInAtProvider(
     const form = page.status === 200 ? parseForm(page.body) : undefined;
     if (!form || !page.url.href.startsWith(issuer)) {
       throw new Error(`the sign-in stopped at ${page.url.href} (${page.status}): ${page.body.slice(0, 400)}`);
+    }
+    const cancel = who.cancel ? /<a href="([^"]+)">\[ Cancel \]<\/a>/.exec(page.body)?.[1] : undefined;
+    if (cancel) {
+      ({ stoppedAt, page } = await browser.follow(new URL(cancel.replaceAll('&amp;', '&'), page.url), {
+        stop,
+        rewrite,
+      }));
+      continue;
     }
     const fields = { ...form.fields };
     if (fields.prompt === 'login') {
