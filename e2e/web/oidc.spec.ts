@@ -13,7 +13,7 @@ import {
   startTestProvider,
   type TestProvider,
 } from '../../src-main/service/auth/oidc/provider.test-support';
-import { ADMIN, test as base, expect } from './fixtures';
+import { ADMIN, test as base, expect, expectAccessible } from './fixtures';
 
 /**
  * The whole OIDC sign-in in a browser (issue 26 §1, §3): Skiff's login page, the provider's own
@@ -156,6 +156,7 @@ test.describe('sign-in with the identity provider', () => {
     await expect(page.getByRole('link', { name: `Sign in with ${PROVIDER_NAME}` })).toBeVisible();
     // Not --oidc-only: the password form is there too.
     await expect(page.getByLabel('Password')).toBeVisible();
+    await expectAccessible(page, 'login page with the identity provider');
 
     await signInAtProvider(page, stack, ALICE.id);
 
@@ -226,6 +227,7 @@ test.describe('sign-in with the identity provider', () => {
       await expect(page.getByTestId('oidc-unavailable')).toContainText(
         'administrators can still sign in with a password',
       );
+      await expectAccessible(page, 'login page with the identity provider unreachable');
 
       // The button still leads somewhere sensible: back here, in words.
       await page.getByRole('link', { name: `Sign in with ${PROVIDER_NAME}` }).click();
