@@ -13,6 +13,7 @@ import { benchLoginTiming } from './login-timing';
 import { benchLogsViewer } from './logs-viewer';
 import { type MemoryPoint, measureMemory } from './memory';
 import { benchPages } from './pages';
+import { benchRbac } from './rbac';
 import { benchRelations } from './relations';
 import { benchRendererTable } from './renderer-table';
 import { benchReplicas } from './replicas';
@@ -42,6 +43,7 @@ const SECTIONS = [
   'snapshot',
   'simulator',
   'replicas',
+  'rbac',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const USAGE = `usage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]`;
@@ -125,6 +127,7 @@ async function main() {
       await timed('hostile snapshots', () =>
         benchHostileUploads(join(dir, 'snapshot-hostile'), SCALE, verdicts, judge),
       );
+    if (runs('rbac')) await timed('rbac', () => benchRbac(join(dir, 'rbac'), SCALE, verdicts, judge));
     if (runs('simulator'))
       await timed('simulator', () =>
         benchSimulatorBuild({ pods: SCALE.pods, events: SCALE.events }, SCALE.simRounds, verdicts, judge),
