@@ -226,6 +226,12 @@ export function createService(config: ServiceConfig): Service {
     logger,
     appVersion: SERVICE_VERSION,
   });
+  // Members of a workspace's groups (identity-provider groups) belong to it, read per request.
+  auth.setGroupWorkspaces((groups) =>
+    storage.workspaces.config.workspaces
+      .filter((w) => w.groups?.some((g) => groups.includes(g)))
+      .map((w) => w.workspaceId),
+  );
   history.startAll(registry.allClusters());
   let webUrl: string | null = null;
   const settings: AppSettingsDeps = {

@@ -18,8 +18,17 @@ const clusterIds = z.array(idParam('clusterId')).max(500);
 export const WORKSPACE_DEFAULT_ID = 'default';
 
 /** A workspace as its management operations answer it: with the clusters assigned to it. */
+/** Identity-provider groups whose members belong to a workspace (sign-in with OIDC). */
+const memberGroups = z.array(z.string().min(1).max(256)).max(100);
+
 export const workspaceWithClusters = workspace
-  .extend({ clusterIds: z.array(z.string()) })
+  .extend({
+    clusterIds: z.array(z.string()),
+    groups: z.array(z.string()).meta({
+      description:
+        "Identity-provider groups whose members belong to the workspace, as the provider's groups claim names them; re-read at every sign-in and recheck.",
+    }),
+  })
   .meta({ id: 'WorkspaceWithClusters' });
 
 export const settingsOperations = {
@@ -34,6 +43,7 @@ export const settingsOperations = {
       workspaceId: idParam('workspaceId'),
       name: workspaceName,
       clusterIds: clusterIds.default([]),
+      groups: memberGroups.default([]),
     }),
     result: workspaceWithClusters,
     paginated: false,
@@ -48,7 +58,11 @@ export const settingsOperations = {
     auth: 'session',
     params: z.strictObject({ workspaceId: idParam('workspaceId') }),
     query: none,
-    body: z.strictObject({ name: workspaceName.optional(), clusterIds: clusterIds.optional() }),
+    body: z.strictObject({
+      name: workspaceName.optional(),
+      clusterIds: clusterIds.optional(),
+      groups: memberGroups.optional(),
+    }),
     result: workspaceWithClusters,
     paginated: false,
   }),

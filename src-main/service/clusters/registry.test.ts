@@ -178,6 +178,7 @@ describe('workspace changes', () => {
       workspaceId: 'ops',
       name: 'Ops',
       clusterIds: ['beta'],
+      groups: [],
     });
     expect(ids(registry(['alpha', 'beta'], { store }).clustersOf('ops', ADMIN))).toEqual(['beta']);
   });
@@ -202,11 +203,13 @@ describe('workspace changes', () => {
       workspaceId: 'ops',
       name: 'Operations',
       clusterIds: ['alpha'],
+      groups: [],
     });
     expect(r.updateWorkspace('ops', { clusterIds: ['beta', 'beta'] }, ADMIN)).toEqual({
       workspaceId: 'ops',
       name: 'Operations',
       clusterIds: ['beta'],
+      groups: [],
     });
     const unknown = thrownBy(() => r.updateWorkspace('ops', { clusterIds: ['zeta'] }, ADMIN));
     expect(unknown.code).toBe('invalid_body');
@@ -219,6 +222,7 @@ describe('workspace changes', () => {
       workspaceId: 'default',
       name: 'Everything',
       clusterIds: ['alpha', 'beta'],
+      groups: [],
     });
     const p = thrownBy(() => r.updateWorkspace('default', { clusterIds: ['alpha'] }, ADMIN));
     expect([p.code, p.message]).toEqual(['conflict', 'the default workspace always holds every cluster']);

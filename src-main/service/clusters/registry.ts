@@ -140,7 +140,7 @@ export class ClusterRegistry {
     return found;
   }
 
-  createWorkspace(input: { workspaceId: string; name: string; clusterIds: string[] }) {
+  createWorkspace(input: { workspaceId: string; name: string; clusterIds: string[]; groups?: string[] }) {
     if (this.config.workspaces.some((w) => w.workspaceId === input.workspaceId)) {
       throw new ProblemError('conflict', `workspace "${input.workspaceId}" already exists`);
     }
@@ -149,14 +149,16 @@ export class ClusterRegistry {
       workspaceId: input.workspaceId,
       name: input.name,
       clusterIds: [...new Set(input.clusterIds)],
+      // Kept only when there are some, as the table reads them back (workspaces/store.ts).
+      ...(input.groups?.length ? { groups: [...new Set(input.groups)] } : {}),
     };
     this.save({ ...this.config, workspaces: [...this.config.workspaces, ws] });
-    return ws;
+    return { ...ws, groups: ws.groups ?? [] };
   }
 
   updateWorkspace(
     workspaceId: string,
-    patch: { name?: string; clusterIds?: string[] },
+    patch: { name?: string; clusterIds?: string[]; groups?: string[] },
     principal: Principal,
   ) {
     const ws = this.workspace(workspaceId, principal);
@@ -164,10 +166,13 @@ export class ClusterRegistry {
       throw new ProblemError('conflict', 'the default workspace always holds every cluster');
     }
     if (patch.clusterIds) this.checkClusters(patch.clusterIds);
+    const { groups: heldGroups, ...rest } = ws;
+    const groups = patch.groups === undefined ? heldGroups : [...new Set(patch.groups)];
     const next = {
-      ...ws,
+      ...rest,
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.clusterIds !== undefined ? { clusterIds: [...new Set(patch.clusterIds)] } : {}),
+      ...(groups?.length ? { groups } : {}),
     };
     this.save({
       ...this.config,
@@ -177,6 +182,7 @@ export class ClusterRegistry {
       workspaceId: next.workspaceId,
       name: next.name,
       clusterIds: next.clusterIds ?? [...this.clusters.keys()],
+      groups: next.groups ?? [],
     };
   }
 

@@ -17,7 +17,7 @@ describe('workspaces', () => {
       name: 'Team A',
     });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ workspaceId: 'team-a', name: 'Team A', clusterIds: [] });
+    expect(created.body).toEqual({ workspaceId: 'team-a', name: 'Team A', clusterIds: [], groups: [] });
     expect((await stack.get<Cluster[]>('/v1/workspaces/team-a/clusters')).body).toEqual([]);
     expect((await stack.get(`/v1/workspaces/team-a/observability/sim-test/kubernetes-events`)).status).toBe(
       404,
@@ -27,7 +27,12 @@ describe('workspaces', () => {
       name: 'Team A (prod)',
       clusterIds: ['sim-test'],
     });
-    expect(assigned.body).toEqual({ workspaceId: 'team-a', name: 'Team A (prod)', clusterIds: ['sim-test'] });
+    expect(assigned.body).toEqual({
+      workspaceId: 'team-a',
+      name: 'Team A (prod)',
+      clusterIds: ['sim-test'],
+      groups: [],
+    });
     const clusters = await stack.get<Cluster[]>('/v1/workspaces/team-a/clusters');
     expect(clusters.body.map((c) => [c.clusterId, c.workspaceId])).toEqual([['sim-test', 'team-a']]);
     expect(

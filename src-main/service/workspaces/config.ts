@@ -24,6 +24,8 @@ export const workspaceConfigSchema = z.strictObject({
         name: z.string().min(1).max(100),
         /** Absent: every cluster (the default workspace). */
         clusterIds: z.array(slug).optional(),
+        /** Identity-provider groups whose members belong to the workspace (auth/oidc); absent: none. */
+        groups: z.array(z.string().min(1).max(256)).optional(),
       }),
     )
     .default([{ workspaceId: DEFAULT_WORKSPACE_ID, name: 'Default' }]),

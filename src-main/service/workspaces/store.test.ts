@@ -324,7 +324,7 @@ describe('changes', () => {
     expect(changes(base, next, 1)).toEqual([
       {
         sql: expect.stringContaining('INSERT INTO workspaces'),
-        params: { id: 'default', name: 'Default', clusterIds: '["a"]', now: 1 },
+        params: { id: 'default', name: 'Default', clusterIds: '["a"]', groups: '[]', now: 1 },
       },
     ]);
     const flags: WorkspaceConfig = {
@@ -354,7 +354,7 @@ describe('changes', () => {
     const ids: WorkspaceConfig = { ...base, clusterIds: { x: 'x' } };
     const renamed: WorkspaceConfig = { ...ids, workspaces: [{ workspaceId: 'default', name: 'All' }] };
     expect(changes(ids, renamed, 1).map((c) => c.params)).toEqual([
-      { id: 'default', name: 'All', clusterIds: null, now: 1 },
+      { id: 'default', name: 'All', clusterIds: null, groups: '[]', now: 1 },
     ]);
     const on = { clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: true } } };
     const resourceOff = {

@@ -36,21 +36,22 @@ export const IMPORT_MARKER = 'imported.conf';
 export const REREAD_MS = 30_000;
 
 interface Rows {
-  workspaces: { workspace_id: string; name: string; cluster_ids: string | null }[];
+  workspaces: { workspace_id: string; name: string; cluster_ids: string | null; member_groups?: string }[];
   ids: { context: string; cluster_id: string }[];
   monitoring: { cluster_id: string; resource_events: number; system_events: number }[];
 }
 
 const READS = {
-  workspaces: 'SELECT workspace_id, name, cluster_ids FROM workspaces ORDER BY position, workspace_id',
+  workspaces:
+    'SELECT workspace_id, name, cluster_ids, member_groups FROM workspaces ORDER BY position, workspace_id',
   ids: 'SELECT context, cluster_id FROM cluster_ids ORDER BY context',
   monitoring: 'SELECT cluster_id, resource_events, system_events FROM cluster_monitoring ORDER BY cluster_id',
 } as const;
 
-const PUT_WORKSPACE = `INSERT INTO workspaces (workspace_id, name, cluster_ids, position, updated_at)
-  VALUES ($id, $name, $clusterIds, (SELECT coalesce(max(position), 0) + 1 FROM workspaces), $now)
+const PUT_WORKSPACE = `INSERT INTO workspaces (workspace_id, name, cluster_ids, member_groups, position, updated_at)
+  VALUES ($id, $name, $clusterIds, $groups, (SELECT coalesce(max(position), 0) + 1 FROM workspaces), $now)
   ON CONFLICT (workspace_id) DO UPDATE SET name = excluded.name, cluster_ids = excluded.cluster_ids,
-    updated_at = excluded.updated_at`;
+    member_groups = excluded.member_groups, updated_at = excluded.updated_at`;
 const DELETE_WORKSPACE = 'DELETE FROM workspaces WHERE workspace_id = $id';
 const PUT_ID = `INSERT INTO cluster_ids (context, cluster_id) VALUES ($context, $clusterId)
   ON CONFLICT (context) DO NOTHING`;
@@ -69,6 +70,9 @@ function configOf(rows: Rows): WorkspaceConfig {
       workspaceId: w.workspace_id,
       name: w.name,
       ...(w.cluster_ids === null ? {} : { clusterIds: JSON.parse(w.cluster_ids) as string[] }),
+      ...(w.member_groups && w.member_groups !== '[]'
+        ? { groups: JSON.parse(w.member_groups) as string[] }
+        : {}),
     })),
     clusterIds: Object.fromEntries(rows.ids.map((r) => [r.context, r.cluster_id])),
     clusters: Object.fromEntries(
@@ -99,8 +103,9 @@ export function changes(from: WorkspaceConfig, to: WorkspaceConfig, now: number)
     const old = before.get(w.workspaceId);
     const clusterIds = w.clusterIds === undefined ? null : JSON.stringify(w.clusterIds);
     const oldIds = old?.clusterIds === undefined ? null : JSON.stringify(old.clusterIds);
-    if (!old || old.name !== w.name || oldIds !== clusterIds)
-      out.push({ sql: PUT_WORKSPACE, params: { id: w.workspaceId, name: w.name, clusterIds, now } });
+    const groups = JSON.stringify(w.groups ?? []);
+    if (!old || old.name !== w.name || oldIds !== clusterIds || JSON.stringify(old.groups ?? []) !== groups)
+      out.push({ sql: PUT_WORKSPACE, params: { id: w.workspaceId, name: w.name, clusterIds, groups, now } });
   }
   const kept = new Set(to.workspaces.map((w) => w.workspaceId));
   for (const w of from.workspaces)
