@@ -22,7 +22,8 @@ import { ADMIN_GROUP } from './provider.test-support';
 let stack: OidcStack;
 
 beforeAll(async () => {
-  stack = await startOidcStack({ auth: { accessTokenMinutes: 60 } });
+  // The service clock runs ahead of the provider's by an hour and more here: ID tokens live a day.
+  stack = await startOidcStack({ auth: { accessTokenMinutes: 60 }, provider: { ttl: { IdToken: 86_400 } } });
 });
 afterAll(async () => {
   await stack?.close();

@@ -12,7 +12,7 @@ let stack: OidcStack;
 let admin: Record<string, string>;
 
 beforeAll(async () => {
-  stack = await startOidcStack({ auth: { accessTokenMinutes: 60 } });
+  stack = await startOidcStack({ auth: { accessTokenMinutes: 60 }, provider: { ttl: { IdToken: 86_400 } } });
   admin = await adminBearer(stack);
   const created = await stack.call('POST', '/v1/workspaces', {
     headers: admin,
