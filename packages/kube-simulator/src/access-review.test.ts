@@ -1,6 +1,6 @@
 import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RECENT_REVIEWS } from './access-review';
+import { parseReview, RECENT_REVIEWS } from './access-review';
 import { authHeaders, harness } from './harness.test-support';
 import { DEMO_TEAM, type Simulator } from './index';
 
@@ -211,7 +211,13 @@ describe('SubjectAccessReview over HTTP, against the demo team', () => {
       spec: { user: 'alice', resourceAttributes: { verb: 'get', resource: 'pods' } },
     });
     expect(code).toBe(503);
-    expect(json).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
+    expect(json).toMatchObject({
+      kind: 'Status',
+      reason: 'ServiceUnavailable',
+      message: 'the authorizer is unavailable',
+      details: { retryAfterSeconds: 1 },
+      code: 503,
+    });
     expect(sim.accessReviews.count).toBe(0);
   });
 
@@ -245,6 +251,16 @@ describe('SubjectAccessReview over HTTP, against the demo team', () => {
     expect(sim.accessReviews.count).toBe(0);
   });
 
+  it('refuses a body past 3 MiB with 413', async () => {
+    const { code, json } = await post({
+      spec: { user: 'a', resourceAttributes: {} },
+      pad: 'x'.repeat(3 * 1024 * 1024),
+    });
+    expect(code).toBe(413);
+    expect(json).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'request entity too large' });
+    expect(sim.accessReviews.count).toBe(0);
+  });
+
   it('serves only create on the collection, and lists it in discovery', async () => {
     const get = await fetch(sim.url + PATH, { headers: authHeaders() });
     expect(get.status).toBe(405);
@@ -258,5 +274,75 @@ describe('SubjectAccessReview over HTTP, against the demo team', () => {
     );
     const anonymous = await fetch(sim.url + PATH, { method: 'POST', body: '{}' });
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('parseReview, the body as the apiserver decodes and validates it', () => {
+  const refused = (body: unknown) => {
+    const r = parseReview(typeof body === 'string' ? body : JSON.stringify(body));
+    if (r.ok) throw new Error('expected a refusal');
+    return { code: r.status.code, reason: r.status.reason, message: r.status.message };
+  };
+
+  it('says what is wrong with the JSON or its shape', () => {
+    expect(refused('{').message).toMatch(/^the body of the request was in an unknown format: SyntaxError/);
+    expect(refused(7)).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message: expect.stringMatching(
+        /^SubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: body: /,
+      ),
+    });
+    expect(refused({ spec: { user: 7, groups: ['a', 1] } }).message).toMatch(
+      /cannot be handled as a SubjectAccessReview: spec\.user: .+; spec\.groups\.1: /,
+    );
+    expect(refused({ apiVersion: 'authorization.k8s.io/v1beta1', spec: {} })).toEqual({
+      code: 400,
+      reason: 'BadRequest',
+      message:
+        'the API version in the data (authorization.k8s.io/v1beta1) and kind (undefined) do not match the expected authorization.k8s.io/v1 SubjectAccessReview',
+    });
+  });
+
+  it('refuses specs the apiserver refuses, naming every field', () => {
+    expect(refused({ spec: {} })).toEqual({
+      code: 422,
+      reason: 'Invalid',
+      message:
+        'SubjectAccessReview "" is invalid: spec.resourceAttributes: exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: at least one of user or group must be specified',
+    });
+    expect(refused({ spec: { user: 'a', resourceAttributes: {}, nonResourceAttributes: {} } }).message).toBe(
+      'SubjectAccessReview "" is invalid: spec.nonResourceAttributes: cannot be specified in combination with resourceAttributes',
+    );
+    expect(refused({ spec: { user: '', groups: [], resourceAttributes: {} } }).message).toBe(
+      'SubjectAccessReview "" is invalid: spec.user: at least one of user or group must be specified',
+    );
+  });
+
+  it('takes a group without a user, and fills what is left out with ""', () => {
+    expect(parseReview(JSON.stringify({ spec: { groups: ['g'], resourceAttributes: {} } }))).toEqual({
+      ok: true,
+      spec: { groups: ['g'], resourceAttributes: {} },
+      user: '',
+      groups: ['g'],
+      attributes: { namespace: '', verb: '', group: '', resource: '', subresource: '', name: '' },
+    });
+    expect(
+      parseReview(
+        JSON.stringify({ spec: { user: 'u', nonResourceAttributes: { path: '/x', verb: 'get' } } }),
+      ),
+    ).toMatchObject({
+      ok: true,
+      user: 'u',
+      groups: [],
+      attributes: { path: '/x', verb: 'get' },
+    });
+    expect(parseReview(JSON.stringify({ spec: { user: 'u', nonResourceAttributes: {} } }))).toMatchObject({
+      attributes: { path: '', verb: '' },
+    });
+    const full = { namespace: 'n', verb: 'v', group: 'g', resource: 'r', subresource: 's', name: 'x' };
+    expect(parseReview(JSON.stringify({ spec: { user: 'u', resourceAttributes: full } }))).toMatchObject({
+      attributes: full,
+    });
   });
 });

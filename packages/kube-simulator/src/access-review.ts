@@ -98,13 +98,10 @@ export function parseReview(body: string): ParsedReview {
   }
   const parsed = reviewSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.join('.') || 'body';
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`);
     return {
       ok: false,
-      status: badRequest(
-        `${KIND} in version "v1" cannot be handled as a ${KIND}: ${where}: ${issue?.message}`,
-      ),
+      status: badRequest(`${KIND} in version "v1" cannot be handled as a ${KIND}: ${problems.join('; ')}`),
     };
   }
   const { apiVersion, kind, spec = {} } = parsed.data;
