@@ -5,14 +5,15 @@
  * from the watch caches (explain/cache-context.ts). A namespaced kind named without a namespace is
  * looked up across namespaces as endpoint 2 does: one match is explained, several are a 409 naming
  * them. An answer read from a stale cache carries x-Stale-Since. With `--authorize rbac` it
- * follows `get` of the object where it is (403 naming the permission otherwise): checked before
- * the lookup when the path says where, else once the object is found.
+ * follows `get` of the object where it is (403 naming the permission otherwise), checked before
+ * the lookup; named without a namespace, it is looked for only where the caller may get it.
  */
 import type { Reply } from '../../../src-shared/contract/define';
 import type { Explanation } from '../../../src-shared/contract/explain-operations';
 import { explainObject } from '../../../src-shared/guidance/explain-object';
 import type { ObjectLike } from '../../../src-shared/guidance/findings';
 import type { ReadAccess } from '../auth/rbac/access';
+import { locateReadable } from '../auth/read-scope';
 import type { ResourceEntry } from '../cache/entries';
 import { resourceRows } from '../cache/list-queries';
 import type { ClusterConnection } from '../clusters/cluster';
@@ -52,9 +53,13 @@ async function explain(
   ctx: CallContext,
   access: ReadAccess,
 ): Promise<Reply<Explanation>> {
-  const get = { verb: 'get', group: kind.group, resource: kind.plural, name } as const;
-  const placed = !kind.namespaced || namespace !== undefined;
-  if (placed) await access.require({ ...get, ...(namespace !== undefined ? { namespace } : {}) });
+  if (!access.open) {
+    // Named without a namespace: looked for only where the caller may get it (auth/read-scope.ts).
+    if (kind.namespaced && namespace === undefined)
+      namespace = await locateReadable(access, cluster, kind, name, ctx.signal);
+    const get = { verb: 'get', group: kind.group, resource: kind.plural, name } as const;
+    await access.require({ ...get, ...(namespace !== undefined ? { namespace } : {}) });
+  }
   const cache = cluster.resources(kind);
   await cache.acquire(ctx.signal);
   const read = cache.read();
@@ -64,7 +69,6 @@ async function explain(
   // As the API serves it: metadata is always there.
   const object = JSON.parse(entry.json) as ObjectLike & { metadata: { uid?: string } };
   const where = kind.namespaced ? entry.namespace : undefined;
-  if (!placed) await access.require({ ...get, ...(where !== undefined ? { namespace: where } : {}) });
   const context = await cacheExplainContext(cluster, { kind, namespace: where, name }, ctx.signal);
   const findings = await explainObject(object, context);
   const uid = object.metadata.uid;

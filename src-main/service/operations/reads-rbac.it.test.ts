@@ -194,8 +194,15 @@ describe('relations, search, counts and explanations', () => {
     const res = await asAlice<Problem>(`${stack.cluster}/relations/namespaces/kube-system/pod/${pod}`);
     expect(res.status).toBe(403);
     expect(res.body.permission).toMatchObject({ verb: 'get', resource: 'pods', namespace: 'kube-system' });
-    expect((await asAlice(`${stack.cluster}/relations/pod/${pod}`)).status).toBe(403);
+    // Named without a namespace: a 403 at the cluster scope, which does not say where it is.
+    const unplaced = await asAlice<Problem>(`${stack.cluster}/relations/pod/${pod}`);
+    expect(unplaced.status).toBe(403);
+    expect(unplaced.body.permission).toEqual({ verb: 'get', group: '', resource: 'pods', name: pod });
+    expect(unplaced.body.detail).not.toContain('kube-system');
     expect((await stack.get(`${stack.cluster}/relations/pod/${pod}`)).status).toBe(200);
+    const shopPod = await podIn(SHOP);
+    const found = await asAlice<Relations>(`${stack.cluster}/relations/pod/${shopPod}`);
+    expect(found.body.object).toMatchObject({ namespace: SHOP, name: shopPod });
   });
 
   it('explains an object in shop and refuses one elsewhere', async () => {
@@ -207,7 +214,10 @@ describe('relations, search, counts and explanations', () => {
     const res = await asAlice<Problem>(`${stack.cluster}/explanations/namespaces/kube-system/pod/${pod}`);
     expect(res.status).toBe(403);
     expect(res.body.permission).toMatchObject({ verb: 'get', resource: 'pods', namespace: 'kube-system' });
-    expect((await asAlice(`${stack.cluster}/explanations/pod/${pod}`)).status).toBe(403);
+    const unplaced = await asAlice<Problem>(`${stack.cluster}/explanations/pod/${pod}`);
+    expect(unplaced.status).toBe(403);
+    expect(unplaced.body.permission).toEqual({ verb: 'get', group: '', resource: 'pods', name: pod });
+    expect((await asAlice(`${stack.cluster}/explanations/pod/${shopPod}`)).status).toBe(200);
   });
 
   it('finds only shop’s objects in search', async () => {

@@ -1,6 +1,6 @@
 import type { KindCount, SearchHit } from '../../../src-shared/contract/relations-operations';
 import type { ReadAccess } from '../auth/rbac/access';
-import { readableIn } from '../auth/read-scope';
+import { locateReadable, readableIn } from '../auth/read-scope';
 import type { ClusterConnection } from '../clusters/cluster';
 import { isEventKind, type KindInfo, TAILORED_KINDS } from '../clusters/kind-info';
 import type { ClusterRegistry } from '../clusters/registry';
@@ -64,9 +64,10 @@ async function searchKinds(
 }
 
 /**
- * `--authorize rbac`: the object needs `get` of its kind where it is (checked before the answer is
- * built when the path says where, else once it is found), and the answer keeps only the related
- * objects the caller may read (relations/readable.ts). Open access asks nothing.
+ * `--authorize rbac`: the object needs `get` of its kind where it is, checked before the answer is
+ * built (named without a namespace, it is looked for only where the caller may get it), and the
+ * answer keeps only the related objects the caller may read (relations/readable.ts). Open access
+ * asks nothing.
  */
 async function authorizedRelations(
   registry: ClusterRegistry,
@@ -77,13 +78,15 @@ async function authorizedRelations(
   ctx: CallContext,
 ): Promise<RelationsAnswer> {
   const access = registry.access(cluster, ctx.principal);
+  if (access.open) return relationsOf(clusterSource(cluster, ctx.signal), kind, namespace, name);
+  // Named without a namespace: looked for only where the caller may get it (auth/read-scope.ts).
+  const where =
+    kind.namespaced && namespace === undefined
+      ? await locateReadable(access, cluster, kind, name, ctx.signal)
+      : namespace;
   const get = { verb: 'get', group: kind.group, resource: kind.plural, name } as const;
-  const located = !kind.namespaced || namespace !== undefined;
-  if (located) await access.require({ ...get, ...(namespace !== undefined ? { namespace } : {}) });
-  const answer = await relationsOf(clusterSource(cluster, ctx.signal), kind, namespace, name);
-  if (access.open) return answer;
-  const where = answer.relations.object.namespace;
-  if (!located) await access.require({ ...get, ...(where !== undefined ? { namespace: where } : {}) });
+  await access.require({ ...get, ...(where !== undefined ? { namespace: where } : {}) });
+  const answer = await relationsOf(clusterSource(cluster, ctx.signal), kind, where, name);
   const kinds = new Map((await cluster.kinds(ctx.signal)).map((k) => [k.resourceType, k]));
   const relations = await readableRelations(answer.relations, access, (t) => kinds.get(t));
   return { ...answer, relations };
