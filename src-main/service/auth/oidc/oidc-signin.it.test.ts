@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROME_WINDOWS } from '../stack.test-support';
-import { TestBrowser } from './browser.test-support';
+import { signInAtProvider, TestBrowser } from './browser.test-support';
 import { type OidcStack, startOidcStack } from './oidc-stack.test-support';
 import { ALICE } from './provider.test-support';
 
@@ -111,5 +111,25 @@ describe('signing in with the provider', () => {
     const again = await stack.exchange(code);
     expect(again.status).toBe(401);
     expect((again.body as { code: string }).code).toBe('invalid_grant');
+  });
+
+  it('lands on the returnTo path it started from, and refuses a returnTo that leaves the service', async () => {
+    const browser = new TestBrowser();
+    const back = await signInAtProvider(
+      browser,
+      `${stack.url}/v1/auth/oidc/login?returnTo=${encodeURIComponent('/clusters/sim?tab=pods')}`,
+      stack.op.issuer,
+      stack.callbackUrl,
+      { login: 'bob' },
+    );
+    const answer = await stack.callback(browser, back, { navigate: true });
+    const landed = new URL(answer.headers.get('location') ?? '', stack.url);
+    expect(landed.pathname).toBe('/clusters/sim');
+    expect(landed.searchParams.get('tab')).toBe('pods');
+    expect(landed.searchParams.get('oidc_code')).toBeTruthy();
+    for (const away of ['//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
+      const res = await stack.call('GET', `/v1/auth/oidc/login?returnTo=${encodeURIComponent(away)}`);
+      expect(res.status).toBe(400);
+    }
   });
 });

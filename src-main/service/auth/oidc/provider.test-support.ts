@@ -114,11 +114,6 @@ async function newSigningKey(): Promise<SigningKey> {
   return { privateJwk: { ...jwk, kid, alg: 'RS256', use: 'sig' }, kid };
 }
 
-function publicPart(jwk: JWK): JWK {
-  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
-  return pub;
-}
-
 function clientMetadata(c: ProviderClientConfig): Record<string, unknown> {
   return {
     client_id: c.clientId,
@@ -301,6 +296,3 @@ export async function startTestProvider(opts: TestProviderOptions = {}): Promise
     close: stop,
   };
 }
-
-/** publicPart is exported for tests that publish or compare keys by hand. */
-export { publicPart };
