@@ -111,3 +111,32 @@ it('has no hidden when nothing was left out, and asks once per kind and namespac
     ].sort(),
   );
 });
+
+it('asks about refs met only deep in the dependents tree, and a cluster-scoped ref with no namespace', async () => {
+  const access = ruleAccess([
+    { verbs: ['get'], group: '', resources: ['pods'], namespace: 'shop' },
+    { verbs: ['get'], group: '', resources: ['pods'], namespace: 'deep' },
+  ]);
+  const a: Relations = {
+    ...answer(),
+    owners: [],
+    uses: [{ resourceType: 'node', name: 'n1' }],
+    usedBy: [],
+    selects: [],
+    selectedBy: [],
+    dependents: [
+      {
+        resourceType: 'pod',
+        namespace: 'shop',
+        name: 'top',
+        children: [{ resourceType: 'pod', namespace: 'deep', name: 'below' }],
+      },
+    ],
+  };
+  const cut = await readableRelations(a, access, kindOf);
+  expect(cut.dependents).toEqual(a.dependents);
+  expect(cut.hidden).toBe(1);
+  const node = access.asked.find((q) => q.resource === 'nodes');
+  expect(node).toEqual({ verb: 'get', group: '', resource: 'nodes' });
+  expect(node && 'namespace' in node).toBe(false);
+});
