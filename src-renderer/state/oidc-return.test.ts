@@ -61,6 +61,7 @@ describe('the remembered route', () => {
   it('is forgotten when the page had none', () => {
     rememberReturnHash('#/old');
     rememberReturnHash('');
+    expect(sessionStorage.getItem('skiff.oidc.returnHash')).toBeNull();
     expect(takeReturnHash()).toBeNull();
   });
 
@@ -74,6 +75,7 @@ describe('oidcLoginHref', () => {
   it('comes back to this page', () => {
     expect(oidcLoginHref('/v1/auth/oidc/login', '/')).toBe('/v1/auth/oidc/login?returnTo=%2F');
     expect(oidcLoginHref('/v1/auth/oidc/login', '/skiff/')).toBe('/v1/auth/oidc/login?returnTo=%2Fskiff%2F');
+    expect(oidcLoginHref('/v1/auth/oidc/login', '/skiff')).toBe('/v1/auth/oidc/login?returnTo=%2Fskiff');
   });
 
   it('never names anything but a path', () => {
