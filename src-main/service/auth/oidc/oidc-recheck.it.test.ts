@@ -115,6 +115,33 @@ describe('a user removed at the provider', () => {
   });
 });
 
+describe('the provider unreachable at the recheck', () => {
+  it('changes nothing: the sessions stay, the failure is logged, and the recheck is tried again', async () => {
+    const bob = await stack.signIn('bob');
+    await stack.op.down();
+    try {
+      stack.clock.advance(RECHECK + 1_000);
+      await sweep();
+      expect((await me(bob)).status).toBe(200);
+      expect(sessionOf(bob)).toMatchObject({ status: 'active', endReason: null });
+      expect(stack.logs.some((e) => e.msg?.startsWith('oidc recheck failed'))).toBe(true);
+    } finally {
+      await stack.op.up();
+    }
+    // Removed while the provider was away: the retried recheck (a minute later) still catches it.
+    const was = stack.op.users.get('bob');
+    stack.op.removeUser('bob');
+    try {
+      stack.clock.advance(60_000 + 1_000);
+      await sweep();
+      expect((await me(bob)).status).toBe(401);
+      expect(sessionOf(bob)).toMatchObject({ endReason: 'oidc_access_removed' });
+    } finally {
+      if (was) stack.op.setUser(was);
+    }
+  });
+});
+
 describe('groups read again at the recheck', () => {
   it('a user added to the admin group at the provider becomes an administrator at the next recheck, and it is logged', async () => {
     let bob = await stack.signIn('bob');
