@@ -167,6 +167,22 @@ describe('the RBAC authorizer', () => {
     }
   });
 
+  it('keeps at most maxEntries decisions', async () => {
+    const auth = createRbacAuthorizer({
+      localPrefix: 'skiff:',
+      oidcPrefix: '',
+      timeoutMs: 5_000,
+      logger,
+      now: () => clock,
+      maxEntries: 1,
+    });
+    const alice = auth(cluster, local('alice'));
+    await alice.allows(PODS);
+    await alice.allows({ ...PODS, namespace: 'shop' });
+    await alice.allows(PODS);
+    expect(sim.accessReviews.count).toBe(3);
+  });
+
   it('keeps groups in any order as the same subject', async () => {
     const auth = authorizer();
     await auth(cluster, oidc('dan', ['b', 'a'])).allows(PODS);

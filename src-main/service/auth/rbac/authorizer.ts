@@ -39,15 +39,13 @@ async function passing(
   limit: number,
   fn: (item: string) => Promise<boolean>,
 ): Promise<Set<string>> {
-  const verdicts: boolean[] = new Array(items.length);
-  let next = 0;
+  const verdicts: boolean[] = [];
+  // One iterator shared by every worker: each takes the next item when it is free.
+  const next = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      verdicts[i] = await fn(items[i]!);
-    }
+    for (const [i, item] of next) verdicts[i] = await fn(item);
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: limit }, worker));
   return new Set(items.filter((_, i) => verdicts[i]));
 }
 
@@ -69,7 +67,7 @@ function keyOf(clusterId: string, subject: KubeSubject, attrs: ResourceAttribute
     attrs.verb,
     attrs.group,
     attrs.resource,
-    attrs.subresource ?? '',
+    attrs.subresource ?? null,
     attrs.namespace ?? null,
     attrs.name ?? null,
   ]);

@@ -24,13 +24,14 @@ export function reviewBody(subject: KubeSubject, attrs: ResourceAttributes) {
     spec: {
       user: subject.user,
       groups: [...subject.groups],
+      // Absent attributes are left out of the JSON (undefined is not serialised).
       resourceAttributes: {
         verb: attrs.verb,
         group: attrs.group,
         resource: attrs.resource,
-        ...(attrs.subresource !== undefined ? { subresource: attrs.subresource } : {}),
-        ...(attrs.namespace !== undefined ? { namespace: attrs.namespace } : {}),
-        ...(attrs.name !== undefined ? { name: attrs.name } : {}),
+        subresource: attrs.subresource,
+        namespace: attrs.namespace,
+        name: attrs.name,
       },
     },
   };

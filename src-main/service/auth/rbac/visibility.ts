@@ -6,7 +6,7 @@
  *   on Namespace X under namespace X).
  * - A cluster-scoped kind is visible when the caller may `list` it cluster-wide; a namespaced kind
  *   when it may `list` it cluster-wide or in one of the namespaces it sees.
- * - Open access sees everything and asks nothing.
+ * - Open access sees everything and asks nothing (its answers are all yes, given at once).
  */
 import type { ReadAccess } from './access';
 
@@ -35,13 +35,11 @@ export async function visibleKinds<K extends KindScope>(
   kinds: readonly K[],
   namespaces: readonly string[],
 ): Promise<K[]> {
-  if (access.open) return [...kinds];
-  const visible: boolean[] = new Array(kinds.length).fill(false);
-  let next = 0;
+  const visible: boolean[] = [];
+  // One iterator shared by every worker: each takes the next kind when it is free.
+  const next = kinds.entries();
   const worker = async () => {
-    while (next < kinds.length) {
-      const i = next++;
-      const k = kinds[i]!;
+    for (const [i, k] of next) {
       const list = { verb: 'list', group: k.group, resource: k.plural } as const;
       if (!k.namespaced) {
         visible[i] = await access.allows(list);
@@ -51,6 +49,6 @@ export async function visibleKinds<K extends KindScope>(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(8, kinds.length) }, worker));
+  await Promise.all(Array.from({ length: 8 }, worker));
   return kinds.filter((_, i) => visible[i]);
 }
