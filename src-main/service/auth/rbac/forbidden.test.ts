@@ -47,5 +47,7 @@ describe('forbiddenProblem', () => {
       'nodes is forbidden: an anonymous caller cannot list resource "nodes" in API group "" at the cluster scope',
     );
     expect('user' in p).toBe(false);
+    // At the cluster scope the permission has no namespace member at all, not an undefined one.
+    expect(Object.keys(p.permission as object)).toEqual(['verb', 'group', 'resource']);
   });
 });
