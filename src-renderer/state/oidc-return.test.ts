@@ -112,5 +112,7 @@ describe('oidcErrorText', () => {
     expect(oidcErrorText('Call +1 555 0100 for help', 'Dex')).toBe(
       'Signing in with Dex did not work. Try again.',
     );
+    // Words after a code-like start are not a code either.
+    expect(oidcErrorText('call us at 555', 'Dex')).toBe('Signing in with Dex did not work. Try again.');
   });
 });
