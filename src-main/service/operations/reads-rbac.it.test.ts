@@ -298,4 +298,11 @@ describe('a snapshot captures only what its taker may read', () => {
     expect(reasonOf('events')).toMatch(/^forbidden: the taker cannot list resource "events"/);
     expect(reasonOf('logs')).toMatch(/^forbidden: the taker cannot get resource "pods\/log"/);
   });
+
+  it('downloads only to whoever may read everything: the file may hold more than the caller may read', async () => {
+    const res = await asAlice<Problem>(`/v1/snapshots/${job.snapshotId}/file`);
+    expect(res.status).toBe(403);
+    expect(res.body.permission).toEqual({ verb: 'list', group: '*', resource: '*' });
+    expect((await stack.get<SnapshotJob>(`/v1/snapshots/${job.snapshotId}`, alice)).status).toBe(200);
+  });
 });

@@ -18,7 +18,8 @@ import { openSnapshotHandler } from './snapshot-open';
 
 /**
  * Capture jobs (issue 10 §2): start one (administrators), poll it, download its file (whoever can
- * see the cluster: the file holds nothing they cannot read through the API). Opening files is
+ * see the cluster: the file holds nothing they cannot read through the API; with `--authorize
+ * rbac`, whoever may read all of it, see requireWholeRead). Opening files is
  * snapshot-open's. A body's `kinds` are resolved against the cluster as resourceType is
  * (ClusterConnection.kind) before the job starts, so a name it does not serve is the 400.
  */
@@ -50,6 +51,22 @@ async function visibleJob(
     throw notFound(snapshotId);
   }
   return job;
+}
+
+/**
+ * `--authorize rbac`: a file holds what its taker could read, which may be more than the caller
+ * can. Without knowing the taker's grants, only a caller who may read everything (`list` of every
+ * resource in every group, cluster-wide) downloads it; others get the 403 naming that permission.
+ * A job whose cluster is gone (or a snapshot, open) asks nothing.
+ */
+async function requireWholeRead(deps: SnapshotDeps, job: SnapshotJob, principal: Principal): Promise<void> {
+  let cluster: ReturnType<ClusterRegistry['cluster']>;
+  try {
+    cluster = deps.registry.cluster(job.workspaceId, job.clusterId, principal);
+  } catch {
+    return;
+  }
+  await deps.registry.access(cluster, principal).require({ verb: 'list', group: '*', resource: '*' });
 }
 
 export function snapshotHandlers(
@@ -92,6 +109,7 @@ export function snapshotHandlers(
 
     downloadSnapshot: async ({ params }, ctx) => {
       const job = await visibleJob(deps, params.snapshotId, ctx.principal);
+      await requireWholeRead(deps, job, ctx.principal);
       if (job.status === 'running')
         throw new ProblemError('conflict', 'the snapshot is still being taken; download it once it is done', {
           snapshotId: job.snapshotId,
