@@ -108,8 +108,20 @@ describe('clients that go away', () => {
       stack.sim.faults.latencyMs = 0;
       await raw.closeAll();
     }
-    // Work a departed client started ends a moment after it left.
-    await sleep(500);
+    // Work a departed client started ends a moment after it left (the cluster's 300 ms, then the
+    // request line): waited for as a state, since a busy machine stretches that moment.
+    const goneOf = (path: (p: string) => boolean) =>
+      requestLines(from).filter((e) => e.clientGone === true && path(e.path)).length;
+    await expect
+      .poll(
+        () => [
+          goneOf((p) => p === '/v1/auth/login'),
+          goneOf((p) => p.endsWith(`/namespace/${namespace}`)),
+          goneOf((p) => p.endsWith('/logs')),
+        ],
+        { timeout: 30_000 },
+      )
+      .toEqual([PER_KIND, PER_KIND, PER_KIND]);
 
     const logged = entries.slice(from);
     expect(logged.filter((e) => e.level >= LEVEL.warn)).toEqual([]);
