@@ -133,6 +133,25 @@ describe('RelatedTab', () => {
     render(<RelatedTab relations={polled(undefined, new Error('the cluster is unreachable'))} />);
     expect(screen.getByText(/the cluster is unreachable/)).toBeTruthy();
   });
+
+  it('says how many related objects --authorize rbac left out, and never that nothing relates then', () => {
+    const none: Relations = { ...RELATIONS, owners: [], uses: [], selectedBy: [], gaps: [] };
+    const { unmount } = render(<RelatedTab relations={polled({ ...none, hidden: 3 })} />);
+    expect(screen.getByTestId('related-hidden').textContent).toBe(
+      '3 related objects are not shown: you do not have permission to read them.',
+    );
+    expect(screen.queryByText('Nothing else in the cluster relates to this object.')).toBeNull();
+    unmount();
+    render(<RelatedTab relations={polled({ ...RELATIONS, hidden: 1 })} />);
+    expect(screen.getByTestId('related-hidden').textContent).toBe(
+      '1 related object is not shown: you do not have permission to read it.',
+    );
+  });
+
+  it('says nothing of hidden objects when none were left out', () => {
+    render(<RelatedTab relations={polled(RELATIONS)} />);
+    expect(screen.queryByTestId('related-hidden')).toBeNull();
+  });
 });
 
 describe('OwnersBreadcrumb', () => {

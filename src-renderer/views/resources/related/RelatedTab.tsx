@@ -69,7 +69,7 @@ export function RelatedTab({ relations }: { relations: Polled<Relations> }) {
   return (
     <div className="related" data-testid="related">
       {relations.error && <ProblemNotice error={relations.error} what="related objects" />}
-      {!any && <Empty>Nothing else in the cluster relates to this object.</Empty>}
+      {!any && !r.hidden && <Empty>Nothing else in the cluster relates to this object.</Empty>}
       {r.owners.length > 0 && (
         <Section id="owners" title="Owners">
           <RefList refs={r.owners} leftOff={undefined} />
@@ -86,6 +86,14 @@ export function RelatedTab({ relations }: { relations: Polled<Relations> }) {
         <Section id="dependents" title="Dependents">
           <DependentsTree nodes={r.dependents} />
         </Section>
+      )}
+      {r.hidden !== undefined && (
+        // --authorize rbac left out what the person may not read: say so, so "nothing" is not read as none.
+        <p className="muted related-hidden" data-testid="related-hidden">
+          {r.hidden === 1
+            ? '1 related object is not shown: you do not have permission to read it.'
+            : `${r.hidden} related objects are not shown: you do not have permission to read them.`}
+        </p>
       )}
       {r.gaps && r.gaps.length > 0 && (
         <p className="muted related-gaps">
