@@ -63,6 +63,7 @@ const BODIES: Partial<Record<OperationName, Record<string, unknown>>> = {
   updateWorkspace: { name: 'Fuzz' },
   updateAppSettings: { tokens: { accessTokenMinutes: 15 } },
   createSnapshot: { logs: 'none', logLines: 0 },
+  oidcExchange: { code: 'skiff_oc_not-a-code' },
 };
 
 let stack: Stack;

@@ -17,8 +17,19 @@ const CACHE_BACKED =
   /^(listResources|listNamespacedResources|getResource|listEvents|eventTimeline|eventGroups|watchEvents)$/;
 
 const SPECIAL: Partial<Record<string, ProblemCode[]>> = {
-  login: ['invalid_credentials'],
-  refresh: ['invalid_grant', 'refresh_token_reused'],
+  login: ['invalid_credentials', 'local_login_disabled'],
+  refresh: ['invalid_grant', 'refresh_token_reused', 'oidc_access_removed'],
+  oidcLogin: ['oidc_not_configured', 'oidc_unavailable', 'rate_limited'],
+  oidcCallback: [
+    'oidc_not_configured',
+    'oidc_state_mismatch',
+    'oidc_denied',
+    'oidc_code_rejected',
+    'oidc_token_invalid',
+    'oidc_account_conflict',
+    'oidc_unavailable',
+  ],
+  oidcExchange: ['oidc_not_configured', 'invalid_grant'],
   changePassword: ['forbidden'],
   getResource: ['conflict'],
   createWorkspace: ['conflict'],

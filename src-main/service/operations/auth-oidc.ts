@@ -7,11 +7,13 @@
  *   provider's redirect back carries it; sent only to the callback's path; 10 minutes); the
  *   callback clears it.
  * - No token is ever put in a URL: the callback's redirect carries only the one-time code.
+ * - Starting a sign-in writes a row, so starts are rate-limited per client address (429).
  */
 import { Headers, setCookie } from 'undici';
 import type { Reply } from '../../../src-shared/contract/define';
 import { OIDC_CALLBACK_PATH } from '../../../src-shared/contract/oidc-operations';
 import type { AuthService } from '../auth/index';
+import { failureSource } from '../auth/login-backoff';
 import { FLOW_TTL_MS } from '../auth/oidc/flows';
 import type { OidcService } from '../auth/oidc/index';
 import { BROWSER_COOKIE } from '../auth/oidc/signin';
@@ -73,6 +75,11 @@ export function oidcHandlers(auth: AuthService): OidcHandlers {
 
     async oidcLogin({ query }, ctx) {
       const oidc = await configured();
+      const core = await auth.core();
+      // Each start writes a flow row: bounded per address, as refreshes are (memory, per replica).
+      const key = `oidc-login:address:${failureSource(ctx.client.address)}`;
+      core.limiter.enforce(key, core.rateLimits.refreshPerAddress, 'sign-ins from this address');
+      core.limiter.hit(key, core.rateLimits.refreshPerAddress);
       try {
         const { location, flow } = await oidc.signIn.start(query.returnTo ?? '/');
         return redirect(location, {

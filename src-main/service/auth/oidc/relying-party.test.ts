@@ -14,6 +14,10 @@ const bodyError = (status: number, error: string, description?: string) =>
     response: new Response(null, { status }),
   });
 
+/** openid-client's own error; its type omits the `code` option its constructor reads. */
+const clientError = (message: string, code: string, cause?: unknown) =>
+  new client.ClientError(message, { code, ...(cause ? { cause } : {}) } as ErrorOptions);
+
 describe('classify', () => {
   it('passes an OidcFailure through as it is', () => {
     const f = new OidcFailure('denied', 'no');
@@ -72,20 +76,21 @@ describe('classify', () => {
   });
 
   it('a check of the answer that fails is invalid, naming the check; a garbled answer is unavailable', () => {
-    const claim = new client.ClientError('unexpected JWT claim value encountered', {
-      code: 'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
-      cause: new Error('unexpected JWT "aud" (audience) claim value'),
-    });
+    const claim = clientError(
+      'unexpected JWT claim value encountered',
+      'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
+      new Error('unexpected JWT "aud" (audience) claim value'),
+    );
     expect(classify(claim)).toMatchObject({
       kind: 'invalid',
       message: 'unexpected JWT claim value encountered: unexpected JWT "aud" (audience) claim value',
     });
-    expect(classify(new client.ClientError('bad', { code: 'OAUTH_INVALID_RESPONSE' }))).toMatchObject({
+    expect(classify(clientError('bad', 'OAUTH_INVALID_RESPONSE'))).toMatchObject({
       kind: 'invalid',
       message: 'bad',
     });
     for (const code of ['OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON'])
-      expect(classify(new client.ClientError('odd', { code }))).toMatchObject({
+      expect(classify(clientError('odd', code))).toMatchObject({
         kind: 'unavailable',
         message: 'the provider answered unexpectedly: odd',
       });
