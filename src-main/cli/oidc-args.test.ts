@@ -53,6 +53,11 @@ describe('--oidc-* flags', () => {
       recheckMs: 300_000,
     });
     expect(o.localLogin).toBe(false);
+    const base = [ISSUER, '--oidc-client-id=skiff', PUBLIC];
+    expect(parse([...base, '--local-login=on']).localLogin).toBe(true);
+    expect('localLogin' in parse(base)).toBe(false);
+    expect('clientSecret' in parse(base).oidc!).toBe(false);
+    expect('recheckMs' in parse(base).oidc!).toBe(false);
   });
 
   it('read the client secret from its file (trailing newline dropped), else from the environment', () => {
@@ -92,6 +97,9 @@ describe('--oidc-* flags', () => {
     expect(refusal([ISSUER, PUBLIC])).toBe('--oidc-issuer needs --oidc-client-id');
     expect(refusal([ISSUER, '--oidc-client-id=skiff'])).toMatch(/^--oidc-issuer needs --public-url/);
     expect(refusal(['--oidc-issuer=idp', '--oidc-client-id=skiff', PUBLIC])).toMatch(
+      /give the provider's issuer URL/,
+    );
+    expect(refusal(['--oidc-issuer=ftp://idp.example.com', '--oidc-client-id=skiff', PUBLIC])).toMatch(
       /give the provider's issuer URL/,
     );
     for (const d of ['59s', '25h', 'soon'])
