@@ -33,6 +33,8 @@ export class Recheck {
 
   /** At a Skiff refresh: rechecks when due; throws oidc_access_removed when the user lost access. */
   async onRefresh(accountId: string): Promise<void> {
+    // Local accounts have nothing to recheck: no query for them.
+    if (this.core.accounts.get(accountId)?.source === 'local') return;
     const link = await loadLink(this.core.backend, accountId);
     if (!link || link.nextCheckAt > this.core.now()) return;
     if ((await this.check(link)) === 'removed')
