@@ -26,6 +26,12 @@ describe('TokenSeal', () => {
     expect(seal.seal('acc-1', 'provider-refresh-token')).not.toBe(sealed);
   });
 
+  it('opens what an earlier run sealed: the key derivation is part of the stored format', () => {
+    // Sealed by this code once; a changed derivation would make every stored token unreadable.
+    const stored = 'jIG2MucTQYSC43ZYb6gpAB7H9EcaqGXIOxDDyxoeTC6z4sTp8NX-WdYpDEaIqXWi_T0';
+    expect(new TokenSeal(SECRET).open('acc-1', stored)).toBe('provider-refresh-token');
+  });
+
   it('refuses a secret shorter than 32 bytes', () => {
     expect(() => new TokenSeal('k'.repeat(31))).toThrow('the secret key must be at least 32 bytes');
     expect(() => new TokenSeal('k'.repeat(32))).not.toThrow();
