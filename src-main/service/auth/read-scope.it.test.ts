@@ -86,6 +86,15 @@ describe('an object named without a namespace', () => {
     expect(await locateReadable(ruleAccess([getPods(ns!)]), cluster, POD, name, signal)).toBe(ns);
   });
 
+  it('is found anywhere when it may be read cluster-wide', async () => {
+    const [name, [ns]] = [...(await podNamespaces())].find(([, nss]) => nss.length === 1)! as [
+      string,
+      string[],
+    ];
+    const access = ruleAccess([{ verbs: ['get'], group: '', resources: ['pods'] }]);
+    expect(await locateReadable(access, cluster, POD, name, signal)).toBe(ns);
+  });
+
   it('held only where it may not be read is a 403 at the cluster scope', async () => {
     const [name] = [...(await podNamespaces())].find(([, nss]) => !nss.includes('shop'))!;
     const err = await problemOf(locateReadable(ruleAccess([getPods('shop')]), cluster, POD, name, signal));
