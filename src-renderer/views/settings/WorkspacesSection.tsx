@@ -6,6 +6,7 @@ import { api } from '../../state/connection';
 import { useRoute } from '../../state/route';
 import { AdminTable } from '../common/AdminTable';
 import { problemText } from '../common/Problem';
+import { groupsChanged, groupsText, parseGroups } from './member-groups';
 import { useAllClusters } from './useAllClusters';
 
 /** A workspace id from its name: the service wants a lower-case slug. */
@@ -19,6 +20,41 @@ export function slugify(name: string): string {
     .replace(/-+$/, '');
 }
 
+/**
+ * A workspace's identity-provider member groups, comma-separated, saved when the field is left or
+ * Enter pressed and only when the names changed. `groups` null: the service did not say (the
+ * caller may not change workspaces), so the field is shown read-only rather than empty, since
+ * saving an empty field would remove every group.
+ */
+export function MemberGroupsField({
+  workspace,
+  groups,
+  onSave,
+}: {
+  workspace: Workspace;
+  groups: readonly string[] | null;
+  onSave: (groups: string[]) => void;
+}) {
+  const save = (text: string) => {
+    if (groups && groupsChanged(groups, text)) onSave(parseGroups(text));
+  };
+  return (
+    <input
+      aria-label={`Member groups of workspace ${workspace.name}`}
+      title="Identity-provider groups whose members belong to this workspace, separated by commas"
+      placeholder={groups === null ? 'unknown' : 'no groups'}
+      defaultValue={groupsText(groups ?? [])}
+      // A new answer from the service replaces what the field shows.
+      key={groupsText(groups ?? []) + (groups === null ? '?' : '')}
+      readOnly={groups === null}
+      onBlur={(e) => save(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') save(e.currentTarget.value);
+      }}
+    />
+  );
+}
+
 /** Workspaces: create, rename, assign clusters, remove. The default workspace always holds every cluster. */
 export function WorkspacesSection() {
   const { workspaces, refresh } = useClusters();
@@ -30,6 +66,7 @@ export function WorkspacesSection() {
     `settings/members/${workspaces.map((w) => w.workspaceId).join(',')}`,
     async (signal) => {
       const out = new Map<string, string[]>();
+      const groups = new Map<string, string[] | null>();
       for (const w of workspaces) {
         const r = await api().call(
           'listClusters',
@@ -40,19 +77,30 @@ export function WorkspacesSection() {
           w.workspaceId,
           r.data.map((c) => c.clusterId),
         );
+        // The workspace list does not carry member groups; an empty PATCH changes nothing and
+        // answers the workspace with them. Refused (not an administrator): unknown, shown read-only.
+        groups.set(
+          w.workspaceId,
+          await api()
+            .call('updateWorkspace', { params: { workspaceId: w.workspaceId }, body: {} }, { signal })
+            .then((g) => g.data.groups)
+            .catch(() => null),
+        );
       }
-      return out;
+      return { clusters: out, groups };
     },
     { intervalMs: 0 },
   );
   const [name, setName] = useState('');
   const [id, setId] = useState('');
+  const [groupsInput, setGroupsInput] = useState('');
   const [error, setError] = useState<string | null>(null);
   // Checkboxes move at once; the answer (or the next read) then confirms or corrects them.
   const [assigned, setAssigned] = useState<ReadonlyMap<string, string[]>>(new Map());
   const membersOf = (workspaceId: string) =>
-    assigned.get(workspaceId) ?? members.data?.get(workspaceId) ?? [];
-  const ids = { name: useId(), id: useId() };
+    assigned.get(workspaceId) ?? members.data?.clusters.get(workspaceId) ?? [];
+  const groupsOf = (workspaceId: string) => members.data?.groups.get(workspaceId) ?? null;
+  const ids = { name: useId(), id: useId(), groups: useId(), groupsHint: useId() };
 
   const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
@@ -70,11 +118,15 @@ export function WorkspacesSection() {
     e.preventDefault();
     const workspaceId = id.trim() || slugify(name);
     const ok = await run(() =>
-      api().call('createWorkspace', { params: {}, body: { workspaceId, name: name.trim() } }),
+      api().call('createWorkspace', {
+        params: {},
+        body: { workspaceId, name: name.trim(), groups: parseGroups(groupsInput) },
+      }),
     );
     if (ok) {
       setName('');
       setId('');
+      setGroupsInput('');
     }
   };
   const rename = (w: Workspace, next: string) => {
@@ -93,6 +145,10 @@ export function WorkspacesSection() {
     // On failure the checkbox returns to what the service holds; on success the next read agrees.
     if (!ok) setAssigned((prev) => new Map([...prev].filter(([id]) => id !== w.workspaceId)));
   };
+  const setGroups = (w: Workspace, groups: string[]) =>
+    void run(() =>
+      api().call('updateWorkspace', { params: { workspaceId: w.workspaceId }, body: { groups } }),
+    );
   // A refusal is reported below the table, like every other change here.
   const remove = async (target: Workspace) => {
     const ok = await run(() =>
@@ -147,6 +203,16 @@ export function WorkspacesSection() {
                 </fieldset>
               ),
           },
+          {
+            header: 'Member groups',
+            cell: (w) => (
+              <MemberGroupsField
+                workspace={w}
+                groups={groupsOf(w.workspaceId)}
+                onSave={(groups) => setGroups(w, groups)}
+              />
+            ),
+          },
         ]}
         action={{
           label: 'Remove',
@@ -182,6 +248,19 @@ export function WorkspacesSection() {
             placeholder={slugify(name) || 'team-payments'}
             onChange={(e) => setId(e.target.value)}
           />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.groups}>Member groups</label>
+          <input
+            id={ids.groups}
+            value={groupsInput}
+            aria-describedby={ids.groupsHint}
+            placeholder="payments-devs, payments-oncall"
+            onChange={(e) => setGroupsInput(e.target.value)}
+          />
+          <span id={ids.groupsHint} className="muted">
+            Optional. Identity-provider groups whose members belong, separated by commas.
+          </span>
         </div>
         <button type="submit" disabled={name.trim() === '' || (id.trim() || slugify(name)) === ''}>
           Create workspace
