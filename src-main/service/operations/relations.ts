@@ -93,9 +93,30 @@ async function authorizedRelations(
 }
 
 /**
- * `--authorize rbac`: a kind's count needs `list` of it where it is counted (the namespace asked,
- * else the cluster scope); without it the count is absent and `error` says which permission.
+ * `--authorize rbac`: a kind's count needs `list` of it where it is counted. In a namespace asked
+ * (and for a cluster-scoped kind, at the cluster scope) without it the count is absent and `error`
+ * says which permission. Across namespaces it counts, as a list's x-Total does, only the
+ * namespaces where the caller may list the kind (0 when none): the tree's "All namespaces".
  */
+async function authorizedCount(
+  access: ReadAccess,
+  cluster: ClusterConnection,
+  kind: KindInfo,
+  namespace: string | undefined,
+  signal: AbortSignal,
+): Promise<KindCount> {
+  const keeper = countKeeperOf(cluster);
+  if (kind.namespaced && namespace === undefined && !access.open) {
+    const attrs = { verb: 'list', group: kind.group, resource: kind.plural } as const;
+    const allowed = await readableIn(access, cluster, attrs, signal);
+    return allowed === undefined ? keeper.count(kind, undefined) : keeper.countIn(kind, allowed);
+  }
+  const refused = await countAllowed(access, kind, namespace);
+  if (refused === undefined) return keeper.count(kind, namespace);
+  return { resourceType: kind.resourceType, exact: true, source: 'cache', error: refused };
+}
+
+/** A kind's `list` where it is counted; the refusal's words when not allowed. */
 async function countAllowed(
   access: ReadAccess,
   kind: KindInfo,
@@ -172,19 +193,9 @@ export function relationsHandlers(
               (k) => !isEventKind(k) && (k.namespaced || !inNamespace),
             );
       const { items, page } = paginate([...kinds].sort(byType), query.limit, query.offset);
-      const keeper = countKeeperOf(cluster);
       const access = registry.access(cluster, ctx.principal);
       const data: KindCount[] = await Promise.all(
-        items.map(async (k) => {
-          const refused = await countAllowed(access, k, query.namespace);
-          if (refused === undefined) return keeper.count(k, query.namespace);
-          return {
-            resourceType: k.resourceType,
-            exact: true,
-            source: 'cache',
-            error: refused,
-          } satisfies KindCount;
-        }),
+        items.map((k) => authorizedCount(access, cluster, k, query.namespace, ctx.signal)),
       );
       return { data, page };
     },

@@ -8,7 +8,8 @@
  *   and at most LIST_CONCURRENCY such lists run at once per cluster (`list`);
  * - a snapshot counts from its file (`snapshot`): the same one-row read of the kind's rows, or,
  *   in a namespace, its kind's cache, which reads the file and never a network.
- * A kind that cannot be counted has no count and says why; it never fails the others.
+ * A kind that cannot be counted has no count and says why; it never fails the others. A count in
+ * some namespaces only (countIn) is the sum of each one's, kept and asked as above.
  */
 
 import type { KindCount } from '../../../src-shared/contract/relations-operations';
@@ -81,7 +82,7 @@ export class CountKeeper {
         resourceType: kind.resourceType,
         count: resourceRows(view, namespace, undefined).length,
         exact: true,
-        source: this.source.listSource === 'snapshot' ? 'snapshot' : 'cache',
+        source: this.viewSource(),
       };
     }
     const key = `${kind.resourceType}\u0000${namespace ?? ''}`;
@@ -98,6 +99,27 @@ export class CountKeeper {
     };
     this.kept.set(key, kept);
     return kept.value;
+  }
+
+  /**
+   * The kind's count in these namespaces only (`--authorize rbac` across namespaces: those where
+   * the caller may list it), the sum of each namespace's count, so each is kept as one asked for
+   * in that namespace is. None is 0. One that fails makes the sum unknown, and says why.
+   */
+  async countIn(kind: KindRef, namespaces: ReadonlySet<string>): Promise<KindCount> {
+    const counts = await Promise.all([...namespaces].map((ns) => this.count(kind, ns)));
+    const failed = counts.find((c) => c.error !== undefined);
+    if (failed) return failed;
+    return {
+      resourceType: kind.resourceType,
+      count: counts.reduce((sum, c) => sum + (c.count ?? 0), 0),
+      exact: counts.every((c) => c.exact),
+      source: counts.some((c) => c.source === 'list') ? 'list' : this.viewSource(),
+    };
+  }
+
+  private viewSource(): KindCount['source'] {
+    return this.source.listSource === 'snapshot' ? 'snapshot' : 'cache';
   }
 
   /** Drops the counts past their time, so kinds × namespaces asked once are not kept for good. */
