@@ -9,6 +9,10 @@
  *   write failed, memory then going back to what the database holds. Another replica's change
  *   arrives through the store's re-read. Without one (unit tests), the key-value store, as before.
  * - A principal sees only the workspaces and clusters it may; an unknown or hidden one is a 404.
+ * - `--authorize rbac` (an authorizer given): an opened snapshot has no apiserver to ask about its
+ *   contents, so it is seen (listed, read, closed) only by the accounts that opened it; one opened
+ *   at start, by no account, only by Skiff's administrators. Decided here, in clustersOf, so no
+ *   operation can forget it.
  * - Creating the registry asks no cluster anything: a connection talks only when a request reads it.
  * - A cluster as the API shows it (describeCluster) is built here, from the connection's probe and
  *   staleness and the registry's own flags, so every route that answers a Cluster answers the same.
@@ -61,6 +65,8 @@ export class ClusterRegistry {
   private readonly sweeper: NodeJS.Timeout;
   private pending: Promise<void> = Promise.resolve();
   private readonly stopHearing: () => void;
+  /** The accounts that opened each snapshot open through the API (`--authorize rbac` shows it to them only). */
+  private readonly openers = new Map<string, Set<string>>();
 
   constructor(private readonly opts: RegistryOptions) {
     const { workspaces } = opts;
@@ -119,9 +125,27 @@ export class ClusterRegistry {
 
   clustersOf(workspaceId: string, principal: Principal): ClusterConnection[] {
     const ws = this.workspace(workspaceId, principal);
-    const all = [...this.clusters.values()];
+    const all = [...this.clusters.values()].filter((c) => this.mayView(c, principal));
     if (ws.clusterIds === undefined || ws.workspaceId === DEFAULT_WORKSPACE_ID) return all;
     return all.filter((c) => ws.clusterIds?.includes(c.clusterId));
+  }
+
+  /** `--authorize rbac`: a snapshot only to its openers (or, opened at start, administrators). */
+  private mayView(cluster: ClusterConnection, principal: Principal): boolean {
+    if (!this.opts.authorizer || !cluster.snapshot) return true;
+    const openers = this.openers.get(cluster.clusterId);
+    return openers ? openers.has(principal.accountId) : principal.admin === true;
+  }
+
+  /**
+   * Records that this account opened the snapshot (again: the same capture sent by another account
+   * is shown to both). Nothing changes without `--authorize rbac`.
+   */
+  openedBy(clusterId: string, accountId: string): void {
+    if (!this.clusters.get(clusterId)?.snapshot) return;
+    const openers = this.openers.get(clusterId) ?? new Set<string>();
+    openers.add(accountId);
+    this.openers.set(clusterId, openers);
   }
 
   /** What this principal may read of this cluster: the one place reads are authorized (auth/rbac/access.ts). */
@@ -268,7 +292,7 @@ export class ClusterRegistry {
    * the connection itself knows it is a snapshot, read-only and frozen at its takenAt. It lives as
    * long as this run and is not saved: the default workspace shows it, as it shows every cluster.
    */
-  addSnapshot(clusterId: string, frozen: FrozenCluster): ClusterConnection {
+  addSnapshot(clusterId: string, frozen: FrozenCluster, openedBy?: string): ClusterConnection {
     const { context, server } = frozen.facts;
     // Never used to reach anything (a frozen cluster's client is closed from the start): it names
     // the capture's context and server, as the cluster record shows them.
@@ -288,6 +312,8 @@ export class ClusterRegistry {
       kinds: frozen.kindRows.map((k) => kindOfDiscovered({ ...k, resource: k.plural })),
       frozen,
     });
+    // Its opener first, so under `--authorize rbac` no one else sees it for a moment.
+    if (openedBy !== undefined) this.openers.set(clusterId, new Set([openedBy]));
     this.clusters.set(clusterId, cluster);
     return cluster;
   }
@@ -302,6 +328,7 @@ export class ClusterRegistry {
     const cluster = this.clusters.get(clusterId);
     if (!cluster?.snapshot) return;
     this.clusters.delete(clusterId);
+    this.openers.delete(clusterId);
     if (this.config.workspaces.some((w) => w.clusterIds?.includes(clusterId))) {
       this.save({
         ...this.config,

@@ -28,6 +28,8 @@ export function openSnapshotHandler(
     const { cluster, created } = await opener.open(received.path, {
       owned: true,
       shownAs: 'the uploaded file',
+      // `--authorize rbac`: seen by its openers only (clusters/registry.ts).
+      openedBy: ctx.principal.accountId,
     });
     const data = await registry.describeCluster(cluster, DEFAULT_WORKSPACE_ID);
     return {

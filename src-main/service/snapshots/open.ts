@@ -25,7 +25,8 @@ import { snapshotContent } from './snapshot-content';
  * more: kubectl needs an apiserver, so kubeconfigYaml starts an embedded simulator per snapshot
  * (frozen, on loopback, with a token of its own) the first time it is called.
  *
- * Rules: a snapshot lives for this run only (it is not remembered across restarts), or until it is
+ * Rules: the account that opens a file is recorded with its cluster (`openedBy`): under
+ * `--authorize rbac` the registry shows it to its openers only. A snapshot lives for this run only (it is not remembered across restarts), or until it is
  * closed (closeOne), which forgets it everywhere this run would still show it. Every file is
  * checked first, in a process of its own (inspect.ts), so a hostile one costs the event loop
  * nothing; closing the service ends checks in progress. A capture is known by its context,
@@ -102,7 +103,7 @@ export class SnapshotOpener {
    */
   async open(
     path: string,
-    opts: { owned?: boolean; shownAs?: string; checked?: CheckedSnapshot } = {},
+    opts: { owned?: boolean; shownAs?: string; checked?: CheckedSnapshot; openedBy?: string } = {},
   ): Promise<OpenedSnapshot> {
     const shownAs = opts.shownAs ?? path;
     const discard = async () => {
@@ -134,6 +135,8 @@ export class SnapshotOpener {
     const cluster = await same?.cluster();
     if (cluster) {
       await discard();
+      // Sent by another account too: it holds the file, so it sees the cluster (registry.openedBy).
+      if (opts.openedBy !== undefined) this.deps.registry.openedBy(cluster.clusterId, opts.openedBy);
       return { cluster, created: false };
     }
     let settle!: { resolve(c: ClusterConnection): void; reject(err: unknown): void };
@@ -143,7 +146,7 @@ export class SnapshotOpener {
     done.catch(() => {});
     this.opening.set(key, { sha256, done });
     try {
-      const created = await this.start(path, shownAs, key, checked, opts.owned ?? false);
+      const created = await this.start(path, shownAs, key, checked, opts.owned ?? false, opts.openedBy);
       this.opening.delete(key);
       settle.resolve(created);
       return { cluster: created, created: true };
@@ -179,6 +182,7 @@ export class SnapshotOpener {
     key: string,
     checked: CheckedSnapshot,
     owned: boolean,
+    openedBy: string | undefined,
   ): Promise<ClusterConnection> {
     const file = openSnapshotFile(path, checked, shownAs);
     const { facts } = checked;
@@ -202,7 +206,7 @@ export class SnapshotOpener {
       throw err;
     }
     this.opened.set(clusterId, entry);
-    const cluster = registry.addSnapshot(clusterId, frozen);
+    const cluster = registry.addSnapshot(clusterId, frozen, openedBy);
     // The pods list is what is shown first: it starts now rather than when the first page is asked for.
     cluster
       .resources(RESOURCE_KINDS.pod)
