@@ -39,6 +39,8 @@ interface Problem {
 const SHOP = DEMO_TEAM.namespace;
 let stack: Stack;
 let alice: Record<string, string>;
+/** A member of the default workspace bound to nothing in the cluster (skiff:bob). */
+let bob: Record<string, string>;
 let dir: string;
 const proxy = () => `${stack.cluster}/kubernetes-proxy`;
 const events = () => `${stack.cluster}/kubernetes-events`;
@@ -62,6 +64,13 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   alice = (await login(stack.url, 'alice', 'alice-password-0123')).headers;
+  const bobs = await stack.send('POST', '/v1/auth/accounts', {
+    username: 'bob',
+    password: 'bob-password-0123',
+    workspaces: ['default'],
+  });
+  expect(bobs.status).toBe(201);
+  bob = (await login(stack.url, 'bob', 'bob-password-0123')).headers;
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -254,6 +263,33 @@ describe('relations, search, counts and explanations', () => {
     );
     expect(admins.body[0]?.count).toBeGreaterThan(0);
   });
+
+  it('counts across namespaces only where she may list, as x-Total does: the tree’s "All namespaces"', async () => {
+    type Count = { resourceType: string; count?: number; error?: string };
+    const counts = async (query: string, headers?: Record<string, string>) => {
+      const res = await stack.get<Count[]>(`${stack.cluster}/counts?${query}`, headers);
+      expect(res.status).toBe(200);
+      return new Map(res.body.map((c) => [c.resourceType, c]));
+    };
+    const kinds = 'resourceTypes=pod,configmap,node';
+    const everywhere = await counts(kinds);
+    const inShop = await counts(`namespace=${SHOP}&resourceTypes=pod,configmap`);
+    const hers = await counts(kinds, alice);
+    for (const type of ['pod', 'configmap']) {
+      expect(hers.get(type)?.error).toBeUndefined();
+      expect(hers.get(type)?.count).toBe(inShop.get(type)?.count);
+      expect(hers.get(type)!.count!).toBeLessThan(everywhere.get(type)!.count!);
+    }
+    const list = await asAlice<unknown[]>(`${proxy()}/pod?limit=1`);
+    expect(String(hers.get('pod')?.count)).toBe(list.headers.get('x-total'));
+    // A cluster-scoped kind is still counted at the cluster scope only: her refusal names it.
+    expect(hers.get('node')?.count).toBeUndefined();
+    expect(hers.get('node')?.error).toContain('cannot list resource "nodes"');
+    // Allowed nowhere: 0, as her list across namespaces is empty.
+    const bobs = await counts('resourceTypes=pod', bob);
+    expect(bobs.get('pod')).toMatchObject({ count: 0, exact: true });
+    expect(bobs.get('pod')?.error).toBeUndefined();
+  });
 });
 
 describe('a snapshot captures only what its taker may read', () => {
@@ -299,10 +335,33 @@ describe('a snapshot captures only what its taker may read', () => {
     expect(reasonOf('logs')).toMatch(/^forbidden: the taker cannot get resource "pods\/log"/);
   });
 
-  it('downloads only to whoever may read everything: the file may hold more than the caller may read', async () => {
-    const res = await asAlice<Problem>(`/v1/snapshots/${job.snapshotId}/file`);
+  it('downloads to its taker: it holds only what she could read', async () => {
+    const res = await fetch(`${stack.url}/v1/snapshots/${job.snapshotId}/file`, { headers: alice });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).toBe(job.sizeBytes);
+  });
+
+  it('downloads to anyone else only if they may read everything: the file may hold more than they may read', async () => {
+    const res = await stack.get<Problem>(`/v1/snapshots/${job.snapshotId}/file`, bob);
     expect(res.status).toBe(403);
     expect(res.body.permission).toEqual({ verb: 'list', group: '*', resource: '*' });
-    expect((await stack.get<SnapshotJob>(`/v1/snapshots/${job.snapshotId}`, alice)).status).toBe(200);
+    expect(res.body.detail).toContain('User "skiff:bob"');
+    expect((await stack.get<SnapshotJob>(`/v1/snapshots/${job.snapshotId}`, bob)).status).toBe(200);
+    // The admin (skiff:admin, bound cluster-wide) may read everything.
+    expect(
+      (await fetch(`${stack.url}/v1/snapshots/${job.snapshotId}/file`, { headers: stack.session.headers }))
+        .status,
+    ).toBe(200);
   });
+
+  it('the admin’s whole-cluster capture does not download to alice, who took one of her own', async () => {
+    const res = await stack.send<SnapshotJob>('POST', SNAPSHOTS, { logLines: 5, logs: 'none' });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const admins = await finished(stack, res.body.snapshotId, 60_000);
+    expect(admins.status).toBe('done');
+    const hers = await asAlice<Problem>(`/v1/snapshots/${admins.snapshotId}/file`);
+    expect(hers.status).toBe(403);
+    expect(hers.body.permission).toEqual({ verb: 'list', group: '*', resource: '*' });
+  }, 90_000);
 });

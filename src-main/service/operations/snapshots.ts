@@ -19,7 +19,7 @@ import { openSnapshotHandler } from './snapshot-open';
 /**
  * Capture jobs (issue 10 §2): start one (administrators), poll it, download its file (whoever can
  * see the cluster: the file holds nothing they cannot read through the API; with `--authorize
- * rbac`, whoever may read all of it, see requireWholeRead). Opening files is
+ * rbac`, its taker and whoever may read all of it, see requireWholeRead). Opening files is
  * snapshot-open's. A body's `kinds` are resolved against the cluster as resourceType is
  * (ClusterConnection.kind) before the job starts, so a name it does not serve is the 400.
  */
@@ -55,11 +55,13 @@ async function visibleJob(
 
 /**
  * `--authorize rbac`: a file holds what its taker could read, which may be more than the caller
- * can. Without knowing the taker's grants, only a caller who may read everything (`list` of every
- * resource in every group, cluster-wide) downloads it; others get the 403 naming that permission.
- * A job whose cluster is gone (or a snapshot, open) asks nothing.
+ * can. Its taker (the account recorded with the job) downloads it: it holds only what they could
+ * read when they took it. Anyone else must be able to read everything (`list` of every resource in
+ * every group, cluster-wide); others get the 403 naming that permission. A job whose cluster is
+ * gone (or a snapshot, open) asks nothing.
  */
 async function requireWholeRead(deps: SnapshotDeps, job: SnapshotJob, principal: Principal): Promise<void> {
+  if ((await deps.jobs.takerOf(job.snapshotId)) === principal.accountId) return;
   let cluster: ReturnType<ClusterRegistry['cluster']>;
   try {
     cluster = deps.registry.cluster(job.workspaceId, job.clusterId, principal);
@@ -99,6 +101,8 @@ export function snapshotHandlers(
         logLines: body?.logLines ?? DEFAULT_SNAPSHOT_LOG_LINES,
         logs: body?.logs ?? 'all',
         ...(kinds ? { kinds } : {}),
+        // Who may download it under `--authorize rbac` without reading everything (requireWholeRead).
+        taker: ctx.principal.accountId,
       });
       return { data: job, status: 202, headers: { Location: `/v1/snapshots/${job.snapshotId}` } };
     },

@@ -16,6 +16,8 @@ import type { StorageBackend } from '../storage/backend';
  * - Declaring a job dead is conditional on the heartbeat the reader saw: if the owner beat in
  *   between, the job lives on.
  * - Times are epoch milliseconds; progress and missing are JSON, read whole.
+ * - The taker (account id) is kept in the row, not in the view: who may download the file is the
+ *   service's decision (operations/snapshots.ts), not part of the job the API shows.
  * - Writes answer whether they changed a row; a sealed backend (the service closing) changes none.
  */
 
@@ -34,10 +36,12 @@ export interface JobRow {
   progress: string;
   missing: string;
   error: string | null;
+  /** The account that started the capture (migration 7); NULL for rows from before it. */
+  taker: string | null;
 }
 
 const COLUMNS =
-  'snapshot_id, status, workspace_id, cluster_id, context, file_name, replica_id, started_at, heartbeat_at, finished_at, size_bytes, progress, missing, error';
+  'snapshot_id, status, workspace_id, cluster_id, context, file_name, replica_id, started_at, heartbeat_at, finished_at, size_bytes, progress, missing, error, taker';
 
 /** What GET answers for a row. */
 export function viewOf(row: JobRow): SnapshotJob {
@@ -61,11 +65,11 @@ export class JobRows {
   constructor(private readonly db: StorageBackend) {}
 
   /** A new running job; throws when the cluster has a running one (the unique partial index). */
-  async insert(view: SnapshotJob, replicaId: string, nowMs: number): Promise<boolean> {
+  async insert(view: SnapshotJob, replicaId: string, nowMs: number, taker?: string): Promise<boolean> {
     const changed = await this.db.run(
       `INSERT INTO snapshot_jobs (${COLUMNS})
        VALUES ($id, 'running', $workspace, $cluster, $context, $fileName, $replica, $started, $now, NULL, NULL,
-               $progress, $missing, NULL)`,
+               $progress, $missing, NULL, $taker)`,
       {
         id: view.snapshotId,
         workspace: view.workspaceId,
@@ -77,6 +81,7 @@ export class JobRows {
         now: nowMs,
         progress: JSON.stringify(view.progress),
         missing: JSON.stringify(view.missing),
+        taker: taker ?? null,
       },
     );
     return changed === 1;

@@ -61,6 +61,8 @@ export interface CaptureOptions {
   logs: LogsMode;
   /** Only these kinds' objects; every kind when absent. */
   kinds?: readonly WantedKind[];
+  /** The account taking it, kept with the job: it may download its own file (operations/snapshots.ts). */
+  taker?: string;
 }
 
 interface Job {
@@ -150,12 +152,14 @@ export class SnapshotJobs {
     // Counted from the check above, so two starts at once cannot both take the last slot.
     this.starting++;
     try {
-      const inserted = await this.rows.insert(view, this.opts.replicaId, started).catch(async (err) => {
-        // Another start of this cluster won the race (the unique index refused this one).
-        const other = await this.rows.runningOf(source.clusterId);
-        if (other) throw alreadyRunning(source.clusterId, other.snapshot_id);
-        throw err;
-      });
+      const inserted = await this.rows
+        .insert(view, this.opts.replicaId, started, options.taker)
+        .catch(async (err) => {
+          // Another start of this cluster won the race (the unique index refused this one).
+          const other = await this.rows.runningOf(source.clusterId);
+          if (other) throw alreadyRunning(source.clusterId, other.snapshot_id);
+          throw err;
+        });
       if (!inserted || this.closed) {
         if (inserted) await this.rows.finish(closedView(view), this.opts.replicaId, this.now());
         throw shuttingDown();
@@ -179,6 +183,12 @@ export class SnapshotJobs {
     if (job) return structuredClone(job.view);
     const row = await this.rows.get(snapshotId);
     return row ? viewOf(await this.settle(row)) : undefined;
+  }
+
+  /** The account that took the snapshot; undefined when unknown (or no such job). */
+  async takerOf(snapshotId: string): Promise<string | undefined> {
+    await this.ready;
+    return (await this.rows.get(snapshotId))?.taker ?? undefined;
   }
 
   /** The finished file of a job that is done; undefined when there is none. */

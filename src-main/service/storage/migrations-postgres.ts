@@ -232,6 +232,7 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE accounts ADD COLUMN source TEXT NOT NULL DEFAULT 'local';
       ALTER TABLE accounts ADD COLUMN oidc_groups TEXT NOT NULL DEFAULT '[]';
       ALTER TABLE workspaces ADD COLUMN member_groups TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE snapshot_jobs ADD COLUMN taker TEXT;
       CREATE TABLE oidc_flows (
         state_hash TEXT PRIMARY KEY,
         browser_hash TEXT NOT NULL,

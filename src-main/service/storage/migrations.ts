@@ -86,6 +86,8 @@ import type { DatabaseSync } from 'node:sqlite';
  * - oidc_links(account_id PK → accounts ON DELETE CASCADE, issuer, subject, refresh_token (a
  *   compact JWE under the secret key, or NULL when the provider gave none), checked_at,
  *   next_check_at): what the recheck asks the provider about; index on next_check_at.
+ * - snapshot_jobs.taker: the account that started the capture (NULL before), which `--authorize
+ *   rbac` lets download its own file (operations/snapshots.ts).
  */
 
 export interface Migration {
@@ -295,6 +297,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE accounts ADD COLUMN source TEXT NOT NULL DEFAULT 'local';
       ALTER TABLE accounts ADD COLUMN oidc_groups TEXT NOT NULL DEFAULT '[]';
       ALTER TABLE workspaces ADD COLUMN member_groups TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE snapshot_jobs ADD COLUMN taker TEXT;
       CREATE TABLE oidc_flows (
         state_hash TEXT PRIMARY KEY,
         browser_hash TEXT NOT NULL,
