@@ -99,6 +99,60 @@ describe('CountKeeper', () => {
     });
   });
 
+  it('counts in some namespaces only (countIn): the sum of theirs, 0 for none', async () => {
+    const lists = new Lists();
+    const pods = new Collection<ResourceEntry>(compareResources, { label: labelKeys });
+    for (const [ns, name] of [
+      ['b', 'p1'],
+      ['a', 'p2'],
+      ['b', 'p3'],
+      ['c', 'p4'],
+    ] as const)
+      pods.upsert(resourceEntry(obj('v1', 'Pod', name, ns), 'v1', 'Pod'));
+    lists.caches.set('pod', pods);
+    const keeper = new CountKeeper(lists);
+    expect(await keeper.countIn(kind('pod'), new Set(['a', 'b']))).toEqual({
+      resourceType: 'pod',
+      count: 3,
+      exact: true,
+      source: 'cache',
+    });
+    expect(await keeper.countIn(kind('pod'), new Set())).toEqual({
+      resourceType: 'pod',
+      count: 0,
+      exact: true,
+      source: 'cache',
+    });
+    expect(lists.calls).toEqual([]);
+    expect(await new CountKeeper(new Lists('snapshot')).countIn(kind('pod'), new Set())).toMatchObject({
+      count: 0,
+      source: 'snapshot',
+    });
+    // No cache: one list per namespace, summed; a lower bound in one makes the sum one too.
+    const listed = new Lists();
+    expect(await new CountKeeper(listed).countIn(kind('pod'), new Set(['a', 'b']))).toEqual({
+      resourceType: 'pod',
+      count: 20,
+      exact: true,
+      source: 'list',
+    });
+    expect(listed.calls.sort()).toEqual(['pod@a', 'pod@b']);
+    const bounded = new Lists();
+    bounded.answer = () => ({ items: [{}], continue: 't' });
+    expect(await new CountKeeper(bounded).countIn(kind('pod'), new Set(['a', 'b']))).toMatchObject({
+      count: 2,
+      exact: false,
+    });
+    // One namespace that cannot be counted: no sum, and why.
+    const failing = new Lists();
+    failing.answer = () => {
+      throw new Error('the list failed');
+    };
+    const failed = await new CountKeeper(failing).countIn(kind('pod'), new Set(['a']));
+    expect(failed.count).toBeUndefined();
+    expect(failed.error).toContain('the list failed');
+  });
+
   it('counts a kind whose running cache cannot list yet by a list', async () => {
     const lists = new Lists();
     lists.unlisted.add('pod');
