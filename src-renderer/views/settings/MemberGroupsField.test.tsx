@@ -17,7 +17,7 @@ const show = (groups: string[] | null) => {
   const saved: string[][] = [];
   render(<MemberGroupsField workspace={ws} groups={groups} onSave={(g) => saved.push(g)} />);
   const input = screen.getByRole('textbox', {
-    name: 'Member groups of workspace Payments',
+    name: 'Member groups of workspace payments',
   }) as HTMLInputElement;
   return { input, saved };
 };

@@ -40,7 +40,7 @@ export function MemberGroupsField({
   };
   return (
     <input
-      aria-label={`Member groups of workspace ${workspace.name}`}
+      aria-label={`Member groups of workspace ${workspace.workspaceId}`}
       title="Identity-provider groups whose members belong to this workspace, separated by commas"
       placeholder={groups === null ? 'unknown' : 'no groups'}
       defaultValue={groupsText(groups ?? [])}
