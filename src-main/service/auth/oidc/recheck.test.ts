@@ -75,6 +75,17 @@ describe('a recheck', () => {
     expect(accountOf(BOB.email)).toMatchObject({ role: 'admin', groups: ['devs', ADMIN_GROUP].sort() });
     const [changed] = await activityOf(BOB.email, 'oidc_groups_changed');
     expect(changed?.detail).toBe(`Test IdP now gives groups: devs, ${ADMIN_GROUP} (was: devs); role admin`);
+    stack.op.setUser({ ...BOB, groups: [] });
+    stack.clock.advance(RECHECK);
+    expect(await oidc.recheck.check(await linkOf(BOB.email))).toBe('kept');
+    expect(accountOf(BOB.email)).toMatchObject({ role: 'member', groups: [] });
+    const [latest] = await activityOf(BOB.email, 'oidc_groups_changed');
+    expect(latest?.detail).toBe(`Test IdP now gives groups: none (was: devs, ${ADMIN_GROUP}); role member`);
+    stack.op.setUser({ ...BOB, groups: ['devs'] });
+    stack.clock.advance(RECHECK);
+    expect(await oidc.recheck.check(await linkOf(BOB.email))).toBe('kept');
+    const [third] = await activityOf(BOB.email, 'oidc_groups_changed');
+    expect(third?.detail).toBe('Test IdP now gives groups: devs (was: none); role member');
   });
 
   it('keeps the sessions while the provider is down, and retries a minute later', async () => {
@@ -124,6 +135,20 @@ describe('a recheck', () => {
     expect(removed?.detail).toMatch(/^the stored provider refresh token cannot be opened/);
   });
 
+  it('cuts off a user the provider gave no refresh token, saying how to fix it', async () => {
+    await stack.signIn(CAROL.id);
+    const link = await linkOf(CAROL.email);
+    await core.backend.run('UPDATE oidc_links SET refresh_token = NULL WHERE account_id = $id', {
+      id: link.accountId,
+    });
+    stack.clock.advance(RECHECK);
+    expect(await oidc.recheck.check(await linkOf(CAROL.email))).toBe('removed');
+    const [removed] = await activityOf(CAROL.email, 'oidc_access_removed');
+    expect(removed?.detail).toBe(
+      'the identity provider gave no refresh token to check the user with (add offline_access to --oidc-scopes); sign in again; 1 session(s) ended',
+    );
+  });
+
   it('at a Skiff refresh: asks only once due, and refuses the refresh of a removed user', async () => {
     stack.op.setUser({ ...BOB, groups: ['devs'] });
     const bob = await stack.signIn(BOB.id);
@@ -143,6 +168,7 @@ describe('a recheck', () => {
     stack.clock.advance(RECHECK);
     await expect(oidc.recheck.onRefresh(accountOf(BOB.email).accountId)).rejects.toMatchObject({
       code: 'oidc_access_removed',
+      message: 'the identity provider no longer accepts this user; sign in again',
     });
     expect(await active(BOB.email)).toBe(0);
   });
