@@ -184,7 +184,10 @@ export class RelyingParty {
     // a rotation at the provider must be followed at once. ID tokens come only from the token
     // endpoint (back channel), so an unknown kid costs at most one JWKS fetch per sign-in.
     if (this.jwks)
-      client.setJwksCache(config, { ...this.jwks, uat: Math.min(this.jwks.uat, Math.floor(Date.now() / 1000) - 60) });
+      client.setJwksCache(config, {
+        ...this.jwks,
+        uat: Math.min(this.jwks.uat, Math.floor(Date.now() / 1000) - 60),
+      });
     return config;
   }
 
