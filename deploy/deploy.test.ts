@@ -59,7 +59,12 @@ describe.skipIf(missing !== null)(
 
     it('has the overlays this test knows of', () => {
       expect(OVERLAYS).toEqual(
-        expect.arrayContaining(['overlays/try-postgres', 'overlays/ingress-tls', 'overlays/read-secrets']),
+        expect.arrayContaining([
+          'overlays/try-postgres',
+          'overlays/ingress-tls',
+          'overlays/read-secrets',
+          'overlays/oidc',
+        ]),
       );
     });
 
@@ -111,6 +116,8 @@ describe.skipIf(missing !== null)(
           dataDir: '/unused',
           database: 'postgres://skiff:pw@db.example.com:5432/skiff',
           replicaId: pod,
+          // What SKIFF_OIDC_CLIENT_SECRET holds where an overlay signs in with a provider.
+          oidcClientSecret: 'from-the-skiff-oidc-secret',
         });
         expect(opts.eventHistory.record).toBe('all');
         expect(opts.replicaId).toBe(pod);
@@ -334,6 +341,34 @@ describe.skipIf(missing !== null)(
         expect.arrayContaining([`--allowed-host=${host}`, `--public-url=https://${host}`]),
       );
       expect(args.some((a) => a.startsWith('--trust-proxy='))).toBe(true);
+    });
+
+    it('overlays/oidc signs in with the provider at its public URL, the client secret from a Secret, reads checked by RBAC', () => {
+      const objects = renders.get('overlays/oidc')!;
+      const c = skiffContainer(objects);
+      const args = c.args ?? [];
+      expect(args.filter((a) => /secret/i.test(a))).toEqual([]);
+      expect(c.env?.find((e) => e.name === 'SKIFF_OIDC_CLIENT_SECRET')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'skiff-oidc',
+        key: 'client-secret',
+      });
+      const opts = parseServeArgs(args, {
+        dataDir: '/unused',
+        database: 'postgres://skiff:pw@db.example.com:5432/skiff',
+        oidcClientSecret: 'from-the-skiff-oidc-secret',
+      });
+      expect(opts.oidc).toMatchObject({
+        issuer: 'https://dex.example.com',
+        clientId: 'skiff',
+        clientSecret: 'from-the-skiff-oidc-secret',
+        scopes: ['openid', 'profile', 'email', 'groups', 'offline_access'],
+        adminGroups: ['platform-admins'],
+      });
+      expect(opts.authorize).toBeDefined();
+      expect(args).toContain('--public-url=https://skiff.example.com');
+      // The provider is reached on 443, which the base's NetworkPolicy already lets out.
+      const np = find(objects, 'NetworkPolicy', 'skiff');
+      expect(np.spec?.egress?.some((r) => !r.to && r.ports?.some((p) => p.port === 443))).toBe(true);
     });
 
     describe('the checks catch a broken manifest', () => {
