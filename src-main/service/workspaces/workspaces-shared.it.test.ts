@@ -8,6 +8,8 @@
  * On PostgreSQL each instance has its own pool (openDatabaseStorage), as replicas do; on SQLite one
  * process is the whole service, so the two share its one storage (the first is handed a copy whose
  * close does nothing, and the second closes it).
+ * What one replica wrote reaches the other through NOTIFY a moment later: waited for up to 20 s,
+ * since a busy machine stretches that moment (a 5 s wait failed once under load).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -165,21 +167,25 @@ describe.each(backends)('workspaces across service instances ($name)', ({ name, 
     },
   );
 
-  it.skipIf(skip !== undefined)('a workspace created through one is listed through the other', async () => {
-    const [a, b] = urls as [string, string];
-    const created = await call<Workspace>(a, 'POST', '/v1/workspaces', {
-      workspaceId: 'team',
-      name: 'Team',
-      clusterIds: ['alpha'],
-    });
-    expect(created.status).toBe(201);
-    await eventually(async () => expect(await names(b)).toContain('team:Team'), 5_000);
-    // Stored as rows, not in the conf file.
-    expect(JSON.stringify(conf.get('workspaceConfig'))).not.toContain('team');
-    const removed = await call<Workspace>(b, 'DELETE', '/v1/workspaces/team');
-    expect(removed.status).toBe(200);
-    await eventually(async () => expect(await names(a)).not.toContain('team:Team'), 5_000);
-  });
+  it.skipIf(skip !== undefined)(
+    'a workspace created through one is listed through the other',
+    async () => {
+      const [a, b] = urls as [string, string];
+      const created = await call<Workspace>(a, 'POST', '/v1/workspaces', {
+        workspaceId: 'team',
+        name: 'Team',
+        clusterIds: ['alpha'],
+      });
+      expect(created.status).toBe(201);
+      await eventually(async () => expect(await names(b)).toContain('team:Team'), 20_000);
+      // Stored as rows, not in the conf file.
+      expect(JSON.stringify(conf.get('workspaceConfig'))).not.toContain('team');
+      const removed = await call<Workspace>(b, 'DELETE', '/v1/workspaces/team');
+      expect(removed.status).toBe(200);
+      await eventually(async () => expect(await names(a)).not.toContain('team:Team'), 20_000);
+    },
+    60_000,
+  );
 
   it.skipIf(skip !== undefined)(
     'two instances editing two workspaces at once both keep their change',
@@ -191,7 +197,7 @@ describe.each(backends)('workspaces across service instances ($name)', ({ name, 
         ).toBe(201);
       await eventually(
         async () => expect(await names(b)).toEqual(expect.arrayContaining(['one:one', 'two:two'])),
-        5_000,
+        20_000,
       );
       // Each instance changes the one it was asked about, at the same moment, from what it last read.
       const [ra, rb] = await Promise.all([
@@ -205,7 +211,7 @@ describe.each(backends)('workspaces across service instances ($name)', ({ name, 
             expect(await names(url)).toEqual(
               expect.arrayContaining(['one:One renamed on A', 'two:Two renamed on B']),
             ),
-          5_000,
+          20_000,
         );
       const rows = await storages[0]!.backend.all<{ workspace_id: string; name: string }>(
         "SELECT workspace_id, name FROM workspaces WHERE workspace_id IN ('one', 'two') ORDER BY workspace_id",
@@ -215,6 +221,7 @@ describe.each(backends)('workspaces across service instances ($name)', ({ name, 
         { workspace_id: 'two', name: 'Two renamed on B' },
       ]);
     },
+    60_000,
   );
 
   it.skipIf(skip !== undefined)(
@@ -230,9 +237,10 @@ describe.each(backends)('workspaces across service instances ($name)', ({ name, 
         expect(seen.body.find((c) => c.clusterId === 'alpha')?.monitoring).toEqual({
           clusterAgent: { monitoring: { resourceEventsEnabled: false, systemEventsEnabled: true } },
         });
-      }, 5_000);
+      }, 20_000);
       expect(name).toBeTruthy();
     },
+    60_000,
   );
 });
 
