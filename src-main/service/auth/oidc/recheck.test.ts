@@ -4,13 +4,14 @@
  * when it cuts a user off and when it only retries. The flow as people meet it is in
  * oidc-recheck.it.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuthCore } from '../core';
 import type { OidcService } from './index';
-import { claimRecheck, loadLink } from './links';
+import { claimRecheck, dueLinks, loadLink } from './links';
 import { type OidcStack, startOidcStack } from './oidc-stack.test-support';
-import { ADMIN_GROUP, ALICE, BOB, CAROL } from './provider.test-support';
-import { CLAIM_MS, RETRY_MS } from './recheck';
+import { ADMIN_GROUP, ALICE, BOB, CAROL, type ProviderUser } from './provider.test-support';
+import { CLAIM_MS, RETRY_MS, type RecheckOutcome } from './recheck';
 
 const RECHECK = 15 * 60_000;
 let stack: OidcStack;
@@ -171,5 +172,101 @@ describe('a recheck', () => {
       message: 'the identity provider no longer accepts this user; sign in again',
     });
     expect(await active(BOB.email)).toBe(0);
+  });
+});
+
+/**
+ * The provider's port held by a listener that accepts connections and never answers (a provider
+ * that hangs), so a recheck stays in flight with its claim taken until `release()`.
+ */
+async function hangProvider(): Promise<{ release(): Promise<void> }> {
+  await stack.op.down();
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  const port = Number(new URL(stack.op.issuer).port);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    async release() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stack.op.up();
+    },
+  };
+}
+
+const user = (id: string, groups: string[] = []): ProviderUser => ({
+  id,
+  email: `${id}@example.com`,
+  name: id,
+  groups,
+});
+
+describe('a recheck, between replicas and accounts', () => {
+  it('an account unknown here, or removed with its link, asks nothing at a Skiff refresh', async () => {
+    await expect(oidc.recheck.onRefresh('acc_no_such_account')).resolves.toBeUndefined();
+    const erin = user('erin');
+    stack.op.setUser(erin);
+    await stack.signIn(erin.id);
+    const { accountId } = accountOf(erin.email);
+    await core.accounts.remove(accountId);
+    expect(await loadLink(core.backend, accountId)).toBeUndefined();
+    stack.clock.advance(RECHECK);
+    await expect(oidc.recheck.onRefresh(accountId)).resolves.toBeUndefined();
+  });
+
+  it('puts back the role the groups give when an administrator changed it, and records it', async () => {
+    const frank = user('frank', ['devs']);
+    stack.op.setUser(frank);
+    await stack.signIn(frank.id);
+    const { accountId } = accountOf(frank.email);
+    await core.accounts.update(accountId, { role: 'admin' });
+    stack.clock.advance(RECHECK);
+    expect(await oidc.recheck.check(await linkOf(frank.email))).toBe('kept');
+    expect(accountOf(frank.email)).toMatchObject({ role: 'member', groups: ['devs'] });
+    const [changed] = await activityOf(frank.email, 'oidc_groups_changed');
+    expect(changed?.detail).toBe('Test IdP now gives groups: devs (was: devs); role member');
+  });
+
+  it("holds its claim for CLAIM_MS: a second replica's recheck inside the window is refused", async () => {
+    // Only this test's replicas ask: the background sweep would otherwise take due links too.
+    oidc.close();
+    const grace = user('grace');
+    stack.op.setUser(grace);
+    await stack.signIn(grace.id);
+    stack.clock.advance(RECHECK);
+    const due = await linkOf(grace.email);
+    const provider = await hangProvider();
+    let first: Promise<RecheckOutcome> | undefined;
+    try {
+      first = oidc.recheck.check(due);
+      // The first replica took the claim and waits on the provider.
+      const claimed = await vi.waitFor(
+        async () => {
+          const link = await linkOf(grace.email);
+          if (link.nextCheckAt === due.nextCheckAt) throw new Error('not claimed yet');
+          return link;
+        },
+        { timeout: 15_000, interval: 5 },
+      );
+      const now = stack.clock.now();
+      expect(claimed.nextCheckAt).toBe(now + CLAIM_MS);
+      // A second replica reading the link now finds it not due, and its sweep does not pick it.
+      expect(await oidc.recheck.check(claimed)).toBe('not_due');
+      expect((await dueLinks(core.backend, now, 1000)).map((l) => l.accountId)).not.toContain(
+        claimed.accountId,
+      );
+      // Still inside the window a millisecond before it ends.
+      stack.clock.advance(CLAIM_MS - 1);
+      expect(await oidc.recheck.check(claimed)).toBe('not_due');
+    } finally {
+      await provider.release();
+    }
+    // The provider never answered the first replica: the sessions stay, retried later.
+    expect(await first).toBe('retry');
+    expect(await active(grace.email)).toBe(1);
+    expect(await activityOf(grace.email, 'oidc_access_removed')).toEqual([]);
   });
 });
