@@ -56,20 +56,22 @@ const link = (accountId: string, nextCheckAt: number): Link => ({
 });
 
 describe.each(AUTH_BACKENDS)('links on $name', ({ name, skip }) => {
-  it.skipIf(skip)('are saved, replaced by a later sign-in, and read back', async () => {
-    const db = await openBackend(name);
-    await withAccount(db, 'a');
-    await saveLink(db, link('a', T0 + 10));
-    expect(await loadLink(db, 'a')).toEqual(link('a', T0 + 10));
-    await saveLink(db, { ...link('a', T0 + 20), subject: 'other', refreshToken: null, issuer: 'https://x' });
-    expect(await loadLink(db, 'a')).toEqual({
-      ...link('a', T0 + 20),
-      subject: 'other',
-      refreshToken: null,
-      issuer: 'https://x',
-    });
-    expect(await loadLink(db, 'nobody')).toBeUndefined();
-  });
+  it.skipIf(skip)(
+    'are saved, replaced by a later sign-in of the same subject only, and read back',
+    async () => {
+      const db = await openBackend(name);
+      await withAccount(db, 'a');
+      await saveLink(db, link('a', T0 + 10));
+      expect(await loadLink(db, 'a')).toEqual(link('a', T0 + 10));
+      expect(await saveLink(db, { ...link('a', T0 + 20), refreshToken: null })).toBe(true);
+      expect(await loadLink(db, 'a')).toEqual({ ...link('a', T0 + 20), refreshToken: null });
+      // Another subject or issuer never takes the account's link over.
+      expect(await saveLink(db, { ...link('a', T0 + 30), subject: 'other' })).toBe(false);
+      expect(await saveLink(db, { ...link('a', T0 + 30), issuer: 'https://x' })).toBe(false);
+      expect(await loadLink(db, 'a')).toEqual({ ...link('a', T0 + 20), refreshToken: null });
+      expect(await loadLink(db, 'nobody')).toBeUndefined();
+    },
+  );
 
   it.skipIf(skip)('go with their account', async () => {
     const db = await openBackend(name);

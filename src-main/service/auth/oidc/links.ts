@@ -73,12 +73,17 @@ const toLink = (r: LinkRow): Link => ({
   nextCheckAt: Number(r.next_check_at),
 });
 
-export async function saveLink(db: Queryable, link: Link): Promise<void> {
-  await db.run(
+/**
+ * Writes the account's link; false (nothing written) when the account is linked to another issuer
+ * or subject already: an account belongs to the provider user of its first sign-in.
+ */
+export async function saveLink(db: Queryable, link: Link): Promise<boolean> {
+  const changed = await db.run(
     `INSERT INTO oidc_links (account_id, issuer, subject, refresh_token, checked_at, next_check_at)
      VALUES ($id, $issuer, $subject, $token, $checked, $next)
      ON CONFLICT (account_id) DO UPDATE SET issuer = excluded.issuer, subject = excluded.subject,
-       refresh_token = excluded.refresh_token, checked_at = excluded.checked_at, next_check_at = excluded.next_check_at`,
+       refresh_token = excluded.refresh_token, checked_at = excluded.checked_at, next_check_at = excluded.next_check_at
+     WHERE oidc_links.issuer = excluded.issuer AND oidc_links.subject = excluded.subject`,
     {
       id: link.accountId,
       issuer: link.issuer,
@@ -88,6 +93,7 @@ export async function saveLink(db: Queryable, link: Link): Promise<void> {
       next: link.nextCheckAt,
     },
   );
+  return changed === 1;
 }
 
 export async function loadLink(db: StorageBackend, accountId: string): Promise<Link | undefined> {

@@ -2,8 +2,9 @@
  * One sign-in with the identity provider, from the login redirect to the one-time code. Rules:
  * - Nothing is started until every check passed: the state (single use, this browser's, not
  *   expired), the code (PKCE, at the provider), the ID token (issuer, audience, signature, expiry,
- *   nonce), the username claim and the account (never a local one). A refusal is logged with the
- *   check that failed, and thrown as the ProblemError of its code.
+ *   nonce), the username claim and the account (never a local one, never one linked to another
+ *   issuer/subject: a claim such as email can move between provider users). A refusal is logged
+ *   with the check that failed, and thrown as the ProblemError of its code.
  * - The session is Skiff's own, started as a password login starts one (same tokens, same
  *   device/browser/city entry, same rotation and reuse detection); the activity `login` entry says
  *   which provider and which groups.
@@ -15,7 +16,7 @@ import { ProblemError } from '../../errors';
 import type { AuthCore } from '../core';
 import { ClaimError, groupsOf, roleOf, usernameOf } from './claims';
 import { type Flow, newFlow, saveCode, saveFlow, takeCode, takeFlow } from './flows';
-import { saveLink, type TokenSeal } from './links';
+import { loadLink, saveLink, type TokenSeal } from './links';
 import type { OidcFailure, RelyingParty } from './relying-party';
 
 export const BROWSER_COOKIE = 'skiff_oidc';
@@ -81,6 +82,17 @@ export class SignIn {
     throw problem;
   }
 
+  private refuseOtherSubject(username: string): never {
+    this.refuse(
+      new ProblemError(
+        'oidc_account_conflict',
+        `the account "${username}" belongs to another user of the identity provider (another subject)`,
+      ),
+      'subject',
+      { username },
+    );
+  }
+
   /**
    * Finishes a sign-in. Answers where to send the browser (the flow's returnTo) and the one-time
    * code; throws a ProblemError whose code says which check refused it.
@@ -129,22 +141,29 @@ export class SignIn {
       this.refuse(new ProblemError('oidc_token_invalid', err.message), 'username_claim');
     }
     const groups = groupsOf(tokens.claims, o.groupsClaim);
+    const issuer = String(tokens.claims.iss ?? o.issuer.href);
+    const subject = typeof tokens.claims.sub === 'string' ? tokens.claims.sub : username;
+    // Checked before the account is touched: another subject must not even change its groups/role.
+    const known = this.core.accounts.byUsername(username);
+    const link = known?.source === 'oidc' ? await loadLink(this.core.backend, known.accountId) : undefined;
+    if (link && (link.issuer !== issuer || link.subject !== subject)) this.refuseOtherSubject(username);
     const account = await this.core.accounts
       .upsertOidc(username, groups, roleOf(groups, o.adminGroups))
       .catch((err: unknown) => {
         if (err instanceof ProblemError) this.refuse(err, 'account', { username });
         throw err;
       });
-    const subject = typeof tokens.claims.sub === 'string' ? tokens.claims.sub : username;
-    await saveLink(this.core.backend, {
+    const linked = await saveLink(this.core.backend, {
       accountId: account.accountId,
-      issuer: String(tokens.claims.iss ?? o.issuer.href),
+      issuer,
       subject,
       refreshToken:
         tokens.refreshToken === undefined ? null : this.seal.seal(account.accountId, tokens.refreshToken),
       checkedAt: now,
       nextCheckAt: now + o.recheckMs,
     });
+    // Two first sign-ins of one name by different subjects at once: the link written first wins.
+    if (!linked) this.refuseOtherSubject(username);
     const result = await this.startSession(account.accountId, client, groups);
     const code = await saveCode(this.core.backend, result, now);
     return { returnTo: flow.returnTo, code };
