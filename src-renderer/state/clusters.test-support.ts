@@ -9,7 +9,7 @@ import { type Area, useRoute } from './route';
 /** `clusters` listed in the default workspace, `clusterId` selected, `area` shown. */
 export function selectCluster(clusterId: string, clusters: Cluster[], area: Area): void {
   useClusters.setState({
-    workspaces: [{ workspaceId: 'default', name: 'Default' }],
+    workspaces: [{ workspaceId: 'default', name: 'Default', groups: [] }],
     clusters,
     loaded: true,
     error: null,

@@ -297,7 +297,7 @@ export const authOperations = {
   listAccounts: defineOperation({
     method: 'GET',
     path: '/v1/auth/accounts',
-    summary: 'Every local account (administrators only).',
+    summary: 'Every account, local and made by the identity provider at first sign-in (administrators only).',
     auth: 'session',
     params: none,
     query: z.strictObject({ ...pageQuery }),

@@ -10,7 +10,14 @@ import { snapshotGap } from './snapshot-models';
  */
 
 export const workspace = z
-  .strictObject({ workspaceId: z.string(), name: z.string() })
+  .strictObject({
+    workspaceId: z.string(),
+    name: z.string(),
+    groups: z.array(z.string()).meta({
+      description:
+        "Identity-provider groups whose members belong to the workspace, as the provider's groups claim names them; re-read at every sign-in and recheck. An administrator's session is answered every one; any other caller (an API key included) only those among its own groups, the ones that make it a member, so a member learns no other team's group names.",
+    }),
+  })
   .meta({ id: 'Workspace' });
 export type Workspace = z.infer<typeof workspace>;
 

@@ -94,7 +94,8 @@ export const operations = {
   listWorkspaces: defineOperation({
     method: 'GET',
     path: '/v1/workspaces',
-    summary: 'Workspaces the caller can see.',
+    summary:
+      'Workspaces the caller can see, with their identity-provider member groups: all of them for an administrator, only its own for anyone else.',
     auth: 'credential',
     params: none,
     query: z.strictObject({ ...pageQuery }),

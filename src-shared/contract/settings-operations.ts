@@ -17,18 +17,12 @@ const clusterIds = z.array(idParam('clusterId')).max(500);
 
 export const WORKSPACE_DEFAULT_ID = 'default';
 
-/** A workspace as its management operations answer it: with the clusters assigned to it. */
 /** Identity-provider groups whose members belong to a workspace (sign-in with OIDC). */
 const memberGroups = z.array(z.string().min(1).max(256)).max(100);
 
+/** A workspace as its management operations (administrators) answer it: with the clusters assigned to it. */
 export const workspaceWithClusters = workspace
-  .extend({
-    clusterIds: z.array(z.string()),
-    groups: z.array(z.string()).meta({
-      description:
-        "Identity-provider groups whose members belong to the workspace, as the provider's groups claim names them; re-read at every sign-in and recheck.",
-    }),
-  })
+  .extend({ clusterIds: z.array(z.string()) })
   .meta({ id: 'WorkspaceWithClusters' });
 
 export const settingsOperations = {

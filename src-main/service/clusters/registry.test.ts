@@ -118,8 +118,36 @@ describe('workspaces and their clusters', () => {
   it('an administrator sees every workspace, a member only those they belong to', () => {
     const r = withTeam();
     expect(r.workspaces(ADMIN).map((w) => w.workspaceId)).toEqual(['default', 'team']);
-    expect(r.workspaces(member('team'))).toEqual([{ workspaceId: 'team', name: 'Team' }]);
+    expect(r.workspaces(member('team'))).toEqual([{ workspaceId: 'team', name: 'Team', groups: [] }]);
     expect(r.workspaces(member())).toEqual([]);
+  });
+
+  it('lists member groups whole to an administrator, to anyone else only its own', () => {
+    const r = registry(['alpha']);
+    r.createWorkspace({ workspaceId: 'shop', name: 'Shop', clusterIds: [], groups: ['shop-devs', 'ops'] });
+    const groupsSeen = (p: Principal) => r.workspaces(p).map((w) => [w.workspaceId, w.groups]);
+    expect(groupsSeen(ADMIN)).toEqual([
+      ['default', []],
+      ['shop', ['shop-devs', 'ops']],
+    ]);
+    const alice: Principal = {
+      ...member('shop'),
+      identity: { username: 'alice', source: 'oidc', groups: ['payments-devs', 'shop-devs'] },
+    };
+    expect(groupsSeen(alice)).toEqual([['shop', ['shop-devs']]]);
+    // An administrator's API key (no admin flag, every workspace): its owner's groups only.
+    const key: Principal = {
+      accountId: 'admin',
+      apiKeyId: 'k',
+      workspaces: 'all',
+      identity: { username: 'carol', source: 'oidc', groups: ['ops'] },
+    };
+    expect(groupsSeen(key)).toEqual([
+      ['default', []],
+      ['shop', ['ops']],
+    ]);
+    // A local member (no provider groups) is told none.
+    expect(groupsSeen(member('shop'))).toEqual([['shop', []]]);
   });
 
   it('a workspace the caller is not a member of is as not found as one that does not exist', () => {
@@ -231,8 +259,8 @@ describe('workspace changes', () => {
 
   it('a workspace is removed and answered; the default one stays', () => {
     const r = registry(['alpha']);
-    r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: ['alpha'] });
-    expect(r.deleteWorkspace('ops', ADMIN)).toEqual({ workspaceId: 'ops', name: 'Ops' });
+    r.createWorkspace({ workspaceId: 'ops', name: 'Ops', clusterIds: ['alpha'], groups: ['oncall'] });
+    expect(r.deleteWorkspace('ops', ADMIN)).toEqual({ workspaceId: 'ops', name: 'Ops', groups: ['oncall'] });
     expect(thrownBy(() => r.workspace('ops', ADMIN)).code).toBe('workspace_not_found');
     const p = thrownBy(() => r.deleteWorkspace('default', ADMIN));
     expect([p.code, p.message]).toEqual(['conflict', 'the default workspace cannot be removed']);

@@ -9,6 +9,9 @@
  *   write failed, memory then going back to what the database holds. Another replica's change
  *   arrives through the store's re-read. Without one (unit tests), the key-value store, as before.
  * - A principal sees only the workspaces and clusters it may; an unknown or hidden one is a 404.
+ *   Of a workspace's member groups, an administrator's session sees every one; anyone else (API
+ *   keys included: they manage nothing) only those among its own groups, which tell it why it is
+ *   a member without naming other teams' groups.
  * - `--authorize rbac` (an authorizer given): an opened snapshot has no apiserver to ask about its
  *   contents, so it is seen (listed, read, closed) only by the accounts that opened it; one opened
  *   at start, by no account, only by Skiff's administrators. Decided here, in clustersOf, so no
@@ -110,9 +113,11 @@ export class ClusterRegistry {
   }
 
   workspaces(principal: Principal): Workspace[] {
+    const own = new Set(principal.identity?.groups);
+    const shown = (g: string) => principal.admin === true || own.has(g);
     return this.config.workspaces
       .filter((w) => principal.workspaces === 'all' || principal.workspaces.includes(w.workspaceId))
-      .map((w) => ({ workspaceId: w.workspaceId, name: w.name }));
+      .map((w) => ({ workspaceId: w.workspaceId, name: w.name, groups: (w.groups ?? []).filter(shown) }));
   }
 
   /** Non-members get the same 404 as a workspace that does not exist, so existence does not leak. */
@@ -218,7 +223,8 @@ export class ClusterRegistry {
       ...this.config,
       workspaces: this.config.workspaces.filter((w) => w.workspaceId !== workspaceId),
     });
-    return { workspaceId: ws.workspaceId, name: ws.name };
+    // Only administrators remove workspaces: the groups it had, whole.
+    return { workspaceId: ws.workspaceId, name: ws.name, groups: ws.groups ?? [] };
   }
 
   private checkClusters(ids: readonly string[]) {

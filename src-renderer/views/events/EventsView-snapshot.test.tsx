@@ -42,7 +42,7 @@ afterEach(cleanup);
 
 function header(status: Cluster['status'], takenAt?: string) {
   useClusters.setState({
-    workspaces: [{ workspaceId: 'default', name: 'Default' }],
+    workspaces: [{ workspaceId: 'default', name: 'Default', groups: [] }],
     clusters: [cluster(status, takenAt)],
     loaded: true,
     error: null,

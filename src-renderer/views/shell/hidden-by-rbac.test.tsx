@@ -61,7 +61,7 @@ function cluster(): Cluster {
     monitoring: { clusterAgent: { monitoring: { resourceEventsEnabled: true, systemEventsEnabled: true } } },
   };
   useClusters.setState({
-    workspaces: [{ workspaceId: 'default', name: 'Default' }],
+    workspaces: [{ workspaceId: 'default', name: 'Default', groups: [] }],
     clusters: [c],
     loaded: true,
     error: null,

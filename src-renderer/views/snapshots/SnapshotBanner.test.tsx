@@ -59,7 +59,7 @@ afterEach(cleanup);
 function select(cluster: Cluster) {
   const clusters = cluster.clusterId === live.clusterId ? [cluster] : [live, cluster];
   useClusters.setState({
-    workspaces: [{ workspaceId: 'default', name: 'Default' }],
+    workspaces: [{ workspaceId: 'default', name: 'Default', groups: [] }],
     clusters,
     loaded: true,
     error: null,

@@ -85,7 +85,7 @@ const handlers: Record<string, Handler> = {
     params?.snapshotId === 'snap-7'
       ? { ok: true, data: STEPS[Math.min(service.polls++, STEPS.length - 1)] }
       : problem(404, 'route_not_found', 'no such job'),
-  listWorkspaces: () => ({ ok: true, data: [{ workspaceId: 'default', name: 'Default' }] }),
+  listWorkspaces: () => ({ ok: true, data: [{ workspaceId: 'default', name: 'Default', groups: [] }] }),
   listClusters: () => ({ ok: true, data: service.clusters }),
 };
 

@@ -3,7 +3,8 @@
  * group `shop-devs` on a workspace; alice (in shop-devs at the provider) and bob (in no group) sign
  * in. Proves: members of the group belong to the workspace and others do not; removing the group
  * at the provider takes alice out at the next recheck (service clock); a workspace whose groups an
- * administrator changes applies to people already signed in.
+ * administrator changes applies to people already signed in; the workspace list carries the groups,
+ * every one to an administrator, to anyone else only its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminBearer, type OidcStack, type SignedIn, startOidcStack } from './oidc-stack.test-support';
@@ -67,5 +68,32 @@ describe('workspace groups', () => {
     expect(await workspacesOf(alice)).toContain('shop');
     await stack.call('PATCH', '/v1/workspaces/shop', { headers: admin, body: { groups: ['ops'] } });
     expect(await workspacesOf(alice)).not.toContain('shop');
+  });
+
+  it('the workspace list carries the groups: every one to an administrator, to others only their own', async () => {
+    const patched = await stack.call('PATCH', '/v1/workspaces/shop', {
+      headers: admin,
+      body: { groups: ['shop-devs', 'ops', 'payments-devs'] },
+    });
+    expect(patched.status).toBe(200);
+    const groupsSeen = async (headers: Record<string, string>) => {
+      const res = await stack.call<{ workspaceId: string; groups: string[] }[]>('GET', '/v1/workspaces', {
+        headers,
+      });
+      expect(res.status).toBe(200);
+      return Object.fromEntries(res.body.map((w) => [w.workspaceId, w.groups]));
+    };
+    expect(await groupsSeen(admin)).toEqual({ default: [], shop: ['shop-devs', 'ops', 'payments-devs'] });
+    // alice belongs through shop-devs: she is told that, and not which other teams' groups also grant it.
+    const alice = await stack.signIn('alice');
+    expect((await groupsSeen(alice.bearer)).shop).toEqual(['shop-devs']);
+    // An administrator's API key manages nothing, so it is answered as a member is: its owner's groups (carol: ops).
+    const carol = await stack.signIn('carol');
+    const key = await stack.call<{ key: string }>('POST', '/v1/auth/api-keys', {
+      headers: carol.bearer,
+      body: { name: 'list' },
+    });
+    expect(key.status).toBe(201);
+    expect(await groupsSeen({ 'x-api-key': key.body.key })).toEqual({ default: [], shop: ['ops'] });
   });
 });
