@@ -5,17 +5,19 @@ import { MemberGroupsField } from './WorkspacesSection';
 
 /**
  * The member-groups field of a workspace row in Settings → Workspaces: shows what the service holds,
- * saves on leaving the field or Enter only when the names changed, and never offers to save over
- * groups it could not read.
+ * saves on leaving the field or Enter only when the names changed, and never offers to save when the
+ * caller may not change workspaces (a member is shown only its own groups: saving would drop the rest).
  */
 
 afterEach(cleanup);
 
-const ws = { workspaceId: 'payments', name: 'Payments' };
+const ws = { workspaceId: 'payments', name: 'Payments', groups: [] };
 
-const show = (groups: string[] | null) => {
+const show = (groups: string[], editable = true) => {
   const saved: string[][] = [];
-  render(<MemberGroupsField workspace={ws} groups={groups} onSave={(g) => saved.push(g)} />);
+  render(
+    <MemberGroupsField workspace={ws} groups={groups} editable={editable} onSave={(g) => saved.push(g)} />,
+  );
   const input = screen.getByRole('textbox', {
     name: 'Member groups of workspace payments',
   }) as HTMLInputElement;
@@ -46,12 +48,14 @@ describe('a workspace’s member groups field', () => {
     expect(saved).toEqual([]);
   });
 
-  it('is read-only and saves nothing when the service did not say which groups it holds', () => {
-    const { input, saved } = show(null);
+  it('is read-only, shows the groups and saves nothing when the caller may not change workspaces', () => {
+    const { input, saved } = show(['shop-devs'], false);
     expect(input.readOnly).toBe(true);
-    expect(input.placeholder).toBe('unknown');
+    expect(input.value).toBe('shop-devs');
+    expect(input.title).toContain('only administrators change them');
     fireEvent.change(input, { target: { value: 'x' } });
     fireEvent.blur(input);
+    fireEvent.keyDown(input, { key: 'Enter' });
     expect(saved).toEqual([]);
   });
 });

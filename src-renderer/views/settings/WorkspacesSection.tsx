@@ -22,31 +22,37 @@ export function slugify(name: string): string {
 
 /**
  * A workspace's identity-provider member groups, comma-separated, saved when the field is left or
- * Enter pressed and only when the names changed. `groups` null: the service did not say (the
- * caller may not change workspaces), so the field is shown read-only rather than empty, since
- * saving an empty field would remove every group.
+ * Enter pressed and only when the names changed. Not `editable` (the caller is not an
+ * administrator, or that is not known yet): read-only and saves nothing, since what a member is
+ * shown is only its own groups (the service's rule) and saving it would remove the others.
  */
 export function MemberGroupsField({
   workspace,
   groups,
+  editable,
   onSave,
 }: {
   workspace: Workspace;
-  groups: readonly string[] | null;
+  groups: readonly string[];
+  editable: boolean;
   onSave: (groups: string[]) => void;
 }) {
   const save = (text: string) => {
-    if (groups && groupsChanged(groups, text)) onSave(parseGroups(text));
+    if (editable && groupsChanged(groups, text)) onSave(parseGroups(text));
   };
   return (
     <input
       aria-label={`Member groups of workspace ${workspace.workspaceId}`}
-      title="Identity-provider groups whose members belong to this workspace, separated by commas"
-      placeholder={groups === null ? 'unknown' : 'no groups'}
-      defaultValue={groupsText(groups ?? [])}
+      title={
+        editable
+          ? 'Identity-provider groups whose members belong to this workspace, separated by commas'
+          : 'Your identity-provider groups that make you a member of this workspace; only administrators change them'
+      }
+      placeholder="no groups"
+      defaultValue={groupsText(groups)}
       // A new answer from the service replaces what the field shows.
-      key={groupsText(groups ?? []) + (groups === null ? '?' : '')}
-      readOnly={groups === null}
+      key={groupsText(groups) + (editable ? '' : '?')}
+      readOnly={!editable}
       onBlur={(e) => save(e.target.value)}
       onKeyDown={(e) => {
         if (e.key === 'Enter') save(e.currentTarget.value);
@@ -66,7 +72,6 @@ export function WorkspacesSection() {
     `settings/members/${workspaces.map((w) => w.workspaceId).join(',')}`,
     async (signal) => {
       const out = new Map<string, string[]>();
-      const groups = new Map<string, string[] | null>();
       for (const w of workspaces) {
         const r = await api().call(
           'listClusters',
@@ -77,18 +82,16 @@ export function WorkspacesSection() {
           w.workspaceId,
           r.data.map((c) => c.clusterId),
         );
-        // The workspace list does not carry member groups; an empty PATCH changes nothing and
-        // answers the workspace with them. Refused (not an administrator): unknown, shown read-only.
-        groups.set(
-          w.workspaceId,
-          await api()
-            .call('updateWorkspace', { params: { workspaceId: w.workspaceId }, body: {} }, { signal })
-            .then((g) => g.data.groups)
-            .catch(() => null),
-        );
       }
-      return { clusters: out, groups };
+      return out;
     },
+    { intervalMs: 0 },
+  );
+  // The workspace list carries the member groups; only administrators may change them. Unknown
+  // (still asking, or refused) counts as no: the fields stay read-only.
+  const admin = usePolling(
+    'settings/workspaces/admin',
+    async (signal) => (await api().call('whoAmI', { params: {} }, { signal })).data.account.role === 'admin',
     { intervalMs: 0 },
   );
   const [name, setName] = useState('');
@@ -98,8 +101,7 @@ export function WorkspacesSection() {
   // Checkboxes move at once; the answer (or the next read) then confirms or corrects them.
   const [assigned, setAssigned] = useState<ReadonlyMap<string, string[]>>(new Map());
   const membersOf = (workspaceId: string) =>
-    assigned.get(workspaceId) ?? members.data?.clusters.get(workspaceId) ?? [];
-  const groupsOf = (workspaceId: string) => members.data?.groups.get(workspaceId) ?? null;
+    assigned.get(workspaceId) ?? members.data?.get(workspaceId) ?? [];
   const ids = { name: useId(), id: useId(), groups: useId(), groupsHint: useId() };
 
   const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
@@ -208,7 +210,8 @@ export function WorkspacesSection() {
             cell: (w) => (
               <MemberGroupsField
                 workspace={w}
-                groups={groupsOf(w.workspaceId)}
+                groups={w.groups}
+                editable={admin.data === true}
                 onSave={(groups) => setGroups(w, groups)}
               />
             ),
