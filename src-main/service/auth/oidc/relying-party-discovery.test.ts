@@ -1,0 +1,145 @@
+/**
+ * Discovery as the relying party does it (relying-party.ts metadata/discover): what it keeps of a
+ * provider's document, what it refuses, and how often it asks. The provider here is a loopback
+ * HTTP server that serves a discovery document and counts the requests, because the real test
+ * provider (provider.test-support.ts) cannot be made to publish a broken document or to answer
+ * 500; what the real provider publishes is checked against it at the end.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resolveOidc } from './options';
+import { startTestProvider, type TestProvider } from './provider.test-support';
+import { OidcFailure, RelyingParty } from './relying-party';
+
+let server: Server;
+let issuer: string;
+let requests = 0;
+/** What the next discovery requests are answered with. */
+let answer: { status: number; doc?: Record<string, unknown> } = { status: 200 };
+
+const docOf = (extra: Record<string, unknown> = {}) => ({
+  issuer,
+  authorization_endpoint: `${issuer}/auth`,
+  token_endpoint: `${issuer}/token`,
+  jwks_uri: `${issuer}/jwks`,
+  response_types_supported: ['code'],
+  subject_types_supported: ['public'],
+  id_token_signing_alg_values_supported: ['RS256'],
+  ...extra,
+});
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests++;
+    if (req.url !== '/.well-known/openid-configuration') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer.doc ?? docOf()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+afterEach(() => {
+  answer = { status: 200 };
+});
+
+const party = (at = issuer) =>
+  new RelyingParty(
+    resolveOidc(
+      { issuer: at, clientId: 'skiff', clientSecret: 'secret', allowInsecureRequests: true },
+      'http://127.0.0.1:1',
+    ),
+    Date.now,
+  );
+
+const refusal = async (p: Promise<unknown>): Promise<OidcFailure> => {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(OidcFailure);
+  return err as OidcFailure;
+};
+
+describe('discovery', () => {
+  it('pins the ID token algorithms to the published ones, never none', async () => {
+    answer = {
+      status: 200,
+      doc: docOf({ id_token_signing_alg_values_supported: ['none', 'RS256', 'ES256'] }),
+    };
+    const server = await party().metadata();
+    expect(server.id_token_signing_alg_values_supported).toEqual(['RS256', 'ES256']);
+    expect(server.jwks_uri).toBe(`${issuer}/jwks`);
+  });
+
+  it('takes RS256 when the provider publishes no algorithm list', async () => {
+    const { id_token_signing_alg_values_supported: _, ...doc } = docOf();
+    answer = { status: 200, doc };
+    expect((await party().metadata()).id_token_signing_alg_values_supported).toEqual(['RS256']);
+  });
+
+  it('refuses a provider that publishes only none, or no JWKS', async () => {
+    answer = { status: 200, doc: docOf({ id_token_signing_alg_values_supported: ['none'] }) };
+    expect(await refusal(party().metadata())).toMatchObject({
+      kind: 'invalid',
+      message: 'the provider publishes no ID token signing algorithm but none',
+    });
+    const { jwks_uri: _, ...doc } = docOf();
+    answer = { status: 200, doc };
+    expect(await refusal(party().metadata())).toMatchObject({
+      kind: 'invalid',
+      message: 'the provider publishes no jwks_uri',
+    });
+  });
+
+  it('concurrent callers share one request, and a success is kept', async () => {
+    const rp = party();
+    const before = requests;
+    const [a, b] = await Promise.all([rp.metadata(), rp.metadata()]);
+    expect(a).toBe(b);
+    expect(requests - before).toBe(1);
+    expect(await rp.metadata()).toBe(a);
+    expect(requests - before).toBe(1);
+    // Asked again when the caller wants it fresher than it is (the login redirect's probe).
+    await rp.metadata(0);
+    expect(requests - before).toBe(2);
+    expect(await rp.availability()).toEqual({ available: true });
+  });
+
+  it('a failing provider is unavailable, and the failure is remembered instead of asking again', async () => {
+    const rp = party();
+    answer = { status: 500 };
+    const before = requests;
+    const first = await refusal(rp.metadata());
+    expect(first.kind).toBe('unavailable');
+    answer = { status: 200 };
+    // Within FAILURE_TTL_MS (5 s): the same failure, no new request.
+    expect(await refusal(rp.metadata())).toBe(first);
+    expect(requests - before).toBe(1);
+    expect(await rp.availability()).toEqual({ available: false, detail: first.message });
+  });
+});
+
+describe('discovery of the real test provider', () => {
+  let op: TestProvider;
+  beforeAll(async () => {
+    op = await startTestProvider();
+  });
+  afterAll(async () => {
+    await op?.close();
+  });
+
+  it('keeps what it publishes, its algorithms without none', async () => {
+    const server = await party(op.issuer).metadata();
+    expect(server.issuer).toBe(op.issuer);
+    expect(server.jwks_uri).toBe(`${op.issuer}/jwks`);
+    expect(server.id_token_signing_alg_values_supported).toContain('RS256');
+    expect(server.id_token_signing_alg_values_supported).not.toContain('none');
+  });
+});
