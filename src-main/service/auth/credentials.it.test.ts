@@ -42,10 +42,21 @@ function expectChallenge(
 }
 
 describe('no credentials, no answer', () => {
-  it('refuses every operation but health, readiness, login, refresh and the session probe with a 401 challenge', async () => {
+  it('refuses every operation but health, readiness, the sign-ins, refresh and the session probe with a 401 challenge', async () => {
     const open = operationNames.filter((n) => operations[n].auth === 'public');
-    // Readiness is asked by the kubelet's probe, which carries no credentials.
-    expect(open.sort()).toEqual(['health', 'healthReady', 'login', 'refresh']);
+    // Readiness is asked by the kubelet's probe, which carries no credentials; the sign-in with the
+    // identity provider starts before there is any (its methods, the redirect, the callback and the
+    // one-time code's exchange).
+    expect(open.sort()).toEqual([
+      'authMethods',
+      'health',
+      'healthReady',
+      'login',
+      'oidcCallback',
+      'oidcExchange',
+      'oidcLogin',
+      'refresh',
+    ]);
     const optional = operationNames.filter((n) => operations[n].auth === 'optional');
     expect(optional).toEqual(['currentSession']);
     for (const name of operationNames.filter((n) => !['public', 'optional'].includes(operations[n].auth))) {
