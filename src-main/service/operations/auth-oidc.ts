@@ -4,17 +4,21 @@
  *   `/?oidc_error=CODE` (the login page puts it in words), and to anything else as the
  *   problem+json of that code: a script or test sees exactly which check refused.
  * - The flow is bound to the browser by the HttpOnly cookie skiff_oidc (SameSite=Lax, so the
- *   provider's redirect back carries it; sent only to the callback's path; 10 minutes); the
- *   callback clears it.
+ *   provider's redirect back carries it; sent only under /v1/auth/oidc; 10 minutes). A successful
+ *   callback keeps it for the code's 60 s, since the exchange needs it (a code works only in the
+ *   browser that signed in: no login CSRF with an attacker's code); a refusal clears it.
  * - No token is ever put in a URL: the callback's redirect carries only the one-time code.
  * - Starting a sign-in writes a row, so starts are rate-limited per client address (429).
  */
 import { Headers, setCookie } from 'undici';
 import type { Reply } from '../../../src-shared/contract/define';
-import { OIDC_CALLBACK_PATH } from '../../../src-shared/contract/oidc-operations';
+
+/** The login, callback and exchange: the only paths the browser cookie is sent to. */
+const OIDC_COOKIE_PATH = '/v1/auth/oidc';
+
 import type { AuthService } from '../auth/index';
 import { failureSource } from '../auth/login-backoff';
-import { FLOW_TTL_MS } from '../auth/oidc/flows';
+import { CODE_TTL_MS, FLOW_TTL_MS } from '../auth/oidc/flows';
 import type { OidcService } from '../auth/oidc/index';
 import { BROWSER_COOKIE } from '../auth/oidc/signin';
 import { inCookie } from '../auth/refresh-cookie';
@@ -28,7 +32,7 @@ function browserCookie(client: ClientInfo, value: string, maxAgeSeconds: number)
   setCookie(headers, {
     name: BROWSER_COOKIE,
     value,
-    path: OIDC_CALLBACK_PATH,
+    path: OIDC_COOKIE_PATH,
     httpOnly: true,
     sameSite: 'Lax',
     secure: client.secure === true,
@@ -94,13 +98,13 @@ export function oidcHandlers(auth: AuthService): OidcHandlers {
       const oidc = await configured();
       const core = await auth.core();
       try {
-        const { returnTo, code } = await oidc.signIn.finish(
+        const { returnTo, code, browser } = await oidc.signIn.finish(
           query,
           ctx.cookies?.[BROWSER_COOKIE],
           await core.describe(ctx.client),
         );
         return redirect(withParam(returnTo, 'oidc_code', code), {
-          'Set-Cookie': browserCookie(ctx.client, '', 0),
+          'Set-Cookie': browserCookie(ctx.client, browser, CODE_TTL_MS / 1000),
         });
       } catch (err) {
         return refused(err, ctx.client, true);
@@ -110,7 +114,7 @@ export function oidcHandlers(auth: AuthService): OidcHandlers {
     async oidcExchange({ body }, ctx) {
       const oidc = await configured();
       const core = await auth.core();
-      const result = await oidc.signIn.exchange(body.code);
+      const result = await oidc.signIn.exchange(body.code, ctx.cookies?.[BROWSER_COOKIE]);
       return body.refreshTokenIn === 'cookie' ? inCookie(core, result, ctx.client) : { data: result };
     },
   };

@@ -41,27 +41,28 @@ describe('newFlow', () => {
 });
 
 describe('sealed codes', () => {
-  it('open with their own code only', () => {
-    const sealed = sealFor('code-a', result);
-    expect(openFor('code-a', sealed)).toEqual(result);
-    expect(openFor('code-b', sealed)).toBeUndefined();
-    expect(openFor('code-a', `${sealed.slice(0, -4)}AAAA`)).toBeUndefined();
-    expect(openFor('code-a', 'short')).toBeUndefined();
+  it('open with their own code and browser only', () => {
+    const sealed = sealFor('code-a', 'browser-a', result);
+    expect(openFor('code-a', 'browser-a', sealed)).toEqual(result);
+    expect(openFor('code-b', 'browser-a', sealed)).toBeUndefined();
+    expect(openFor('code-a', 'browser-b', sealed)).toBeUndefined();
+    expect(openFor('code-a', 'browser-a', `${sealed.slice(0, -4)}AAAA`)).toBeUndefined();
+    expect(openFor('code-a', 'browser-a', 'short')).toBeUndefined();
   });
 
   it('refuse a sealed value that is not a login result', async () => {
     const { createCipheriv, hkdfSync } = await import('node:crypto');
-    const key = Buffer.from(hkdfSync('sha256', 'c', Buffer.alloc(0), 'skiff oidc code v1', 32));
+    const key = Buffer.from(hkdfSync('sha256', 'c', 'b', 'skiff oidc code v1', 32));
     const iv = Buffer.alloc(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const body = Buffer.concat([cipher.update('{"not":"a login"}'), cipher.final()]);
     expect(
-      openFor('c', Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')),
+      openFor('c', 'b', Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')),
     ).toBeUndefined();
     // The same key and layout with a login in it opens: the refusal above was the content.
     const again = createCipheriv('aes-256-gcm', key, iv);
     const login = Buffer.concat([again.update(JSON.stringify(result)), again.final()]);
-    expect(openFor('c', Buffer.concat([iv, login, again.getAuthTag()]).toString('base64url'))).toEqual(
+    expect(openFor('c', 'b', Buffer.concat([iv, login, again.getAuthTag()]).toString('base64url'))).toEqual(
       result,
     );
   });
@@ -110,7 +111,7 @@ describe.each(AUTH_BACKENDS)('flows and codes on $name', ({ name, skip }) => {
 
   it.skipIf(skip)('a code gives its login once, within 60 s, and is stored only as a hash', async () => {
     const db = await openBackend(name);
-    const code = await saveCode(db, result, T0);
+    const code = await saveCode(db, result, 'browser', T0);
     expect(code.startsWith(CODE_PREFIX)).toBe(true);
     const row = await db.get<{ code_hash: string; sealed: string; expires_at: number }>(
       'SELECT * FROM oidc_codes',
@@ -118,12 +119,18 @@ describe.each(AUTH_BACKENDS)('flows and codes on $name', ({ name, skip }) => {
     expect(row!.code_hash).toBe(hashSecret(code));
     expect(row!.sealed).not.toContain('skiff_rt_x');
     expect(Number(row!.expires_at)).toBe(T0 + CODE_TTL_MS);
-    expect(await takeCode(db, code, T0 + CODE_TTL_MS - 1)).toEqual(result);
-    expect(await takeCode(db, code, T0)).toBeUndefined();
-    const late = await saveCode(db, result, T0);
-    expect(await takeCode(db, late, T0 + CODE_TTL_MS)).toBeUndefined();
-    expect(await takeCode(db, late, T0)).toBeUndefined();
-    expect(await takeCode(db, 'skiff_oc_unknown', T0)).toBeUndefined();
+    expect(await takeCode(db, code, 'browser', T0 + CODE_TTL_MS - 1)).toEqual(result);
+    expect(await takeCode(db, code, 'browser', T0)).toBeUndefined();
+    const late = await saveCode(db, result, 'browser', T0);
+    expect(await takeCode(db, late, 'browser', T0 + CODE_TTL_MS)).toBeUndefined();
+    expect(await takeCode(db, late, 'browser', T0)).toBeUndefined();
+    expect(await takeCode(db, 'skiff_oc_unknown', 'browser', T0)).toBeUndefined();
+    // Another browser, or none, opens nothing, and the code is spent.
+    const elsewhere = await saveCode(db, result, 'browser', T0);
+    expect(await takeCode(db, elsewhere, 'other', T0)).toBeUndefined();
+    expect(await takeCode(db, elsewhere, 'browser', T0)).toBeUndefined();
+    const bare = await saveCode(db, result, 'browser', T0);
+    expect(await takeCode(db, bare, undefined, T0)).toBeUndefined();
   });
 
   it.skipIf(skip)('the sweep forgets expired flows and codes, and keeps the rest', async () => {
@@ -132,8 +139,8 @@ describe.each(AUTH_BACKENDS)('flows and codes on $name', ({ name, skip }) => {
     const fresh = newFlow('/');
     await saveFlow(db, old, T0);
     await saveFlow(db, fresh, T0 + 1);
-    await saveCode(db, result, T0 - CODE_TTL_MS + FLOW_TTL_MS);
-    const kept = await saveCode(db, result, T0 + FLOW_TTL_MS);
+    await saveCode(db, result, 'b', T0 - CODE_TTL_MS + FLOW_TTL_MS);
+    const kept = await saveCode(db, result, 'b', T0 + FLOW_TTL_MS);
     await sweepFlows(db, T0 + FLOW_TTL_MS);
     const flows = await db.all<{ state_hash: string }>('SELECT state_hash FROM oidc_flows');
     expect(flows.map((f) => f.state_hash)).toEqual([hashSecret(fresh.state)]);

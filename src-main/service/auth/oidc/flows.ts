@@ -8,7 +8,9 @@
  * - A flow lives 10 minutes, a code 60 seconds, on the service's clock; expired rows are refused
  *   like unknown ones and swept.
  * - A code's row holds the login's tokens sealed (AES-256-GCM) with a key derived from the code
- *   itself, so only whoever holds the code can open them.
+ *   and the browser cookie of its sign-in, so only the browser that signed in, holding the code,
+ *   can open them: a code sent to someone else (login CSRF: `/?oidc_code=` of the attacker's own
+ *   sign-in, which the page exchanges on load) opens nothing.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { type LoginResult, loginResult } from '../../../../src-shared/contract/auth-models';
@@ -84,20 +86,20 @@ export async function takeFlow(
   return { state, browser, nonce: row.nonce, codeVerifier: row.code_verifier, returnTo: row.return_to };
 }
 
-const keyOf = (code: string) =>
-  Buffer.from(hkdfSync('sha256', code, Buffer.alloc(0), 'skiff oidc code v1', 32));
+const keyOf = (code: string, browser: string) =>
+  Buffer.from(hkdfSync('sha256', code, browser, 'skiff oidc code v1', 32));
 
-export function sealFor(code: string, result: LoginResult): string {
+export function sealFor(code: string, browser: string, result: LoginResult): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyOf(code), iv);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(code, browser), iv);
   const body = Buffer.concat([cipher.update(JSON.stringify(result)), cipher.final()]);
   return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
 }
 
-export function openFor(code: string, sealed: string): LoginResult | undefined {
+export function openFor(code: string, browser: string, sealed: string): LoginResult | undefined {
   const raw = Buffer.from(sealed, 'base64url');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(code), raw.subarray(0, 12));
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(code, browser), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(raw.length - 16));
     const text = Buffer.concat([
       decipher.update(raw.subarray(12, raw.length - 16)),
@@ -110,21 +112,30 @@ export function openFor(code: string, sealed: string): LoginResult | undefined {
   }
 }
 
-/** A new one-time code holding `result`. */
-export async function saveCode(db: StorageBackend, result: LoginResult, now: number): Promise<string> {
+/** A new one-time code holding `result`, opened only with `browser` (the sign-in's cookie). */
+export async function saveCode(
+  db: StorageBackend,
+  result: LoginResult,
+  browser: string,
+  now: number,
+): Promise<string> {
   const code = CODE_PREFIX + random();
   await db.run('INSERT INTO oidc_codes (code_hash, sealed, expires_at) VALUES ($hash, $sealed, $expires)', {
     hash: hashSecret(code),
-    sealed: sealFor(code, result),
+    sealed: sealFor(code, browser, result),
     expires: now + CODE_TTL_MS,
   });
   return code;
 }
 
-/** The login of a one-time code, spent by this call; undefined when unknown, used or expired. */
+/**
+ * The login of a one-time code, spent by this call; undefined when unknown, used, expired, or
+ * presented without the cookie of the browser that signed in.
+ */
 export async function takeCode(
   db: StorageBackend,
   code: string,
+  browser: string | undefined,
   now: number,
 ): Promise<LoginResult | undefined> {
   const hash = hashSecret(code);
@@ -134,8 +145,8 @@ export async function takeCode(
   );
   if (!row) return undefined;
   if ((await db.run('DELETE FROM oidc_codes WHERE code_hash = $hash', { hash })) === 0) return undefined;
-  if (Number(row.expires_at) <= now) return undefined;
-  return openFor(code, row.sealed);
+  if (Number(row.expires_at) <= now || browser === undefined) return undefined;
+  return openFor(code, browser, row.sealed);
 }
 
 /** Forgets expired flows and codes. */

@@ -103,12 +103,12 @@ describe('signing in with the provider', () => {
     const location = new URL(answer.headers.get('location') ?? '', stack.url);
     expect([...location.searchParams.keys()]).toEqual(['oidc_code']);
     const code = location.searchParams.get('oidc_code') ?? '';
-    const first = await stack.exchange(code);
+    const first = await stack.exchange(code, {}, browser);
     expect(first.status).toBe(200);
     const tokens = first.body as { accessToken: string; refreshToken: string };
     expect(location.href).not.toContain(tokens.accessToken);
     expect(back.href).not.toContain(tokens.accessToken);
-    const again = await stack.exchange(code);
+    const again = await stack.exchange(code, {}, browser);
     expect(again.status).toBe(401);
     expect((again.body as { code: string }).code).toBe('invalid_grant');
   });

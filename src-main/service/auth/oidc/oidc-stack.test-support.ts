@@ -74,8 +74,8 @@ export interface OidcStack {
    * navigation (`navigate: true`) it is a redirect to /?oidc_error=.
    */
   callback(browser: TestBrowser, callback: URL, opts?: { navigate?: boolean }): Promise<Answer<unknown>>;
-  /** POST /v1/auth/oidc/exchange. */
-  exchange(code: string, headers?: Record<string, string>): Promise<Answer<unknown>>;
+  /** POST /v1/auth/oidc/exchange, with `browser`'s skiff_oidc cookie when given (the page's browser). */
+  exchange(code: string, headers?: Record<string, string>, browser?: TestBrowser): Promise<Answer<unknown>>;
   /** The whole sign-in, as the web page does it, for tests about what comes after. */
   signIn(login: string, opts?: { userAgent?: string }): Promise<SignedIn>;
   close(): Promise<void>;
@@ -193,8 +193,13 @@ export async function startOidcStack(opts: OidcStackOptions = {}): Promise<OidcS
       return { status: page.status, headers: page.headers, body: parsed };
     };
 
-    const exchange: OidcStack['exchange'] = (code, headers = {}) =>
-      call('POST', '/v1/auth/oidc/exchange', { body: { code }, headers });
+    const exchange: OidcStack['exchange'] = (code, headers = {}, browser) => {
+      const cookie = browser?.cookie(`${url}/v1/auth/oidc/exchange`, 'skiff_oidc');
+      return call('POST', '/v1/auth/oidc/exchange', {
+        body: { code },
+        headers: cookie === undefined ? headers : { ...headers, cookie: `skiff_oidc=${cookie}` },
+      });
+    };
 
     return {
       url,
@@ -220,7 +225,7 @@ export async function startOidcStack(opts: OidcStackOptions = {}): Promise<OidcS
             `the callback answered ${answer.status} ${location}: ${JSON.stringify(answer.body)}`,
           );
         }
-        const res = await exchange(code, o.userAgent ? { 'user-agent': o.userAgent } : {});
+        const res = await exchange(code, o.userAgent ? { 'user-agent': o.userAgent } : {}, browser);
         const tokens = res.body as Omit<SignedIn, 'bearer'>;
         if (res.status !== 200)
           throw new Error(`the exchange answered ${res.status}: ${JSON.stringify(res.body)}`);

@@ -101,7 +101,7 @@ export class SignIn {
     query: CallbackQuery,
     browser: string | undefined,
     client: ClientDescription,
-  ): Promise<{ returnTo: string; code: string }> {
+  ): Promise<{ returnTo: string; code: string; browser: string }> {
     const now = this.core.now();
     if (typeof query.state !== 'string' || query.state === '')
       this.refuse(new ProblemError('oidc_state_mismatch', 'the callback has no state'), 'state');
@@ -165,8 +165,8 @@ export class SignIn {
     // Two first sign-ins of one name by different subjects at once: the link written first wins.
     if (!linked) this.refuseOtherSubject(username);
     const result = await this.startSession(account.accountId, client, groups);
-    const code = await saveCode(this.core.backend, result, now);
-    return { returnTo: flow.returnTo, code };
+    const code = await saveCode(this.core.backend, result, flow.browser, now);
+    return { returnTo: flow.returnTo, code, browser: flow.browser };
   }
 
   private async startSession(
@@ -190,11 +190,17 @@ export class SignIn {
     return { ...pair, sessionId: session.sessionId };
   }
 
-  /** The login a one-time code holds; invalid_grant when it is unknown, used or expired. */
-  async exchange(code: string): Promise<LoginResult> {
-    const result = await takeCode(this.core.backend, code, this.core.now());
+  /**
+   * The login a one-time code holds, for the browser that signed in (its skiff_oidc cookie);
+   * invalid_grant when it is unknown, used, expired or presented elsewhere.
+   */
+  async exchange(code: string, browser: string | undefined): Promise<LoginResult> {
+    const result = await takeCode(this.core.backend, code, browser, this.core.now());
     if (!result)
-      throw new ProblemError('invalid_grant', 'the sign-in code is unknown, used already or expired (60 s)');
+      throw new ProblemError(
+        'invalid_grant',
+        'the sign-in code is unknown, used already, expired (60 s), or not from the browser that signed in',
+      );
     return result;
   }
 }
