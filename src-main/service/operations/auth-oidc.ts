@@ -8,6 +8,8 @@
  *   callback keeps it for the code's 60 s, since the exchange needs it (a code works only in the
  *   browser that signed in: no login CSRF with an attacker's code); a refusal clears it.
  * - No token is ever put in a URL: the callback's redirect carries only the one-time code.
+ * - returnTo is checked as a URL parser resolves it (dot segments can make `//host` of a path),
+ *   at the login and again at the redirect: the browser is never sent to another host.
  * - Starting a sign-in writes a row, so starts are rate-limited per client address (429).
  */
 import { Headers, setCookie } from 'undici';
@@ -49,9 +51,21 @@ function redirect(location: string, headers: Record<string, string> = {}): Reply
   };
 }
 
-/** `returnTo` with `name=value` added to its query, its fragment kept. */
+const BASE = 'http://service.invalid';
+
+/**
+ * Whether `returnTo` stays on this service once a URL parser resolved it. The contract's pattern
+ * sees the text only: dot segments (`/.//evil.example`, `/a/..//evil.example`, `/%2e//…`) resolve
+ * to `//evil.example`, a host of its own.
+ */
+export function staysHere(returnTo: string): boolean {
+  const url = new URL(returnTo, BASE);
+  return url.origin === BASE && !url.pathname.startsWith('//');
+}
+
+/** `returnTo` with `name=value` added to its query, its fragment kept; `/` if it would leave. */
 export function withParam(returnTo: string, name: string, value: string): string {
-  const url = new URL(returnTo, 'http://service.invalid');
+  const url = new URL(staysHere(returnTo) ? returnTo : '/', BASE);
   url.searchParams.set(name, value);
   return url.pathname + url.search + url.hash;
 }
@@ -84,8 +98,14 @@ export function oidcHandlers(auth: AuthService): OidcHandlers {
       const key = `oidc-login:address:${failureSource(ctx.client.address)}`;
       core.limiter.enforce(key, core.rateLimits.refreshPerAddress, 'sign-ins from this address');
       core.limiter.hit(key, core.rateLimits.refreshPerAddress);
+      const returnTo = query.returnTo ?? '/';
+      if (!staysHere(returnTo))
+        throw new ProblemError(
+          'invalid_query',
+          'returnTo must be a path on this service (it resolves elsewhere)',
+        );
       try {
-        const { location, flow } = await oidc.signIn.start(query.returnTo ?? '/');
+        const { location, flow } = await oidc.signIn.start(returnTo);
         return redirect(location, {
           'Set-Cookie': browserCookie(ctx.client, flow.browser, FLOW_TTL_MS / 1000),
         });
