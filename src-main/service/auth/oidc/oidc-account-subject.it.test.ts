@@ -59,3 +59,21 @@ describe("a second provider subject with an OIDC account's username", () => {
     expect(me.body.account).toMatchObject({ username: 'alice@example.com', role: 'member' });
   });
 });
+
+describe('an email the provider has not verified', () => {
+  it('names no account: refused with oidc_token_invalid, nothing started', async () => {
+    stack.op.setUser({
+      id: 'eve',
+      email: 'carol@example.com',
+      emailVerified: false,
+      name: 'Eve',
+      groups: [],
+    });
+    const before = await signedInSoFar(stack);
+    const browser = new TestBrowser();
+    const refused = await stack.callback(browser, await stack.toCallback(browser, { login: 'eve' }));
+    expect(refused.status).toBe(401);
+    expect(problemCode(refused)).toBe('oidc_token_invalid');
+    expect(await signedInSoFar(stack)).toEqual(before);
+  });
+});

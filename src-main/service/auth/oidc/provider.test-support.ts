@@ -30,6 +30,8 @@ export interface ProviderUser {
   /** The `sub`, and what the login form's "login" field takes. */
   id: string;
   email: string;
+  /** The email_verified claim; true unless said (a provider letting users set an unchecked email). */
+  emailVerified?: boolean;
   name?: string;
   groups: string[];
 }
@@ -153,7 +155,7 @@ export async function startTestProvider(opts: TestProviderOptions = {}): Promise
           claims: () => ({
             sub: user.id,
             email: user.email,
-            email_verified: true,
+            email_verified: user.emailVerified ?? true,
             name: user.name ?? user.id,
             preferred_username: user.id,
             groups: [...user.groups],

@@ -136,6 +136,9 @@ export class SignIn {
     let username: string;
     try {
       username = usernameOf(tokens.claims, o.usernameClaim);
+      // Anyone may type any address into an unchecked email: it names nobody.
+      if (o.usernameClaim === 'email' && tokens.claims.email_verified === false)
+        throw new ClaimError("the ID token's email is not verified (email_verified false)");
     } catch (err) {
       if (!(err instanceof ClaimError)) throw err;
       this.refuse(new ProblemError('oidc_token_invalid', err.message), 'username_claim');
