@@ -27,6 +27,23 @@ describe('subjectOf', () => {
     });
   });
 
+  it('never gives a provider name a reserved one: system: users and groups, the local prefix', () => {
+    const none = { localPrefix: 'skiff:', oidcPrefix: '' };
+    const oidc = (username: string, groups: string[] = []) => ({ username, source: 'oidc' as const, groups });
+    expect(subjectOf(oidc('skiff:admin'), none)).toBeUndefined();
+    expect(subjectOf(oidc('system:admin'), none)).toBeUndefined();
+    expect(subjectOf(oidc('system:serviceaccount:kube-system:default'), none)).toBeUndefined();
+    expect(subjectOf(oidc('mallory', ['system:masters', 'shop-devs', 'system:nodes']), none)).toEqual({
+      user: 'mallory',
+      groups: ['shop-devs', 'system:authenticated'],
+    });
+    // Under a prefix the same names are the prefix's, harmless.
+    expect(subjectOf(oidc('system:admin', ['system:masters']), prefixes)).toEqual({
+      user: 'oidc:system:admin',
+      groups: ['oidc:system:masters', 'system:authenticated'],
+    });
+  });
+
   it('is nobody without an identity or with an empty username', () => {
     expect(subjectOf(undefined, prefixes)).toBeUndefined();
     expect(subjectOf({ username: '', source: 'local', groups: [] }, prefixes)).toBeUndefined();
