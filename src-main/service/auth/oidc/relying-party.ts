@@ -55,6 +55,20 @@ function causeCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a cause of `err` is a timeout: openid-client wraps the fetch's TimeoutError in a
+ * ClientError, and a provider that never answers is unavailable, not an invalid token.
+ */
+function timedOut(err: unknown): boolean {
+  let e: unknown = (err as { cause?: unknown })?.cause;
+  for (let i = 0; i < 5 && e; i++) {
+    const name = (e as { name?: unknown }).name;
+    if (name === 'TimeoutError' || name === 'AbortError') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** What kind of failure `err` is, as openid-client and fetch report them. */
 export function classify(err: unknown): OidcFailure {
   if (err instanceof OidcFailure) return err;
@@ -64,6 +78,8 @@ export function classify(err: unknown): OidcFailure {
     return new OidcFailure('unavailable', `the provider did not answer: ${causeCode(err) ?? message}`, {
       cause: err,
     });
+  if (timedOut(err))
+    return new OidcFailure('unavailable', 'the provider did not answer in time', { cause: err });
   if (err instanceof client.AuthorizationResponseError)
     return new OidcFailure(
       'denied',
