@@ -15,6 +15,10 @@ import { OidcFailure, RelyingParty } from './relying-party';
 let server: Server;
 let issuer: string;
 let requests = 0;
+/** How the last token request authenticated the client: its Authorization header and form body. */
+let tokenRequest: { authorization: string | undefined; body: URLSearchParams } | undefined;
+/** The token endpoint holds its answer (a provider that hangs) while true. */
+let hangToken = false;
 /** What the next discovery requests are answered with. */
 let answer: { status: number; doc?: Record<string, unknown> } = { status: 200 };
 
@@ -32,6 +36,19 @@ const docOf = (extra: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests++;
+    if (req.url === '/token') {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => {
+        raw += chunk.toString();
+      });
+      req.on('end', () => {
+        tokenRequest = { authorization: req.headers.authorization, body: new URLSearchParams(raw) };
+        if (hangToken) return;
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'grant request is invalid' }));
+      });
+      return;
+    }
     if (req.url !== '/.well-known/openid-configuration') {
       res.writeHead(404).end();
       return;
@@ -43,16 +60,24 @@ beforeAll(async () => {
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 afterEach(() => {
   answer = { status: 200 };
+  hangToken = false;
+  tokenRequest = undefined;
 });
 
-const party = (at = issuer) =>
+const party = (at = issuer, clientSecret: string | undefined = 'secret') =>
   new RelyingParty(
     resolveOidc(
-      { issuer: at, clientId: 'skiff', clientSecret: 'secret', allowInsecureRequests: true },
+      {
+        issuer: at,
+        clientId: 'skiff',
+        ...(clientSecret ? { clientSecret } : {}),
+        allowInsecureRequests: true,
+      },
       'http://127.0.0.1:1',
     ),
     Date.now,
@@ -123,6 +148,50 @@ describe('discovery', () => {
     expect(await refusal(rp.metadata())).toBe(first);
     expect(requests - before).toBe(1);
     expect(await rp.availability()).toEqual({ available: false, detail: first.message });
+  });
+});
+
+describe('at the token endpoint', () => {
+  it('authenticates with client_secret_basic, the method every provider must support', async () => {
+    const failure = await refusal(party().refresh('a-refresh-token'));
+    expect(failure).toMatchObject({
+      kind: 'rejected',
+      message: 'the provider refused: invalid_grant (grant request is invalid)',
+    });
+    expect(tokenRequest?.authorization).toBe(`Basic ${Buffer.from('skiff:secret').toString('base64')}`);
+    expect(tokenRequest?.body.get('client_secret')).toBeNull();
+    expect(tokenRequest?.body.get('refresh_token')).toBe('a-refresh-token');
+  });
+
+  it('posts the secret in the body when the provider supports only client_secret_post', async () => {
+    answer = { status: 200, doc: docOf({ token_endpoint_auth_methods_supported: ['client_secret_post'] }) };
+    await refusal(party().refresh('a-refresh-token'));
+    expect(tokenRequest?.authorization).toBeUndefined();
+    expect(tokenRequest?.body.get('client_secret')).toBe('secret');
+    expect(tokenRequest?.body.get('client_id')).toBe('skiff');
+  });
+
+  it('keeps basic when the provider lists it beside post', async () => {
+    answer = {
+      status: 200,
+      doc: docOf({ token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'] }),
+    };
+    await refusal(party().refresh('a-refresh-token'));
+    expect(tokenRequest?.authorization).toMatch(/^Basic /);
+  });
+
+  it('a public client (no secret) sends only its client_id', async () => {
+    await refusal(party(issuer, '').refresh('a-refresh-token'));
+    expect(tokenRequest?.authorization).toBeUndefined();
+    expect(tokenRequest?.body.get('client_id')).toBe('skiff');
+    expect(tokenRequest?.body.get('client_secret')).toBeNull();
+  });
+
+  it('a provider that never answers is unavailable once the request times out', async () => {
+    hangToken = true;
+    const failure = await refusal(party().refresh('a-refresh-token'));
+    // openid-client wraps the timeout in its own ClientError: still not an ID token refused.
+    expect(failure.kind).toBe('unavailable');
   });
 });
 
