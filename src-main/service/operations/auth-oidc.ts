@@ -29,7 +29,16 @@ import { ProblemError } from '../errors';
 
 type OidcHandlers = Pick<OperationHandlers, 'authMethods' | 'oidcLogin' | 'oidcCallback' | 'oidcExchange'>;
 
-function browserCookie(client: ClientInfo, value: string, maxAgeSeconds: number): string {
+/**
+ * Secure when the client used https, or when the service is published under https (--public-url):
+ * behind a TLS ingress without --trust-proxy the request itself looks like http.
+ */
+function browserCookie(
+  client: ClientInfo,
+  value: string,
+  maxAgeSeconds: number,
+  published?: OidcService,
+): string {
   const headers = new Headers();
   setCookie(headers, {
     name: BROWSER_COOKIE,
@@ -37,7 +46,7 @@ function browserCookie(client: ClientInfo, value: string, maxAgeSeconds: number)
     path: OIDC_COOKIE_PATH,
     httpOnly: true,
     sameSite: 'Lax',
-    secure: client.secure === true,
+    secure: client.secure === true || published?.options.redirectUri.startsWith('https:') === true,
     maxAge: maxAgeSeconds,
   });
   return headers.get('set-cookie')!;
@@ -107,7 +116,7 @@ export function oidcHandlers(auth: AuthService): OidcHandlers {
       try {
         const { location, flow } = await oidc.signIn.start(returnTo);
         return redirect(location, {
-          'Set-Cookie': browserCookie(ctx.client, flow.browser, FLOW_TTL_MS / 1000),
+          'Set-Cookie': browserCookie(ctx.client, flow.browser, FLOW_TTL_MS / 1000, oidc),
         });
       } catch (err) {
         return refused(err, ctx.client, false);
@@ -124,7 +133,7 @@ export function oidcHandlers(auth: AuthService): OidcHandlers {
           await core.describe(ctx.client),
         );
         return redirect(withParam(returnTo, 'oidc_code', code), {
-          'Set-Cookie': browserCookie(ctx.client, browser, CODE_TTL_MS / 1000),
+          'Set-Cookie': browserCookie(ctx.client, browser, CODE_TTL_MS / 1000, oidc),
         });
       } catch (err) {
         return refused(err, ctx.client, true);
