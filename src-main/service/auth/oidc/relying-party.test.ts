@@ -101,4 +101,18 @@ describe('classify', () => {
     expect(classify('text')).toMatchObject({ kind: 'invalid', message: 'text' });
     expect(classify(new TypeError('other type error')).kind).toBe('invalid');
   });
+
+  it('keeps what was thrown as the cause, for the log, whatever the kind', () => {
+    const thrown = [
+      new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      new client.AuthorizationResponseError('x', { cause: new URLSearchParams({ error: 'access_denied' }) }),
+      bodyError(500, 'server_error'),
+      bodyError(400, 'invalid_grant'),
+      clientError('odd', 'OAUTH_RESPONSE_IS_NOT_CONFORM'),
+      clientError('bad', 'OAUTH_INVALID_RESPONSE'),
+      new TypeError('fetch failed'),
+      new Error('strange'),
+    ];
+    for (const err of thrown) expect(classify(err).cause).toBe(err);
+  });
 });
