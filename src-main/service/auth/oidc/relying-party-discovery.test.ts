@@ -19,6 +19,8 @@ let requests = 0;
 let tokenRequest: { authorization: string | undefined; body: URLSearchParams } | undefined;
 /** The token endpoint holds its answer (a provider that hangs) while true. */
 let hangToken = false;
+/** A token response to answer with (200) instead of refusing the grant. */
+let tokenAnswer: Record<string, unknown> | undefined;
 /** What the next discovery requests are answered with. */
 let answer: { status: number; doc?: Record<string, unknown> } = { status: 200 };
 
@@ -44,6 +46,11 @@ beforeAll(async () => {
       req.on('end', () => {
         tokenRequest = { authorization: req.headers.authorization, body: new URLSearchParams(raw) };
         if (hangToken) return;
+        if (tokenAnswer) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(tokenAnswer));
+          return;
+        }
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'grant request is invalid' }));
       });
@@ -67,6 +74,7 @@ afterEach(() => {
   answer = { status: 200 };
   hangToken = false;
   tokenRequest = undefined;
+  tokenAnswer = undefined;
 });
 
 const party = (at = issuer, clientSecret: string | undefined = 'secret') =>
@@ -185,6 +193,22 @@ describe('at the token endpoint', () => {
     expect(tokenRequest?.authorization).toBeUndefined();
     expect(tokenRequest?.body.get('client_id')).toBe('skiff');
     expect(tokenRequest?.body.get('client_secret')).toBeNull();
+  });
+
+  it('a refresh keeps the refresh token the provider rotated to, or the one it had', async () => {
+    const rp = party();
+    tokenAnswer = { access_token: 'at', token_type: 'Bearer', expires_in: 60, refresh_token: 'rotated' };
+    expect(await rp.refresh('a-refresh-token')).toEqual({
+      claims: {},
+      claimsFresh: false,
+      refreshToken: 'rotated',
+    });
+    tokenAnswer = { access_token: 'at', token_type: 'Bearer', expires_in: 60 };
+    expect(await rp.refresh('a-refresh-token')).toEqual({
+      claims: {},
+      claimsFresh: false,
+      refreshToken: 'a-refresh-token',
+    });
   });
 
   it('a provider that never answers is unavailable once the request times out', async () => {
