@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from './browser.test-support';
 import {
   adminBearer,
+  lastRefusal,
   type OidcStack,
   problemCode,
   signedInSoFar,
@@ -41,6 +42,11 @@ describe('a username both local and at the provider', () => {
     const refused = await stack.callback(browser, back);
     expect(refused.status).toBe(409);
     expect(problemCode(refused)).toBe('oidc_account_conflict');
+    expect(lastRefusal(stack)).toMatchObject({
+      code: 'oidc_account_conflict',
+      check: 'account',
+      username: 'bob',
+    });
     expect(await signedInSoFar(stack)).toEqual(before);
     expect((await passwordLogin('bob', 'bob-local-password-0123')).status).toBe(200);
   });

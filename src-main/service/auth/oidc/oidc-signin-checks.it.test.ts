@@ -99,5 +99,15 @@ describe('a user the provider gives no groups', () => {
     );
     const login = activity.body.find((e) => e.type === 'login' && e.sessionId === bob.sessionId);
     expect(login?.detail).toBe(`signed in with Test IdP (${stack.op.issuer}/); groups: none`);
+    const logged = stack.logs.filter((e) => e.msg === 'oidc login').at(-1);
+    expect(logged).toMatchObject({ sessionId: bob.sessionId, provider: `${stack.op.issuer}/`, groups: [] });
+  });
+
+  it('a one-time code unknown here is refused, saying what a code must be', async () => {
+    const refused = await stack.exchange('skiff_oc_not-a-code');
+    expect(refused.status).toBe(401);
+    expect(detailOf(refused)).toBe(
+      'the sign-in code is unknown, used already, expired (60 s), or not from the browser that signed in',
+    );
   });
 });
