@@ -9,11 +9,11 @@
  * monitoring flags read as they are now for every batch, so a change applies to open watches; so
  * are the namespaces the caller may list events in (`--authorize rbac`, ../access.ts), checked again
  * with the credential: a grant taken away ends a watch of its namespace with a 403 ERROR, and
- * drops that namespace's events from a watch across namespaces.
+ * drops that namespace's events from a watch across namespaces; a review that cannot be answered
+ * ends the watch too (503), since the decisions it serves by would outlive their 30 s.
  */
 import type { StreamBody } from '../../../../src-shared/contract/define';
 import type { CallContext } from '../../context';
-import { ProblemError } from '../../errors';
 import { eventNamespaces } from '../access';
 import { durationsEnd } from '../clock';
 import { type EventQuery, resolveEventFilter } from '../query';
@@ -77,12 +77,10 @@ export class EventWatches {
             ? ctx.recheck
             : async () => {
                 await ctx.recheck?.();
-                try {
-                  allowed = await eventNamespaces(target, query.namespace, ctx.signal);
-                } catch (err) {
-                  // A refusal ends the watch; a cluster that cannot answer now is STATUS's to say.
-                  if (err instanceof ProblemError && err.code === 'forbidden') throw err;
-                }
+                // Fails closed: a refusal ends the watch, and so does a review that cannot be
+                // answered (503 authorization_unavailable), rather than serving on with decisions
+                // past their 30 s; the client's reconnect is asked again from scratch.
+                allowed = await eventNamespaces(target, query.namespace, ctx.signal);
               },
           signal: ctx.signal,
           stop,
