@@ -6,7 +6,8 @@
  * is faked.
  *
  * A lookup is any call that finds a cluster (cluster, clustersOf, workspace, byId, allClusters);
- * `monitoring` reads the cluster's flags. With includeExpired=true the history used to find the
+ * `monitoring` reads the cluster's flags; `access` hands out what the caller may read (issue 26),
+ * asked once per request and finding no cluster. With includeExpired=true the history used to find the
  * cluster a second time by id (to learn whether it brings its own history); now it reads that from
  * the connection it is handed.
  */
@@ -66,7 +67,7 @@ describe('an events request consults the registry once', () => {
   ])('%s: one lookup of the cluster, one read of its flags', async (_name, path) => {
     const res = await stack.get(`${stack.cluster}/${path}`);
     expect(res.status).toBe(200);
-    expect(calls).toEqual(['cluster', 'monitoring']);
+    expect(calls).toEqual(['cluster', 'access', 'monitoring']);
   });
 
   it('a cluster outside the workspace is refused after that one lookup', async () => {
@@ -85,7 +86,8 @@ describe('an events request consults the registry once', () => {
       addEvent(stack, { reason: 'WhileWatched' });
       await c.until((r) => r.type === 'ADDED' && r.event.reason === 'WhileWatched');
       expect(lookups()).toEqual(['cluster']);
-      expect(calls.every((m) => m === 'cluster' || m === 'monitoring')).toBe(true);
+      expect(calls.filter((m) => m === 'access')).toEqual(['access']);
+      expect(calls.every((m) => m === 'cluster' || m === 'access' || m === 'monitoring')).toBe(true);
     } finally {
       c.close();
     }
