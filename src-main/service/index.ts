@@ -110,6 +110,8 @@ export interface Service {
   registry: ClusterRegistry;
   /** Event watches open now, all credentials together. */
   openEventWatches(): number;
+  /** HTTP requests being answered now (what a shutdown's drain waits for). */
+  pendingRequests(): number;
   /** Sessions for the desktop window and tests: `service.auth.createLocalSession()`. */
   auth: AuthService;
   /**
@@ -295,6 +297,7 @@ export function createService(config: ServiceConfig): Service {
     invoke,
     registry,
     openEventWatches: eventWatch.openWatches,
+    pendingRequests: () => drain.pending,
     auth,
     snapshots: {
       async open(path, checked) {

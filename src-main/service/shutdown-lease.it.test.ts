@@ -64,12 +64,22 @@ describe.skipIf(postgresSkipReason)('shutdown and the recorder lease (PostgreSQL
       await new Promise((r) => setTimeout(r, 100));
     }
     const { headers } = await login(base);
+    // A log read always asks the apiserver (no cache holds logs), so with the latency below it is
+    // in flight for 3 s wherever the service's caches stand; a list could be answered from a
+    // cache already synced and be gone before the shutdown starts.
+    const api = `${base}/v1/workspaces/default/observability/sim-test/kubernetes-proxy`;
+    const pods = (await (await fetch(`${api}/pod?limit=1`, { headers })).json()) as Array<{
+      resource: { metadata: { name: string; namespace: string } };
+    }>;
+    const pod = pods[0]!.resource.metadata;
     sim.faults.latencyMs = 3_000;
-    const before = sim.connections().accepted;
-    const slow = fetch(`${base}/v1/workspaces/default/observability/sim-test/kubernetes-proxy/service`, {
+    const slow = fetch(`${api}/namespaces/${pod.namespace}/pod/${pod.name}/logs?tailLines=1`, {
       headers,
-    }).then((res) => res.status);
-    while (sim.connections().accepted <= before) await new Promise((r) => setTimeout(r, 20));
+    }).then(async (res) => {
+      await res.arrayBuffer();
+      return res.status;
+    });
+    while (service.pendingRequests() === 0) await new Promise((r) => setTimeout(r, 20));
     let drained = false;
     const shutdown = service.shutdown(60_000).then((outcome) => {
       drained = true;
