@@ -1,8 +1,8 @@
 /** `serve`'s --oidc-* and --local-login flags (oidc-args.ts, through parseServeArgs). */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseServeArgs, UsageError } from './args';
 
 const PUBLIC = '--public-url=https://skiff.example.com';
@@ -62,6 +62,7 @@ describe('--oidc-* flags', () => {
 
   it('read the client secret from its file (trailing newline dropped), else from the environment', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skiff-oidc-args-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'secret');
     writeFileSync(file, 'from-file\n');
     const args = [ISSUER, '--oidc-client-id=skiff', PUBLIC];
