@@ -78,7 +78,11 @@ describe('a replayed authorization code', () => {
     const refused = await stack.callback(browser, replay);
     expect(refused.status).toBe(400);
     expect(problemCode(refused)).toBe('oidc_code_rejected');
-    expect(lastRefusal(stack)).toMatchObject({ code: 'oidc_code_rejected', check: 'code_grant' });
+    expect(lastRefusal(stack)).toMatchObject({
+      code: 'oidc_code_rejected',
+      check: 'code_grant',
+      failure: 'rejected',
+    });
     expect(stack.op.grantErrors.at(-1)).toMatch(/invalid_grant/);
     expect((await signedInSoFar(stack)).sessions).toBe(before.sessions);
   });

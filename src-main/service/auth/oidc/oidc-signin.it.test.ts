@@ -87,6 +87,14 @@ describe('signing in with the provider', () => {
     const carol = await stack.signIn('carol');
     const me = await stack.call<{ account: Me }>('GET', '/v1/auth/me', { headers: carol.bearer });
     expect(me.body.account).toMatchObject({ username: 'carol@example.com', role: 'admin', source: 'oidc' });
+    // Two groups: the login entry lists them one by one, comma-separated.
+    const activity = await stack.call<{ type: string; sessionId?: string; detail?: string }[]>(
+      'GET',
+      '/v1/auth/activity',
+      { headers: carol.bearer },
+    );
+    const login = activity.body.find((e) => e.type === 'login' && e.sessionId === carol.sessionId);
+    expect(login?.detail).toBe(`signed in with Test IdP (${stack.op.issuer}/); groups: ops, skiff-admins`);
     const accounts = await stack.call<Me[]>('GET', '/v1/auth/accounts', { headers: carol.bearer });
     expect(accounts.status).toBe(200);
     const bob = await stack.signIn('bob');

@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resolveOidc } from './options';
 import { startTestProvider, type TestProvider } from './provider.test-support';
 import { OidcFailure, RelyingParty } from './relying-party';
@@ -156,6 +156,28 @@ describe('discovery', () => {
     expect(await refusal(rp.metadata())).toBe(first);
     expect(requests - before).toBe(1);
     expect(await rp.availability()).toEqual({ available: false, detail: first.message });
+  });
+
+  it('the failure is forgotten after FAILURE_TTL_MS (5 s): the provider is asked again', async () => {
+    // Only Date is faked (the memory is timed by Date.now); sockets and timers stay real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Date.now();
+      const rp = party();
+      answer = { status: 500 };
+      const before = requests;
+      const first = await refusal(rp.metadata());
+      answer = { status: 200 };
+      vi.setSystemTime(start + 4_999);
+      expect(await refusal(rp.metadata())).toBe(first);
+      expect(requests - before).toBe(1);
+      vi.setSystemTime(start + 5_000);
+      expect((await rp.metadata()).issuer).toBe(issuer);
+      expect(requests - before).toBe(2);
+      expect(await rp.availability()).toEqual({ available: true });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

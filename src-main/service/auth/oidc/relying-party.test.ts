@@ -48,6 +48,17 @@ describe('classify', () => {
     });
   });
 
+  it('an error whose cause chain holds a timeout is unavailable, saying it did not answer in time', () => {
+    for (const name of ['TimeoutError', 'AbortError']) {
+      const err = new Error('request failed', {
+        cause: new Error('the body could not be read', { cause: new DOMException('gave up', name) }),
+      });
+      const failure = classify(err);
+      expect(failure).toMatchObject({ kind: 'unavailable', message: 'the provider did not answer in time' });
+      expect(failure.cause).toBe(err);
+    }
+  });
+
   it("the provider's error= on the callback is denied, with its description", () => {
     const err = new client.AuthorizationResponseError('authorization response from the server is an error', {
       cause: new URLSearchParams({ error: 'access_denied', error_description: 'user declined' }),
