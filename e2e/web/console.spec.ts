@@ -41,8 +41,12 @@ test.describe('the console', () => {
 
     expect(seen.console, 'console errors before login').toEqual([]);
     expect(seen.failed, 'failed requests before login').toEqual([]);
-    // Before a login the page asks about its session and nothing else of the API.
-    expect(seen.requests.filter((r) => r.includes('/v1/'))).toEqual(['GET /v1/session']);
+    // Before a login the page asks about its session and which sign-ins to offer (a password, the
+    // identity provider), and nothing else of the API.
+    expect(seen.requests.filter((r) => r.includes('/v1/')).sort()).toEqual([
+      'GET /v1/auth/methods',
+      'GET /v1/session',
+    ]);
 
     await page.getByLabel('Username').fill(ADMIN.username);
     await page.getByLabel('Password').fill(ADMIN.password);
