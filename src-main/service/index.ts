@@ -15,6 +15,7 @@ import type { WatchOptions } from './clusters/cluster';
 import { ClusterRegistry } from './clusters/registry';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
 import type { EventWatchOptions } from './events/watch/options';
+import { Recorded } from './history/index';
 import { Drain, type DrainOutcome } from './http/drain';
 import { createHttpServer, type HttpServerOptions } from './http/listener';
 import { publicUrlAuth } from './http/public-url';
@@ -193,9 +194,13 @@ export function createService(config: ServiceConfig): Service {
     logger,
     ...(config.now ? { now: config.now } : {}),
   });
+  // Object changes, usage samples and kept logs (history/, issue 27): each feature is made here and
+  // registers on recorded.hooks before the registry makes its first cache.
+  const recorded = new Recorded({ backend, logger, now: config.now ?? Date.now });
   const registry: ClusterRegistry = new ClusterRegistry({
     contexts: config.contexts,
     eventRecording: history,
+    resourceRecording: recorded.hooks,
     ...(config.demo ? { demo: config.demo } : {}),
     store,
     workspaces: storage.workspaces,
@@ -265,7 +270,7 @@ export function createService(config: ServiceConfig): Service {
     : join(tmpdir(), `skiff-uploads-${process.pid}-${randomBytes(6).toString('hex')}`);
   rmSync(uploadDir, { recursive: true, force: true });
   const invoke = createInvoker({
-    ...createHandlers(registry, auth, settings, history, snapshots, config.now, eventWatch, opener),
+    ...createHandlers(registry, auth, settings, history, snapshots, config.now, eventWatch, opener, recorded),
     healthReady: async () => ({ data: await readiness.probe() }),
   });
   const listener = createHttpApp({
@@ -361,6 +366,7 @@ export function createService(config: ServiceConfig): Service {
       await rm(uploadDir, { recursive: true, force: true });
       // What the event caches saw last is written before the database closes.
       await history.close();
+      await recorded.close();
       // Drains the writes that outlive their request (a failed login's log entry).
       await auth.close();
       await storage.close();

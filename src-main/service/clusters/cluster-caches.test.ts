@@ -54,6 +54,7 @@ function open() {
     listChunk: 100,
     now: undefined,
     eventRecording: undefined,
+    resourceRecording: undefined,
     eventFeed: new EventFeed({ capacity: 16 }),
   });
   return caches;

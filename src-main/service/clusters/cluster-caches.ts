@@ -5,8 +5,9 @@
  * - A cache reads from the cluster's source: the live cluster through its client, or a snapshot's
  *   file (`frozen`), never both.
  * - A Secret's values are dropped before its entry is made: nothing past the cache sees them.
- * - A snapshot's events are never recorded into the app's history. A recorded cluster's event
- *   cache is never swept: the history must see what the cluster drops.
+ * - A snapshot's events and objects are never recorded into the app's history. A recorded
+ *   cluster's event cache, and a resource cache a recorder keeps watching (history/hooks.ts), are
+ *   never swept: the history must see what the cluster drops.
  */
 import type { KubeObject } from '../../../src-shared/contract/models';
 import { Collection } from '../cache/collection';
@@ -32,6 +33,14 @@ export interface EventRecording {
   keepsWatching(clusterId: string): boolean;
 }
 
+/** How the recorders of issue 27 (history/hooks.ts) hear a cluster's resource caches. */
+export interface ResourceRecording {
+  /** The observer of a live cluster's new cache of `kind`, if anything records it. */
+  observer(clusterId: string, kind: KindInfo): CacheObserver<ResourceEntry> | undefined;
+  /** True while the cache of `kind` must keep its watch when nobody reads it. */
+  keepsWatching(clusterId: string, kind: KindInfo): boolean;
+}
+
 export interface CacheSettings {
   clusterId: string;
   client: KubeClient;
@@ -45,6 +54,7 @@ export interface CacheSettings {
   listChunk: number;
   now: (() => number) | undefined;
   eventRecording: EventRecording | undefined;
+  resourceRecording: ResourceRecording | undefined;
   /** Changes of the event cache, numbered, for the event watch; outlives a stopped cache. */
   eventFeed: EventFeed;
 }
@@ -87,11 +97,18 @@ export class ClusterCaches {
         fingerprint: (e) => e.json,
         collection: new Collection(compareResources, { label: labelKeys }),
         ...this.common(),
+        ...this.recordingOf(kind),
       });
       this.caches.set(key, cache);
       this.cacheKinds.set(key, kind);
     }
     return cache;
+  }
+
+  private recordingOf(kind: KindInfo): { observer?: CacheObserver<ResourceEntry> } {
+    const { s } = this;
+    const observer = s.frozen ? undefined : s.resourceRecording?.observer(s.clusterId, kind);
+    return observer ? { observer } : {};
   }
 
   events(): ResourceCache<EventEntry> {
@@ -134,13 +151,16 @@ export class ClusterCaches {
   /** Stops the caches nobody read for `idleMs`. */
   async sweep(idleMs: number): Promise<void> {
     const now = Date.now();
+    const { s } = this;
     for (const [key, cache] of this.caches) {
-      if (now - cache.lastUsed > idleMs) {
+      const kind = this.cacheKinds.get(key);
+      const kept =
+        !s.frozen && kind !== undefined && (s.resourceRecording?.keepsWatching(s.clusterId, kind) ?? false);
+      if (!kept && now - cache.lastUsed > idleMs) {
         this.caches.delete(key);
         await cache.stop();
       }
     }
-    const { s } = this;
     const recorded = !s.frozen && (s.eventRecording?.keepsWatching(s.clusterId) ?? false);
     if (this.eventCache && !recorded && now - this.eventCache.lastUsed > idleMs) {
       const c = this.eventCache;

@@ -20,7 +20,7 @@ import { type BackoffOptions, DEFAULT_BACKOFF } from '../kube/backoff';
 import { KubeClient, KubeRequestError, toProblem } from '../kube/kube-client';
 import type { ContextSource } from '../kube/kubeconfig';
 import type { Logger } from '../logger';
-import { ClusterCaches, type EventRecording } from './cluster-caches';
+import { ClusterCaches, type EventRecording, type ResourceRecording } from './cluster-caches';
 import { type ProbedStatus, StatusProbe } from './cluster-status';
 import { ClusterDiscovery } from './discovery/cluster-discovery';
 import type { DiscoveredKind } from './discovery/names';
@@ -30,7 +30,7 @@ import { resolveKind, tailoredKind } from './resolve-kind';
 import { stripSecret } from './secrets-strip';
 import type { FrozenCluster, FrozenFacts } from './source-frozen';
 
-export type { EventRecording } from './cluster-caches';
+export type { EventRecording, ResourceRecording } from './cluster-caches';
 
 /** How watches retry and how long pinned list views are kept (cache/list-pins.ts); tests shorten them. */
 export interface WatchOptions extends Partial<BackoffOptions> {
@@ -56,6 +56,8 @@ export interface ClusterOptions {
   /** The clock `since` durations count back from. */
   now?: () => number;
   eventRecording?: EventRecording;
+  /** The recorders of object changes and kept logs (history/hooks.ts). */
+  resourceRecording?: ResourceRecording;
   /** Objects per list request (default 100); a snapshot, read from a local file, takes bigger ones. */
   listChunk?: number;
   /** The kinds served, fixed, instead of the discovery's: a snapshot's file holds these. */
@@ -128,6 +130,7 @@ export class ClusterConnection {
       listChunk: opts.listChunk ?? 100,
       now: opts.now,
       eventRecording: opts.eventRecording,
+      resourceRecording: opts.resourceRecording,
       eventFeed: this.eventFeed,
     });
     this.probe = new StatusProbe({

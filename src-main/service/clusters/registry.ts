@@ -35,7 +35,13 @@ import {
   type WorkspaceConfig,
 } from '../workspaces/config';
 import type { WorkspaceStore } from '../workspaces/store';
-import { ClusterConnection, type ClusterOptions, type EventRecording, type WatchOptions } from './cluster';
+import {
+  ClusterConnection,
+  type ClusterOptions,
+  type EventRecording,
+  type ResourceRecording,
+  type WatchOptions,
+} from './cluster';
 import { kindOfDiscovered } from './kind-info';
 import { assignClusterIds } from './slug';
 import type { FrozenCluster } from './source-frozen';
@@ -56,6 +62,8 @@ export interface RegistryOptions {
   now?: () => number;
   /** The event history's hooks: its cache observers, and what it hears of monitoring changes. */
   eventRecording?: EventRecording & { monitoringChanged(clusterId: string): void };
+  /** The recorders of object changes and kept logs (history/hooks.ts). */
+  resourceRecording?: ResourceRecording;
   /** `--authorize rbac` (auth/rbac): what each principal may read of a live cluster; absent: everything. */
   authorizer?: (cluster: ClusterConnection, principal: Principal) => ReadAccess;
 }
@@ -86,6 +94,7 @@ export class ClusterRegistry {
       ...(opts.watch ? { watch: opts.watch } : {}),
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.eventRecording ? { eventRecording: opts.eventRecording } : {}),
+      ...(opts.resourceRecording ? { resourceRecording: opts.resourceRecording } : {}),
     };
     this.connOpts = connOpts;
     for (const source of opts.contexts) {

@@ -2,6 +2,7 @@ import type { AuthService } from '../auth/index';
 import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import type { EventHistory } from '../events/history/index';
+import type { Recorded } from '../history/index';
 import type { AppSettingsDeps } from '../settings/app-settings';
 import type { SnapshotJobs } from '../snapshots/jobs';
 import type { SnapshotOpener } from '../snapshots/open';
@@ -33,6 +34,8 @@ export function createHandlers(
   now: () => number = Date.now,
   eventWatch: EventWatchHandlers,
   opener: SnapshotOpener,
+  // Object changes, usage and kept logs (history/): each feature's handlers read their slot here.
+  _recorded?: Recorded,
   // Readiness is the service's own (readiness.ts), wired beside these in createService.
 ): Omit<OperationHandlers, 'healthReady'> {
   return {

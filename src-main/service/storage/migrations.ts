@@ -325,6 +325,70 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX oidc_links_by_next_check ON oidc_links (next_check_at);
     `,
   },
+  {
+    version: 8,
+    description: 'what the cluster forgets: object changes, usage samples, kept logs',
+    sql: `
+      -- history/changes: one row per recorded ADDED/MODIFIED/DELETED of an object. patch is an RFC
+      -- 6902 JSON Patch (JSON text) from the previous recorded version; object is the whole object
+      -- (JSON text) at first sight and after every N changes, so any version can be rebuilt.
+      CREATE TABLE change_history (
+        id INTEGER PRIMARY KEY,
+        cluster_id TEXT NOT NULL,
+        time_ms INTEGER NOT NULL,
+        resource_type TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        uid TEXT NOT NULL,
+        change TEXT NOT NULL CHECK (change IN ('created', 'updated', 'deleted', 'seen')),
+        resource_version TEXT NOT NULL,
+        patch TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        object TEXT,
+        recorded_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX change_history_order ON change_history (cluster_id, time_ms DESC, id DESC);
+      CREATE INDEX change_history_by_object
+        ON change_history (cluster_id, resource_type, namespace, name, time_ms DESC, id DESC);
+      CREATE INDEX change_history_by_namespace ON change_history (cluster_id, namespace, time_ms DESC, id DESC);
+      CREATE INDEX change_history_by_kind ON change_history (cluster_id, resource_type, time_ms DESC, id DESC);
+      -- history/usage: one row per sample of a pod or a node; containers is JSON text
+      -- {name: {cpuMillicores, memoryBytes}} (a node's one entry is named after the node).
+      CREATE TABLE usage_samples (
+        cluster_id TEXT NOT NULL,
+        subject TEXT NOT NULL CHECK (subject IN ('pod', 'node')),
+        namespace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        time_ms INTEGER NOT NULL,
+        resolution_ms INTEGER NOT NULL,
+        containers TEXT NOT NULL,
+        PRIMARY KEY (cluster_id, subject, namespace, name, time_ms)
+      ) STRICT;
+      CREATE INDEX usage_samples_by_time ON usage_samples (cluster_id, resolution_ms, time_ms);
+      -- history/kept-logs: the last lines of a container instance that terminated.
+      CREATE TABLE kept_logs (
+        id INTEGER PRIMARY KEY,
+        cluster_id TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        pod TEXT NOT NULL,
+        pod_uid TEXT NOT NULL,
+        container TEXT NOT NULL,
+        restart_count INTEGER NOT NULL,
+        finished_at TEXT,
+        finished_ms INTEGER NOT NULL,
+        exit_code INTEGER,
+        reason TEXT NOT NULL,
+        lines TEXT NOT NULL,
+        line_count INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        kept_at INTEGER NOT NULL,
+        UNIQUE (cluster_id, namespace, pod, pod_uid, container, restart_count)
+      ) STRICT;
+      CREATE INDEX kept_logs_by_pod ON kept_logs (cluster_id, namespace, pod, finished_ms DESC);
+      CREATE INDEX kept_logs_by_age ON kept_logs (cluster_id, kept_at, id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
