@@ -26,6 +26,9 @@ export interface ResourceRecorder {
 
 export class RecordingHooks implements ResourceRecording {
   private readonly recorders: ResourceRecorder[] = [];
+  /** Live clusters some resource cache was made for: "viewed" for `--record-changes viewed`. */
+  private readonly viewed = new Set<string>();
+  private readonly viewedListeners: ((clusterId: string) => void)[] = [];
 
   constructor(private readonly logger: Logger) {}
 
@@ -33,7 +36,27 @@ export class RecordingHooks implements ResourceRecording {
     this.recorders.push(recorder);
   }
 
+  /** True once a resource cache of the live cluster was made (someone read it). */
+  wasViewed(clusterId: string): boolean {
+    return this.viewed.has(clusterId);
+  }
+
+  /** Calls `listener` the first time each live cluster is viewed. */
+  onViewed(listener: (clusterId: string) => void): void {
+    this.viewedListeners.push(listener);
+  }
+
   observer(clusterId: string, kind: KindInfo): CacheObserver<ResourceEntry> | undefined {
+    if (!this.viewed.has(clusterId)) {
+      this.viewed.add(clusterId);
+      for (const l of this.viewedListeners) {
+        try {
+          l(clusterId);
+        } catch (err) {
+          this.logger.error({ err, clusterId }, 'a recorder failed on a newly viewed cluster');
+        }
+      }
+    }
     const found: { name: string; o: CacheObserver<ResourceEntry> }[] = [];
     for (const r of this.recorders) {
       const o = r.observer(clusterId, kind);
