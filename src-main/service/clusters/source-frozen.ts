@@ -24,6 +24,7 @@ import type { ListerWatcher, WatchEvent } from '../cache/source';
 import type { HistoryStore } from '../events/history/store';
 import { KubeRequestError } from '../kube/kube-client';
 import type { KubeLogConnection, KubeLogRequest } from '../logs/kube-log';
+import type { Queryable } from '../storage/backend';
 
 /** The rows of a frozen collection, read a page at a time. */
 export interface FrozenRows {
@@ -130,6 +131,19 @@ export interface FrozenCluster {
   openLog(req: KubeLogRequest): KubeLogConnection;
   /** Its event history, the expired events included: read from the file, never recorded. */
   history(): Promise<HistoryStore>;
+  /**
+   * What Skiff had recorded of the cluster when the snapshot was taken (issue 27: change_history,
+   * usage_samples, kept_logs), as tables of the same schema in a database of its own, its rows
+   * under this connection's clusterId; undefined for a file that holds none (format before 3).
+   */
+  recorded?(): Promise<RecordedTables | undefined>;
+}
+
+/** Recorded tables read from a snapshot (see FrozenCluster.recorded; history/source.ts). */
+export interface RecordedTables {
+  readonly db: Queryable;
+  /** The instant the snapshot was taken: reads answer as of then. */
+  readonly asOfMs: number;
 }
 
 /** A kind of a frozen cluster: what `GET …/kinds` answers, and the apiserver's singular. */
