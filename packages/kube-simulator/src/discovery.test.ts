@@ -308,7 +308,7 @@ describe('verbs', () => {
     expect((await call(sim, '/api/v1/componentstatuses')).status).toBe(200);
     expect((await call(sim, '/api/v1/componentstatuses?watch=true')).status).toBe(405);
     expect(
-      (await call(sim, '/api/v1/namespaces/shop/configmaps/kube-root-ca.crt', { method: 'PUT', body: {} }))
+      (await call(sim, '/api/v1/namespaces/shop/configmaps/kube-root-ca.crt', { method: 'PATCH', body: {} }))
         .status,
     ).toBe(405);
   });

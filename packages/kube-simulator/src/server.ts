@@ -2,7 +2,7 @@
  * HTTP routing for the Kubernetes REST paths the simulator serves, plus the fault knobs
  * (latency, hang, 401, metrics down). Every error leaves as a metav1.Status except where the
  * real component answers differently. Discovery reports the real apiserver's verbs; of them the
- * simulator serves get, list and watch, and create and delete (writes.ts) for the kinds it
+ * simulator serves get, list and watch, and create, replace (PUT) and delete (writes.ts) for the kinds it
  * stores; any other verb is 405, as is a verb the kind does not have. Logs (log-http.ts),
  * metrics.k8s.io (metrics-http.ts), the Tables kubectl get asks for (table-http.ts) and
  * SubjectAccessReviews (access-review.ts, the one review it answers) are answered beside this file.
@@ -45,7 +45,7 @@ import {
 import type { SimStore } from './store';
 import { listTable, objectTable, tableRequest } from './table-http';
 import { serveWatch } from './watch';
-import { createObject, deleteObject } from './writes';
+import { createObject, deleteObject, replaceObject } from './writes';
 
 export interface Faults extends MetricsFaults {
   /** Added before every response. */
@@ -204,6 +204,8 @@ export class Router {
       return createObject(req, res, this.deps.store, def, p.namespace);
     if (req.method === 'DELETE' && plain && p.name !== undefined)
       return deleteObject(res, this.deps.store, def, p.namespace, p.name);
+    if (req.method === 'PUT' && plain && p.name !== undefined)
+      return replaceObject(req, res, this.deps.store, def, p.namespace, p.name);
     if (req.method !== 'GET') return sendStatus(res, methodNotAllowed(req.method ?? '', def));
     if (p.subresource !== undefined) return this.subresource(req, res, def, p, q);
     if (!isStored(def)) return sendStatus(res, methodNotAllowed('GET', def));
