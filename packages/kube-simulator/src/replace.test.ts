@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders } from './harness.test-support';
 import { type Simulator, startSimulator } from './index';
 import type { Change } from './store';
-import type { KubeObject } from './types';
 
 /**
  * PUT of one object (`kubectl replace`): the edit a test or e2e makes to see a change recorded. The
