@@ -130,7 +130,7 @@ function baseline(name: OperationName): Baseline {
   const body = BODIES[name];
   return {
     params: Object.fromEntries(pathParamsOf(spec).map((p) => [p, values[p] ?? ''])),
-    ...(spec.when ? { query: { [spec.when.query]: spec.when.equals } } : {}),
+    ...(spec.when ? { query: { [spec.when.query]: spec.when.equals ?? '1h' } } : {}),
     ...(body ? { body } : {}),
     ...(spec.consumes
       ? { upload: { bytes: new TextEncoder().encode('not a snapshot'), contentType: SNAPSHOT_MEDIA_TYPE } }

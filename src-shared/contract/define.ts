@@ -60,9 +60,10 @@ export interface OperationSpec<
   consumes?: readonly string[];
   /**
    * Shares its method and path with another operation and answers only when this query parameter
-   * has this value (the event watch: `watch=true` on the event list's path).
+   * has this value (the event watch: `watch=true` on the event list's path), or, without `equals`,
+   * any value (an object as it was: `at=TIME` on its history's path).
    */
-  when?: { query: string; equals: string };
+  when?: { query: string; equals?: string };
   /** HTTP request headers read as query parameters, the header winning (Last-Event-ID). */
   headerQuery?: Readonly<Record<string, string>>;
 }

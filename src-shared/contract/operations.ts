@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authOperations } from './auth-operations';
+import { changeOperations } from './change-operations';
 import { defineOperation } from './define';
 import { eventHistoryOperations } from './event-history-operations';
 import { eventWatchOperations } from './event-watch-operations';
@@ -216,6 +217,7 @@ export const operations = {
   ...snapshotOperations,
   ...kindsOperations,
   ...relationsOperations,
+  ...changeOperations,
 } as const;
 
 export type Operations = typeof operations;

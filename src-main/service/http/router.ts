@@ -42,7 +42,10 @@ export function createApiRouter(): ApiRouter {
   const pick = (names: readonly OperationName[], query: URLSearchParams | undefined): OperationName =>
     names.find((n) => {
       const when = operations[n].when;
-      return when === undefined || query?.get(when.query) === when.equals;
+      if (when === undefined) return true;
+      return when.equals === undefined
+        ? query?.has(when.query) === true
+        : query?.get(when.query) === when.equals;
     }) ?? names[names.length - 1]!;
   return {
     match(method, path, query) {

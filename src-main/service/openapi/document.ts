@@ -18,7 +18,7 @@ export const API_VERSION = '0.1.0';
 
 type Json = Record<string, unknown>;
 type Spec = OperationSpec & {
-  when?: { query: string; equals: string };
+  when?: { query: string; equals?: string };
   headerQuery?: Readonly<Record<string, string>>;
   /** Raw request bodies (a snapshot file): the media types accepted. */
   consumes?: readonly string[];

@@ -10,6 +10,7 @@ import { authHandlers } from './auth';
 import { authActivityHandlers } from './auth-activity';
 import { authAdminHandlers } from './auth-admin';
 import { oidcHandlers } from './auth-oidc';
+import { changeHandlers } from './changes';
 import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
 import { explainHandlers } from './explain';
@@ -35,7 +36,7 @@ export function createHandlers(
   eventWatch: EventWatchHandlers,
   opener: SnapshotOpener,
   // Object changes, usage and kept logs (history/): each feature's handlers read their slot here.
-  _recorded?: Recorded,
+  recorded?: Recorded,
   // Readiness is the service's own (readiness.ts), wired beside these in createService.
 ): Omit<OperationHandlers, 'healthReady'> {
   return {
@@ -62,6 +63,7 @@ export function createHandlers(
     ...explainHandlers(registry),
     ...kindsHandlers(registry),
     ...relationsHandlers(registry),
+    ...changeHandlers(registry, recorded),
     ...snapshotHandlers({
       registry,
       history,
