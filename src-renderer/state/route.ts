@@ -9,7 +9,7 @@ import { useLists } from './lists';
  * `namespace` is the one namespace every list is scoped to (null: all), kept across kinds.
  */
 export type Area = 'resources' | 'events' | 'security' | 'settings';
-export type DetailTab = 'overview' | 'related' | 'events' | 'yaml' | 'logs';
+export type DetailTab = 'overview' | 'related' | 'events' | 'yaml' | 'logs' | 'history';
 
 export interface ResourceRef {
   /** A resourceType, as in the route. */
@@ -24,6 +24,19 @@ export interface Focus {
   section: string;
   /** Changes on every request so asking twice for the same section scrolls again. */
   nonce: number;
+}
+
+/**
+ * What the History tab shows besides the list of changes, each a recorded change's time (RFC 3339,
+ * as the history API answers it in `time`): `to` with `from`, the diff of the versions at those
+ * times; `to` alone, the diff of that change (the version just before it to the version it made);
+ * `at`, the object as it was then. In the hash as `tab=history&from=…&to=…` and `&at=…`, so any
+ * view can link to a diff (the diagnosis does).
+ */
+export interface HistoryView {
+  from?: string;
+  to?: string;
+  at?: string;
 }
 
 /** What the logs tab was asked for; the logs issue reads this. */
@@ -41,6 +54,8 @@ export interface Route {
   namespace: string | null;
   selected: ResourceRef | null;
   tab: DetailTab;
+  /** Only with tab history; absent: the list of changes alone. */
+  history?: HistoryView;
 }
 
 /** A guidance action to perform once the object it targets has loaded (asked for from another view). */
@@ -61,6 +76,10 @@ interface RouteState extends Route {
   setNamespace(namespace: string | null): void;
   select(ref: ResourceRef | null, tab?: DetailTab): void;
   setTab(tab: DetailTab): void;
+  /** Opens `ref`'s History tab at a diff or a version (HistoryView). */
+  openHistory(ref: ResourceRef, view: HistoryView): void;
+  /** What the open History tab shows (a diff, a version, or the list alone). */
+  setHistory(view: HistoryView): void;
   focusSection(section: string, tab?: DetailTab): void;
   openLogs(req: LogsRequest): void;
   /** Opens `ref` and then performs `action` on it (the detail pane picks it up). */
@@ -68,7 +87,7 @@ interface RouteState extends Route {
   clearPending(): void;
 }
 
-const TABS: readonly DetailTab[] = ['overview', 'related', 'events', 'yaml', 'logs'];
+const TABS: readonly DetailTab[] = ['overview', 'related', 'events', 'yaml', 'logs', 'history'];
 const AREAS: readonly Area[] = ['resources', 'events', 'security', 'settings'];
 
 /** A resourceType's spelling: a lower-case DNS subdomain (`pod`, `certificate.cert-manager.io`). */
@@ -76,6 +95,27 @@ const KIND = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
 const isKind = (s: string | null | undefined): s is string => !!s && s.length <= 253 && KIND.test(s);
 /** Node and namespace lists never take a namespace: opening them keeps the scope for the next list. */
 const CLUSTER_SCOPED_BUILT_IN = new Set(['node', 'namespace']);
+
+const HISTORY_KEYS = ['from', 'to', 'at'] as const;
+/** A moment as the hash may carry it: anything Date.parse reads, of a sane length. */
+const isMoment = (s: string | null): s is string => !!s && s.length <= 64 && !Number.isNaN(Date.parse(s));
+
+/** A view with only the moments it names; undefined when it names none. */
+function viewOf(view: HistoryView): HistoryView | undefined {
+  const out: HistoryView = {};
+  for (const k of HISTORY_KEYS) if (view[k]) out[k] = view[k];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The History tab's view from the hash; undefined when it names none (or only values that are not times). */
+function parseHistory(q: URLSearchParams): HistoryView | undefined {
+  const view: HistoryView = {};
+  for (const k of HISTORY_KEYS) {
+    const v = q.get(k);
+    if (isMoment(v)) view[k] = v;
+  }
+  return Object.keys(view).length > 0 ? view : undefined;
+}
 
 export function parseHash(hash: string): Route {
   const q = new URLSearchParams(hash.replace(/^#/, ''));
@@ -91,6 +131,8 @@ export function parseHash(hash: string): Route {
     if (isKind(kind) && parts.length === 2 && a) selected = { kind, name: a };
     if (isKind(kind) && parts.length === 3 && a && b) selected = { kind, namespace: a, name: b };
   }
+  const shownTab = TABS.includes(tab as DetailTab) ? (tab as DetailTab) : 'overview';
+  const history = shownTab === 'history' ? parseHistory(q) : undefined;
   return {
     workspaceId: q.get('ws'),
     clusterId: q.get('cl'),
@@ -98,7 +140,8 @@ export function parseHash(hash: string): Route {
     kind: isKind(kind) ? kind : 'pod',
     namespace: q.get('ns'),
     selected,
-    tab: TABS.includes(tab as DetailTab) ? (tab as DetailTab) : 'overview',
+    tab: shownTab,
+    ...(history ? { history } : {}),
   };
 }
 
@@ -114,6 +157,7 @@ export function formatHash(r: Route): string {
       const s = r.selected;
       q.set('sel', s.namespace ? `${s.kind}/${s.namespace}/${s.name}` : `${s.kind}/${s.name}`);
       q.set('tab', r.tab);
+      if (r.tab === 'history') for (const k of HISTORY_KEYS) if (r.history?.[k]) q.set(k, r.history[k]);
     }
   }
   return `#${q.toString()}`;
@@ -127,6 +171,7 @@ const pick = (s: RouteState): Route => ({
   namespace: s.namespace,
   selected: s.selected,
   tab: s.tab,
+  ...(s.history ? { history: s.history } : {}),
 });
 
 export const useRoute = create<RouteState>()((set) => ({
@@ -142,8 +187,12 @@ export const useRoute = create<RouteState>()((set) => ({
     set({ area: 'resources', kind, ...(keep ? {} : { namespace }), selected: null });
   },
   setNamespace: (namespace) => set({ namespace }),
-  select: (ref, tab) => set({ area: 'resources', selected: ref, tab: tab ?? 'overview', focus: null }),
+  select: (ref, tab) =>
+    set({ area: 'resources', selected: ref, tab: tab ?? 'overview', focus: null, history: undefined }),
   setTab: (tab) => set({ tab }),
+  openHistory: (ref, view) =>
+    set({ area: 'resources', selected: ref, tab: 'history', focus: null, history: viewOf(view) }),
+  setHistory: (view) => set({ history: viewOf(view) }),
   focusSection: (section, tab = 'overview') => set({ tab, focus: { section, nonce: Date.now() } }),
   openLogs: (req) => set({ tab: 'logs', logs: req }),
   openWithAction: (ref, action, container) =>
@@ -169,7 +218,8 @@ export function syncRouteWithHash(): () => void {
   });
   const onPop = () => {
     last = window.location.hash;
-    useRoute.setState(parseHash(last));
+    // A hash without a History view clears the one held (Back from a diff to the list).
+    useRoute.setState({ history: undefined, ...parseHash(last) });
   };
   window.addEventListener('popstate', onPop);
   return () => {
