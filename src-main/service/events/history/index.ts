@@ -111,10 +111,14 @@ export class EventHistory implements EventRecording {
     const { clusterId } = cluster;
     const store = await this.ready(cluster);
     if (!store) return undefined;
-    const total = await this.remember(`list|${clusterId}|${filterKey(f)}`, cluster, () =>
-      store.count(clusterId, f),
-    );
-    const rows: HistoryRow[] = offset < total ? await store.page(clusterId, f, limit, offset) : [];
+    const key = `list|${clusterId}|${filterKey(f)}`;
+    const total = await this.remember(key, cluster, () => store.count(clusterId, f));
+    // Positions hold while the rows are ours or a snapshot's (as remembered totals do).
+    const walk = this.rememberable(cluster) ? `${this.recorder?.version(clusterId) ?? 0}|${key}` : undefined;
+    const rows: HistoryRow[] =
+      offset < total
+        ? await store.page(clusterId, f, limit, offset, { total, ...(walk ? { walk } : {}) })
+        : [];
     return { rows, total };
   }
 
@@ -196,14 +200,18 @@ export class EventHistory implements EventRecording {
     return this.recorder.table();
   }
 
+  /** Another replica's writes change the rows unseen: only a snapshot's or our own are remembered. */
+  private rememberable(cluster: HistorySubject): boolean {
+    return cluster.frozen !== undefined || this.recorder?.records(cluster.clusterId) === true;
+  }
+
   private async remember(
     key: string,
     cluster: HistorySubject,
     compute: () => Promise<number>,
   ): Promise<number> {
     const { clusterId } = cluster;
-    // Another replica's writes change the rows unseen: only a snapshot's or our own are remembered.
-    if (!cluster.frozen && !this.recorder?.records(clusterId)) return compute();
+    if (!this.rememberable(cluster)) return compute();
     const full = `${this.recorder?.version(clusterId) ?? 0}|${key}`;
     const hit = this.memo.get(full);
     if (hit !== undefined) return hit;

@@ -4,10 +4,12 @@
  *
  * Rules: one SQL text for both backends (`$name` placeholders, `IS DISTINCT FROM`, quoted
  * camelCase aliases, sums cast back to integers, a named subquery); every call is kept small by
- * its caller; a page is read in the list's order through an index, never sorted. Writes take the
+ * its caller; a page is read in the list's order through an index, never sorted, and a deep page
+ * from the nearest known point of the list rather than through an OFFSET (page). Writes take the
  * handle of the caller's transaction. A snapshot's in-memory history is filled by
  * `insertSnapshotRows` over its own AppDatabase, synchronously, which is what makes it fast.
  */
+import { PageBoundaries, type PagePlan } from '../../history/keyset';
 import type { Queryable, StorageBackend } from '../../storage/backend';
 import type { AppDatabase } from '../../storage/database';
 import type { EventEntry } from '../entries';
@@ -61,6 +63,28 @@ interface StoredRow {
 }
 
 const ORDER = 'ORDER BY last_ms DESC, event_id';
+/** The list's order backwards: the same index read from the other end. */
+const REVERSE = 'ORDER BY last_ms ASC, event_id DESC';
+
+/** A row's place in the list's order (ORDER): event ids are unique per cluster. */
+interface EventKey {
+  ms: number;
+  eventId: string;
+}
+
+const keyOf = (r: HistoryRow): EventKey => ({ ms: r.lastMs, eventId: r.eventId });
+
+/**
+ * The rows from `key` on (inclusive), in the direction read. The range on last_ms leads, so the
+ * index is entered at `key`; the rest only settles rows with key's own last_ms.
+ */
+function keysetFrom(direction: 'forward' | 'backward', key: EventKey) {
+  const sql =
+    direction === 'forward'
+      ? 'last_ms <= $keyMs AND (last_ms < $keyMs OR event_id >= $keyId)'
+      : 'last_ms >= $keyMs AND (last_ms > $keyMs OR event_id <= $keyId)';
+  return { sql, params: { keyMs: key.ms, keyId: key.eventId } };
+}
 const GROUP_KEY = 'kind, namespace, name, resource_id, reason, type';
 
 /** One group of the grouped event list, as the table answers it. */
@@ -172,6 +196,9 @@ export function insertSnapshotRows(
 }
 
 export class HistoryStore {
+  /** Where pages of recent walks began and ended (history/keyset.ts). */
+  private readonly boundaries = new PageBoundaries<EventKey>();
+
   constructor(readonly backend: StorageBackend) {}
 
   /** Writes (or rewrites, when changed) the rows of `entries`, on `tx` (the caller's transaction). */
@@ -210,16 +237,40 @@ export class HistoryStore {
     return r?.n ?? 0;
   }
 
-  async page(clusterId: string, f: HistoryFilter, limit: number, offset: number): Promise<HistoryRow[]> {
+  /**
+   * The page at `offset` of the `total` matching rows. Read from the nearest known point of the list
+   * (history/keyset.ts): its head, its tail, or a row a page of the same `walk` ended or began at,
+   * so a deep page skips the rows between that point and the page, not `offset` of them. `walk`
+   * names what the positions hold for (the cluster, the table's version, the filter); without one
+   * only head and tail are used. Without `total` it is a plain OFFSET read.
+   */
+  async page(
+    clusterId: string,
+    f: HistoryFilter,
+    limit: number,
+    offset: number,
+    known?: { total: number; walk?: string },
+  ): Promise<HistoryRow[]> {
     const w = whereOf(clusterId, f);
-    // The offset is walked in the index alone (its rows are looked up only for the page).
+    const plan: PagePlan<EventKey> = known
+      ? this.boundaries.plan(known.walk, offset, limit, known.total)
+      : { direction: 'forward', skip: offset, take: limit };
+    const from = plan.from ? keysetFrom(plan.direction, plan.from) : undefined;
+    const order = plan.direction === 'forward' ? ORDER : REVERSE;
+    // The skip is walked in the index alone (its rows are looked up only for the page), which
+    // answers them in the list's order whichever way the index was read.
     const rows = await this.backend.all<StoredRow>(
       `SELECT ${COLUMNS} FROM event_history WHERE id IN (
-         SELECT id FROM event_history WHERE ${w.sql} ${ORDER} LIMIT $limit OFFSET $offset
+         SELECT id FROM event_history WHERE ${w.sql}${from ? ` AND ${from.sql}` : ''} ${order} LIMIT $limit OFFSET $offset
        ) ${ORDER}`,
-      { ...w.params, limit, offset },
+      { ...w.params, ...from?.params, limit: plan.take, offset: plan.skip },
     );
-    return rows.map((r) => toRow(clusterId, r));
+    const page = rows.map((r) => toRow(clusterId, r));
+    const first = page[0];
+    const last = page.at(-1);
+    if (known && first && last)
+      this.boundaries.remember(known.walk, offset, page.length, keyOf(first), keyOf(last));
+    return page;
   }
 
   /**
