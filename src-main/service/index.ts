@@ -16,6 +16,7 @@ import { ClusterRegistry } from './clusters/registry';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
 import type { EventWatchOptions } from './events/watch/options';
 import { Recorded } from './history/index';
+import { UsageHistory, type UsageOptions } from './history/usage/index';
 import { Drain, type DrainOutcome } from './http/drain';
 import { createHttpServer, type HttpServerOptions } from './http/listener';
 import { publicUrlAuth } from './http/public-url';
@@ -75,6 +76,8 @@ export interface ServiceConfig {
   http?: HttpServerOptions;
   /** When events are recorded into the event history and how long they are kept (events/history/). */
   eventHistory?: EventHistoryOptions;
+  /** How often recorded clusters' usage is sampled and how long it is kept (`--usage-interval`, history/usage/). */
+  usage?: UsageOptions;
   /** The event watch's heartbeat, credential checks and bounds (events/watch/options.ts). */
   eventWatch?: EventWatchOptions;
   /** Largest snapshot file `POST /v1/snapshots` accepts (`--snapshot-max-size`; default 4 GiB). */
@@ -197,6 +200,15 @@ export function createService(config: ServiceConfig): Service {
   // Object changes, usage samples and kept logs (history/, issue 27): each feature is made here and
   // registers on recorded.hooks before the registry makes its first cache.
   const recorded = new Recorded({ backend, logger, now: config.now ?? Date.now });
+  recorded.usage = recorded.own(
+    new UsageHistory({
+      ...recorded.deps,
+      options: config.usage,
+      // Read at each tick, after the registry below exists (start() is called once it does).
+      clusters: () => registry.allClusters(),
+      isRecorded: (clusterId) => recorded.hooks.wasViewed(clusterId),
+    }),
+  );
   const registry: ClusterRegistry = new ClusterRegistry({
     contexts: config.contexts,
     eventRecording: history,
@@ -240,6 +252,7 @@ export function createService(config: ServiceConfig): Service {
       .map((w) => w.workspaceId),
   );
   history.startAll(registry.allClusters());
+  recorded.usage.start();
   let webUrl: string | null = null;
   const settings: AppSettingsDeps = {
     store: storage.settings,

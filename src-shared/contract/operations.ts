@@ -31,6 +31,7 @@ import {
 import { relationsOperations } from './relations-operations';
 import { settingsOperations } from './settings-operations';
 import { snapshotOperations } from './snapshot-operations';
+import { usageOperations } from './usage-operations';
 
 /**
  * Every operation of the service, described once. The HTTP router, the IPC handlers, the preload
@@ -217,6 +218,7 @@ export const operations = {
   ...snapshotOperations,
   ...kindsOperations,
   ...relationsOperations,
+  ...usageOperations,
   ...changeOperations,
 } as const;
 

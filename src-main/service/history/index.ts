@@ -12,6 +12,7 @@
 import type { Logger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
 import { RecordingHooks } from './hooks';
+import type { UsageHistory } from './usage/index';
 
 export interface RecordedFeature {
   /** Stops timers and writes what is pending; called once, at the service's close. */
@@ -20,6 +21,8 @@ export interface RecordedFeature {
 
 export class Recorded {
   readonly hooks: RecordingHooks;
+  /** Usage samples of recorded clusters (usage/); absent until createService makes it. */
+  usage?: UsageHistory;
   private readonly features: RecordedFeature[] = [];
 
   constructor(

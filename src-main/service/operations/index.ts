@@ -22,6 +22,7 @@ import { resourceHandlers } from './resources';
 import { sessionHandlers } from './session';
 import { settingsHandlers } from './settings';
 import { snapshotHandlers } from './snapshots';
+import { usageHandlers } from './usage';
 import { workspaceHandlers } from './workspaces';
 
 export const SERVICE_VERSION = '0.1.0';
@@ -63,6 +64,7 @@ export function createHandlers(
     ...explainHandlers(registry),
     ...kindsHandlers(registry),
     ...relationsHandlers(registry),
+    ...usageHandlers(registry, recorded, now),
     ...changeHandlers(registry, recorded),
     ...snapshotHandlers({
       registry,

@@ -1,0 +1,242 @@
+/**
+ * The sampler against the simulator's metrics.k8s.io over real HTTP, writing into a real database
+ * (SQLite, and PostgreSQL where it runs): what a tick writes, which clusters it samples, how a
+ * cluster without metrics is logged and retried, downsampling and retention on the sampler's
+ * clock, and the lease that makes one sampler per cluster.
+ */
+import { type Simulator, startSimulator } from '@skiff/kube-simulator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eachBackend, openBackend, postgresPerFile } from '../../events/history/history.test-support';
+import type { StorageBackend } from '../../storage/backend';
+import { usageLeaseKey } from './sampler';
+import { allRows, capturingLogger, sampler, simCluster } from './usage.test-support';
+
+const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
+const MIN = 60_000;
+const HOUR = 3_600_000;
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ tickMs: false });
+});
+afterAll(async () => sim?.close());
+
+interface Item {
+  metadata: { name: string; namespace?: string };
+  containers?: { name: string; usage: { cpu: string; memory: string } }[];
+  usage?: { cpu: string; memory: string };
+}
+
+/** The simulator's own answer, converted by hand: nanocores to millicores, Ki to bytes. */
+async function expected(path: string): Promise<Item[]> {
+  const res = await fetch(`${sim.url}${path}`, { headers: { authorization: 'Bearer skiff-demo-token' } });
+  return ((await res.json()) as { items: Item[] }).items;
+}
+const milli = (n: string) => Math.round(Number(n.replace(/n$/, '')) / 1e3) / 1e3;
+const bytes = (ki: string) => Number(ki.replace(/Ki$/, '')) * 1024;
+
+eachBackend((kind) => {
+  if (kind === 'postgres') postgresPerFile();
+  let backend: StorageBackend;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ backend, close } = await openBackend(kind));
+  });
+  afterAll(async () => close?.());
+  afterEach(async () => {
+    await backend.run('DELETE FROM usage_samples');
+    sim.faults.metricsDown = false;
+  });
+
+  it('a tick writes one row per running pod and per node, with the figures metrics.k8s.io gave, at the tick’s clock', async () => {
+    const s = sampler(backend, () => [simCluster(sim)], { now: () => T0 });
+    await s.tick();
+    const rows = await allRows(backend);
+    const pods = await expected('/apis/metrics.k8s.io/v1beta1/pods');
+    const nodes = await expected('/apis/metrics.k8s.io/v1beta1/nodes');
+    expect(pods.length).toBeGreaterThan(3);
+    expect(rows).toHaveLength(pods.length + nodes.length);
+    for (const p of pods) {
+      const row = rows.find(
+        (r) => r.subject === 'pod' && r.namespace === p.metadata.namespace && r.name === p.metadata.name,
+      );
+      expect(row).toMatchObject({ cluster_id: 'sim', time_ms: T0, resolution_ms: 30_000 });
+      expect(row?.containers).toEqual(
+        Object.fromEntries(
+          (p.containers ?? []).map((c) => [
+            c.name,
+            { cpuMillicores: milli(c.usage.cpu), memoryBytes: bytes(c.usage.memory) },
+          ]),
+        ),
+      );
+    }
+    for (const n of nodes) {
+      const row = rows.find((r) => r.subject === 'node' && r.name === n.metadata.name);
+      expect(row).toMatchObject({ namespace: '', time_ms: T0 });
+      expect(row?.containers).toEqual({
+        [n.metadata.name]: { cpuMillicores: milli(n.usage!.cpu), memoryBytes: bytes(n.usage!.memory) },
+      });
+    }
+    await s.close();
+  });
+
+  it('samples again at each tick as the simulated usage drifts, and keeps a sample already written at the same instant', async () => {
+    let now = T0;
+    const s = sampler(backend, () => [simCluster(sim)], { now: () => now });
+    await s.tick();
+    const first = await allRows(backend);
+    await s.tick();
+    expect(await allRows(backend)).toEqual(first);
+    sim.tick();
+    now = T0 + 30_000;
+    await s.tick();
+    const rows = await allRows(backend);
+    expect(rows).toHaveLength(first.length * 2);
+    const pod = first.find((r) => r.subject === 'pod')!;
+    const later = rows.find(
+      (r) => r.name === pod.name && r.namespace === pod.namespace && r.time_ms === now,
+    )!;
+    expect(later.containers).not.toEqual(pod.containers);
+    await s.close();
+  });
+
+  it('samples only live clusters that are recorded', async () => {
+    const recorded = new Set(['on']);
+    const s = sampler(
+      backend,
+      () => [simCluster(sim, 'on'), simCluster(sim, 'off'), simCluster(sim, 'snap', {})],
+      {
+        isRecorded: (id) => recorded.has(id) || id === 'snap',
+        now: () => T0,
+      },
+    );
+    await s.tick();
+    expect(new Set((await allRows(backend)).map((r) => r.cluster_id))).toEqual(new Set(['on']));
+    expect(s.sampling()).toEqual(['on']);
+    // No longer recorded: its lease goes back and nothing more is written.
+    recorded.delete('on');
+    await backend.run('DELETE FROM usage_samples');
+    await s.tick();
+    expect(await allRows(backend)).toEqual([]);
+    expect(s.sampling()).toEqual([]);
+    await s.close();
+  });
+
+  it('a cluster whose metrics cannot be read is logged once, retried every tick, and said to be back when it answers', async () => {
+    const { logger, lines } = capturingLogger();
+    let now = T0;
+    const s = sampler(backend, () => [simCluster(sim)], { logger, now: () => now });
+    sim.faults.metricsDown = true;
+    await s.tick();
+    now += 30_000;
+    await s.tick();
+    expect(await allRows(backend)).toEqual([]);
+    const warned = lines.filter((l) => l.level === 40);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({
+      clusterId: 'sim',
+      msg: expect.stringContaining('metrics.k8s.io could not be read'),
+    });
+    sim.faults.metricsDown = false;
+    now += 30_000;
+    await s.tick();
+    expect((await allRows(backend)).length).toBeGreaterThan(0);
+    expect(lines.filter((l) => l.level === 30)).toEqual([
+      expect.objectContaining({ clusterId: 'sim', msg: expect.stringContaining('sampling resumed') }),
+    ]);
+    // Healthy ticks say nothing more.
+    now += 30_000;
+    await s.tick();
+    expect(lines).toHaveLength(2);
+    await s.close();
+  });
+
+  it('maintenance merges samples older than 24 h into 5-minute points (CPU mean, memory max) and drops those past 7 days', async () => {
+    const now = T0 + 8 * 24 * HOUR;
+    const s = sampler(backend, () => [simCluster(sim)], { now: () => now, options: { intervalMs: 60_000 } });
+    await s.tick(); // takes the lease, writes a row at `now`
+    const put = (t: number, cpu: number, mem: number, name = 'p') =>
+      backend.run(
+        `INSERT INTO usage_samples (cluster_id, subject, namespace, name, time_ms, resolution_ms, containers)
+         VALUES ('sim', 'pod', 'ns', $name, $t, 60000, $c)`,
+        { name, t, c: JSON.stringify({ app: { cpuMillicores: cpu, memoryBytes: mem } }) },
+      );
+    const bucket = now - 2 * 24 * HOUR; // a 5-minute boundary: T0 is one
+    await put(bucket, 10, 100);
+    await put(bucket + MIN, 20, 300);
+    await put(bucket + 4 * MIN, 60, 200);
+    await put(bucket + 5 * MIN, 7, 7); // the next bucket
+    await put(now - 23 * HOUR, 5, 5); // within 24 h: kept as it is
+    await put(now - 7 * 24 * HOUR - MIN, 1, 1); // past 7 days: dropped
+    await s.maintain();
+    const rows = (await allRows(backend)).filter((r) => r.name === 'p');
+    expect(rows.map((r) => [r.time_ms - now, r.resolution_ms, r.containers])).toEqual([
+      [-2 * 24 * HOUR, 300_000, { app: { cpuMillicores: 30, memoryBytes: 300 } }],
+      [-2 * 24 * HOUR + 5 * MIN, 300_000, { app: { cpuMillicores: 7, memoryBytes: 7 } }],
+      [-23 * HOUR, 60_000, { app: { cpuMillicores: 5, memoryBytes: 5 } }],
+    ]);
+    // Again: nothing changes (a merged point is not merged twice).
+    await s.maintain();
+    expect((await allRows(backend)).filter((r) => r.name === 'p')).toEqual(rows);
+    await s.close();
+  });
+
+  it('maintains only the clusters it samples', async () => {
+    const now = T0 + 3 * 24 * HOUR;
+    const s = sampler(backend, () => [], { now: () => now });
+    await backend.run(
+      `INSERT INTO usage_samples (cluster_id, subject, namespace, name, time_ms, resolution_ms, containers)
+       VALUES ('other', 'node', '', 'n', $t, 30000, '{}')`,
+      { t: now - 2 * 24 * HOUR },
+    );
+    await s.maintain();
+    expect((await allRows(backend)).map((r) => r.resolution_ms)).toEqual([30_000]);
+    await s.close();
+  });
+
+  it('samples a cluster only while it holds the cluster’s lease, and gives it back at close', async () => {
+    const held = await backend.tryLease(usageLeaseKey('sim'));
+    const s = sampler(backend, () => [simCluster(sim)], { now: () => T0 });
+    await s.tick();
+    if (kind === 'postgres') {
+      // Another holder: this replica samples nothing until it is free.
+      expect(s.sampling()).toEqual([]);
+      expect(await allRows(backend)).toEqual([]);
+      await held?.release();
+      await s.tick();
+    } else await held?.release();
+    expect(s.sampling()).toEqual(['sim']);
+    expect((await allRows(backend)).length).toBeGreaterThan(0);
+    await s.close();
+    const again = await backend.tryLease(usageLeaseKey('sim'));
+    expect(again).not.toBeNull();
+    await again?.release();
+  });
+});
+
+describe('timers', () => {
+  it('with an interval, ticks on their own until closed; with off, never', async () => {
+    const { backend, close } = await openBackend('sqlite');
+    try {
+      const off = sampler(backend, () => [simCluster(sim, 'never')], {
+        options: { intervalMs: 0, maintainEveryMs: 50 },
+      });
+      off.start();
+      const on = sampler(backend, () => [simCluster(sim)], {
+        options: { intervalMs: 50, maintainEveryMs: 50 },
+      });
+      on.start();
+      await expect.poll(async () => (await allRows(backend)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+      await on.close();
+      await off.close();
+      expect((await allRows(backend)).filter((r) => r.cluster_id === 'never')).toEqual([]);
+      const n = (await allRows(backend)).length;
+      // After close no tick writes: a tick started after close would write at a new instant.
+      await on.tick();
+      expect((await allRows(backend)).length).toBe(n);
+      expect(on.sampling()).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
