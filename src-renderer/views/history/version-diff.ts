@@ -30,10 +30,10 @@ const LEFT_OUT = ['/metadata/resourceVersion', '/metadata/managedFields'];
 const isLeftOut = (pointer: string) => LEFT_OUT.some((p) => pointer === p || pointer.startsWith(`${p}/`));
 
 /** RFC 6901: `~1` is `/`, `~0` is `~`, in that order. */
-const unescape = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
+const unescapeToken = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
 
 const tokensOf = (pointer: string): string[] =>
-  pointer === '' ? [] : pointer.slice(1).split('/').map(unescape);
+  pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 

@@ -12,6 +12,7 @@ import { Loading, ProblemNotice } from '../../common/Problem';
 import { type TabDef, Tabs } from '../../common/Tabs';
 import { GuidanceActions } from '../../guidance/actions';
 import { useObjectActions } from '../../guidance/useObjectActions';
+import { HistoryTab } from '../../history/HistoryTab';
 import { detailsFor } from '../registry';
 import { OwnersBreadcrumb } from '../related/OwnersBreadcrumb';
 import { RelatedTab } from '../related/RelatedTab';
@@ -24,7 +25,9 @@ import './detail.css';
 
 /**
  * The right-hand pane: one object of any kind, refreshed every few seconds, as overview, related
- * objects, events, YAML and (pods, workloads) logs. Its owners stand under its name on every tab.
+ * objects, events, YAML, (pods, workloads) logs and the history Skiff recorded of it. Its owners
+ * stand under its name on every tab. Related and History do not wait for the object: both answer
+ * for an object that is gone.
  */
 export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRef }) {
   const tab = useRoute((s) => s.tab);
@@ -58,6 +61,7 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
     { id: 'events', label: 'Events' },
     { id: 'yaml', label: 'YAML' },
     ...(builtIn && hasLogs(builtIn) ? [{ id: 'logs' as const, label: 'Logs' }] : []),
+    { id: 'history', label: 'History' },
   ];
   const shown: DetailTab = tabs.some((t) => t.id === tab) ? tab : 'overview';
   const Details = detailsFor(entry);
@@ -100,6 +104,7 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
         )}
         {!resource && obj.loading && <Loading label={`Loading ${what}…`} />}
         {shown === 'related' && <RelatedTab relations={relations} />}
+        {shown === 'history' && <HistoryTab key={key} scope={scope} target={target} kind={entry.kind} />}
         {resource && (
           <GuidanceActions.Provider value={actions}>
             {shown === 'overview' && <Details wrapper={obj.data!} scope={scope} entry={entry} />}
