@@ -2,9 +2,11 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { OidcOptions } from '../service/auth/oidc/options';
 import { type EventHistoryOptions, parseDuration } from '../service/events/history/index';
+import type { UsageOptions } from '../service/history/usage/index';
 import { checkDatabaseUrl, DatabaseUrlError } from '../service/storage/database-url';
 import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
 import { OIDC_FLAGS, OIDC_USAGE, OidcUsageError, parseOidcArgs } from './oidc-args';
+import { usageArgs } from './usage-args';
 
 export interface ServeOptions {
   host: string;
@@ -25,6 +27,8 @@ export interface ServeOptions {
   refreshTokenDays?: number;
   /** --record-events, --event-retention, --event-history-max. */
   eventHistory: EventHistoryOptions;
+  /** --usage-interval (else $SKIFF_USAGE_INTERVAL): how often recorded clusters' usage is sampled. */
+  usage?: UsageOptions;
   /** --demo-event-ttl: the demo cluster deletes events this old, as an apiserver's --event-ttl does. */
   demoEventTtlMs?: number;
   /** Days the security activity log keeps an entry (default 90). */
@@ -72,7 +76,7 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--access-token-minutes 15-60] [--refresh-token-days 1-365]
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
-       [--max-event-watches N (1-100, default 8)]
+       [--max-event-watches N (1-100, default 8)] [--usage-interval 30s|off]
        [--database postgres://USER:PASSWORD@HOST:5432/DB?sslmode=verify-full] [--replica-id NAME]
        [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]
        [--snapshot-dir DIR]
@@ -114,6 +118,8 @@ export function parseServeArgs(
     authorize?: string | undefined;
     /** $SKIFF_OIDC_CLIENT_SECRET: --oidc-client-secret-file wins. */
     oidcClientSecret?: string | undefined;
+    /** $SKIFF_USAGE_INTERVAL: --usage-interval wins. */
+    usageInterval?: string | undefined;
   },
 ): ServeOptions {
   let parsed: ReturnType<typeof parse>;
@@ -140,6 +146,12 @@ export function parseServeArgs(
   if (!activityEntries.success)
     throw new UsageError(`--activity-max-entries must be a whole number from 1000 to 10000000\n${USAGE}`);
   const eventHistory = parseEventHistoryArgs(values);
+  let usage: UsageOptions | undefined;
+  try {
+    usage = usageArgs(values['usage-interval'], defaults.usageInterval);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
   const watches = z.coerce
     .number()
     .int()
@@ -203,6 +215,7 @@ export function parseServeArgs(
     ...(access.data !== undefined ? { accessTokenMinutes: access.data } : {}),
     ...(refresh.data !== undefined ? { refreshTokenDays: refresh.data } : {}),
     eventHistory,
+    ...(usage ? { usage } : {}),
     ...(demoEventTtlMs !== undefined ? { demoEventTtlMs } : {}),
     activityRetentionDays: activityDays.data,
     activityMaxEntries: activityEntries.data,
@@ -364,6 +377,7 @@ function parse(argv: readonly string[]) {
     'activity-retention': { type: 'string' },
     'activity-max-entries': { type: 'string' },
     'max-event-watches': { type: 'string' },
+    'usage-interval': { type: 'string' },
     snapshot: { type: 'string', multiple: true },
     'snapshot-max-size': { type: 'string' },
     'snapshot-kubeconfig': { type: 'string' },

@@ -41,6 +41,7 @@ async function main() {
     replicaId: process.env.SKIFF_REPLICA_ID,
     authorize: process.env.SKIFF_AUTHORIZE,
     oidcClientSecret: process.env.SKIFF_OIDC_CLIENT_SECRET,
+    usageInterval: process.env.SKIFF_USAGE_INTERVAL,
   });
   if (opts.geoipDb && !existsSync(opts.geoipDb))
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
@@ -131,6 +132,7 @@ async function main() {
     ...(demo ? { demo } : {}),
     timeoutMs: opts.timeoutMs,
     eventHistory: opts.eventHistory,
+    ...(opts.usage ? { usage: opts.usage } : {}),
     eventWatch: { maxPerCredential: opts.maxEventWatches },
     ...(opts.snapshotMaxBytes !== undefined ? { snapshotMaxBytes: opts.snapshotMaxBytes } : {}),
     ...(opts.snapshotDir ? { snapshotDir: opts.snapshotDir } : {}),

@@ -16,6 +16,8 @@ import { ClusterRegistry } from './clusters/registry';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
 import type { EventWatchOptions } from './events/watch/options';
 import { Recorded } from './history/index';
+import { KeptLogs } from './history/kept-logs/index';
+import type { KeptLogsOptions } from './history/kept-logs/options';
 import { UsageHistory, type UsageOptions } from './history/usage/index';
 import { Drain, type DrainOutcome } from './http/drain';
 import { createHttpServer, type HttpServerOptions } from './http/listener';
@@ -76,6 +78,8 @@ export interface ServiceConfig {
   http?: HttpServerOptions;
   /** When events are recorded into the event history and how long they are kept (events/history/). */
   eventHistory?: EventHistoryOptions;
+  /** Which ended container runs keep their logs, how many lines and bytes (history/kept-logs/). */
+  keptLogs?: Partial<KeptLogsOptions>;
   /** How often recorded clusters' usage is sampled and how long it is kept (`--usage-interval`, history/usage/). */
   usage?: UsageOptions;
   /** The event watch's heartbeat, credential checks and bounds (events/watch/options.ts). */
@@ -118,6 +122,8 @@ export interface Service {
   pendingRequests(): number;
   /** Sessions for the desktop window and tests: `service.auth.createLocalSession()`. */
   auth: AuthService;
+  /** What Skiff records beyond events (history/, issue 27); tests wait on its features. */
+  recorded: Recorded;
   /**
    * Opening `.skiff` files as read-only clusters in the default workspace (`serve --snapshot`,
    * the desktop's "Open snapshot…"). `open` throws a ProblemError (`invalid_snapshot`,
@@ -200,6 +206,14 @@ export function createService(config: ServiceConfig): Service {
   // Object changes, usage samples and kept logs (history/, issue 27): each feature is made here and
   // registers on recorded.hooks before the registry makes its first cache.
   const recorded = new Recorded({ backend, logger, now: config.now ?? Date.now });
+  recorded.keptLogs = recorded.own(
+    new KeptLogs({
+      ...recorded.deps,
+      hooks: recorded.hooks,
+      ...(config.keptLogs ? { options: config.keptLogs } : {}),
+      isRecorded: (clusterId) => recorded.hooks.wasViewed(clusterId),
+    }),
+  );
   recorded.usage = recorded.own(
     new UsageHistory({
       ...recorded.deps,
@@ -252,6 +266,10 @@ export function createService(config: ServiceConfig): Service {
       .map((w) => w.workspaceId),
   );
   history.startAll(registry.allClusters());
+  recorded.keptLogs.attach(
+    (clusterId) => registry.byId(clusterId),
+    registry.allClusters().map((c) => c.clusterId),
+  );
   recorded.usage.start();
   let webUrl: string | null = null;
   const settings: AppSettingsDeps = {
@@ -317,6 +335,7 @@ export function createService(config: ServiceConfig): Service {
     openEventWatches: eventWatch.openWatches,
     pendingRequests: () => drain.pending,
     auth,
+    recorded,
     snapshots: {
       async open(path, checked) {
         const { cluster } = await opener.open(path, checked ? { checked } : {});

@@ -7,6 +7,7 @@ import { eventWatchOperations } from './event-watch-operations';
 import { eventsQuery } from './events-query';
 import { explainOperations } from './explain-operations';
 import { guidanceOperations } from './guidance-operations';
+import { keptLogOperations } from './kept-log-operations';
 import { kindsOperations } from './kinds-operations';
 import { logOperations } from './log-operations';
 import {
@@ -218,6 +219,7 @@ export const operations = {
   ...snapshotOperations,
   ...kindsOperations,
   ...relationsOperations,
+  ...keptLogOperations,
   ...usageOperations,
   ...changeOperations,
 } as const;

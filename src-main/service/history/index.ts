@@ -12,6 +12,7 @@
 import type { Logger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
 import { RecordingHooks } from './hooks';
+import type { KeptLogs } from './kept-logs/index';
 import type { UsageHistory } from './usage/index';
 
 export interface RecordedFeature {
@@ -21,6 +22,8 @@ export interface RecordedFeature {
 
 export class Recorded {
   readonly hooks: RecordingHooks;
+  /** The logs of dead containers of recorded clusters (kept-logs/); absent until createService makes it. */
+  keptLogs?: KeptLogs;
   /** Usage samples of recorded clusters (usage/); absent until createService makes it. */
   usage?: UsageHistory;
   private readonly features: RecordedFeature[] = [];

@@ -6,12 +6,20 @@ import { type LogEvent, markerEvent, sleep } from './events';
 import { type KubeLogConnection, type KubeLogDeps, type KubeLogRequest, openKubeLog } from './kube-log';
 import { type ContainerStatusLike, containerStatus, epochOf, type PodLike, servedInstance } from './pod';
 
+/** A follower's share of a container's last lines (history/kept-logs/tails.ts). */
+export interface TailKeeper {
+  push(instance: string | undefined, lines: readonly string[]): void;
+  end(): void;
+}
+
 export interface ContainerLogDeps extends KubeLogDeps {
   /** A fresh read of the pod; null when it no longer exists. */
   getPod(namespace: string, name: string, signal: AbortSignal): Promise<PodLike | null>;
   /** How often to look at the pod while a container waits to (re)start. */
   pollMs: number;
   logger: Logger;
+  /** A followed container's lines are also handed here, so a deleted pod's last lines can be kept. */
+  keepTail?: (target: ContainerTarget) => TailKeeper;
 }
 
 export interface ContainerTarget {
@@ -53,6 +61,7 @@ export class ContainerLog {
   private readonly noted = new Set<string>();
   /** With follow and tailLines=0: only lines stamped after the request. */
   private skipBefore = Number.NEGATIVE_INFINITY;
+  private tail: TailKeeper | undefined;
 
   constructor(
     private readonly deps: ContainerLogDeps,
@@ -77,6 +86,7 @@ export class ContainerLog {
       ...(sinceTime ? { sinceTime } : {}),
       ...(tailLines ? { tailLines } : {}),
     });
+    if (follow && !previous) this.tail = this.deps.keepTail?.(this.target);
   }
 
   async *batches(): AsyncGenerator<LogEvent[], void, undefined> {
@@ -100,6 +110,7 @@ export class ContainerLog {
       }
     } finally {
       conn?.close();
+      this.tail?.end();
     }
   }
 
@@ -110,12 +121,15 @@ export class ContainerLog {
   private toEvents(lines: readonly string[]): LogEvent[] {
     const { pod, container } = this.target;
     const out: LogEvent[] = [];
+    const kept: string[] = [];
     for (const line of lines) {
       const entry = parseLogLine(line, { timestamps: true });
       if (this.dedupe.check(entry)) continue;
       if (entry.ts !== undefined && entry.ts < this.skipBefore) continue;
       out.push({ pod, container, entry });
+      if (this.tail) kept.push(line);
     }
+    if (this.tail && kept.length > 0) this.tail.push(this.instance, kept);
     return out;
   }
 

@@ -15,6 +15,7 @@ import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
 import { explainHandlers } from './explain';
 import { guidanceHandlers } from './guidance';
+import { keptLogHandlers } from './kept-logs';
 import { kindsHandlers } from './kinds';
 import { logHandlers } from './logs';
 import { relationsHandlers } from './relations';
@@ -58,12 +59,13 @@ export function createHandlers(
     ...resourceHandlers(registry),
     ...eventHandlers(registry, history, now),
     watchEvents: eventWatch.watchEvents,
-    ...logHandlers(registry),
+    ...logHandlers(registry, recorded?.keptLogs ? { tails: recorded.keptLogs.tails } : {}),
     ...settingsHandlers(registry, settings),
     ...guidanceHandlers(),
     ...explainHandlers(registry),
     ...kindsHandlers(registry),
     ...relationsHandlers(registry),
+    ...keptLogHandlers(registry, recorded),
     ...usageHandlers(registry, recorded, now),
     ...changeHandlers(registry, recorded),
     ...snapshotHandlers({

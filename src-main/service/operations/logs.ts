@@ -15,6 +15,7 @@ import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers } from '../context';
 import { ProblemError } from '../errors';
 import { durationsEnd } from '../events/clock';
+import type { FollowedTails } from '../history/kept-logs/tails';
 import { toProblem } from '../kube/kube-client';
 import { type Logger, silentLogger } from '../logger';
 import { formatLog } from '../logs/format';
@@ -27,6 +28,8 @@ export interface LogHandlerOptions {
   /** How often a container waiting to restart is looked at (tests shorten it). */
   pollMs?: number;
   discoverMs?: number;
+  /** Where followed containers leave their last lines, kept if their pod is deleted (history/kept-logs). */
+  tails?: FollowedTails;
 }
 
 function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSessionDeps {
@@ -37,6 +40,7 @@ function sessionDeps(cluster: ClusterConnection, opts: LogHandlerOptions): LogSe
     client: cluster.client,
     timeoutMs,
     ...(frozen ? { read: (req) => frozen.openLog(req) } : {}),
+    ...(opts.tails && !frozen ? { keepTail: (t) => opts.tails!.follow(cluster.clusterId, t) } : {}),
     pollMs: opts.pollMs ?? 1_000,
     discoverMs: opts.discoverMs ?? 5_000,
     logger: opts.logger ?? silentLogger(),
