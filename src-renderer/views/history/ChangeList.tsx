@@ -13,7 +13,8 @@ import { justBefore, momentText } from './moment';
  * change, and its summary. Each version (the state a created or updated change left) can be picked
  * as the From and the To of a diff; each change can be shown as its own diff (What changed) and as
  * the object was then (As it was). A deletion left no version: it is shown, not picked, and "as it
- * was" shows the version it removed. Rules: presentational (the tab fetches); every control is
+ * was" shows the version it removed. An object already there when recording began ends the list
+ * with the version first recorded, so its first change can be compared from it. Rules: presentational (the tab fetches); every control is
  * named for a screen reader by the moment it acts on.
  */
 
@@ -104,6 +105,48 @@ function Row({
   );
 }
 
+/**
+ * The version Skiff first recorded of an object that was already there when recording began: it
+ * has no change of its own (no `created`), yet it is what the first change changed. Named by the
+ * instant just before that change, it can be compared from and shown.
+ */
+function FirstVersionRow({
+  at,
+  view,
+  onView,
+}: {
+  at: string;
+  view: HistoryView | undefined;
+  onView(view: HistoryView): void;
+}) {
+  return (
+    <tr data-change="first-recorded" aria-current={view?.at === at ? 'true' : undefined}>
+      <td>
+        <input
+          type="radio"
+          name="history-from"
+          aria-label="Compare from the version first recorded"
+          checked={view?.from === at}
+          onChange={() => onView({ from: at, ...(view?.to ? { to: view.to } : {}) })}
+        />
+      </td>
+      <td />
+      <td className="history-when">
+        <span className="muted">before</span>
+      </td>
+      <td>
+        <Badge tone="neutral">first recorded</Badge>
+      </td>
+      <td className="history-summary muted">The version Skiff first recorded, before these changes</td>
+      <td className="history-actions">
+        <button type="button" aria-label="Show as it was first recorded" onClick={() => onView({ at })}>
+          As it was
+        </button>
+      </td>
+    </tr>
+  );
+}
+
 export function ChangeList({ page, offset, pageSize, onOffset, view, onView, kind }: ChangeListProps) {
   const data = page.data;
   if (!data) {
@@ -112,6 +155,9 @@ export function ChangeList({ page, offset, pageSize, onOffset, view, onView, kin
   }
   const first = data.items.length === 0 ? 0 : offset + 1;
   const last = offset + data.items.length;
+  const oldest = data.items.at(-1);
+  const firstVersionAt =
+    oldest && last >= data.total && oldest.change !== 'created' ? justBefore(oldest.time) : undefined;
   return (
     <div className="history-list">
       {page.error && <ProblemNotice error={page.error} what="the history" />}
@@ -149,6 +195,7 @@ export function ChangeList({ page, offset, pageSize, onOffset, view, onView, kin
                   onView={onView}
                 />
               ))}
+              {firstVersionAt && <FirstVersionRow at={firstVersionAt} view={view} onView={onView} />}
             </tbody>
           </table>
           {data.total > pageSize && (

@@ -40,6 +40,8 @@ interface Version {
   rv: string;
   summary: string;
   object: KubeObject | null;
+  /** false: a version the recorder keeps but lists no change for (an object's first sight). */
+  listed?: false;
 }
 
 /** Oldest first, as recorded. */
@@ -82,7 +84,7 @@ const keyOf = (p: Record<string, string> = {}) => `${p.resourceType}/${p.namespa
 
 function historyPage({ params, query = {} }: Input): IpcOutcome<ObjectChange[]> {
   if (failHistory) return { ok: false, problem: failHistory };
-  const newestFirst = [...(histories[keyOf(params)] ?? [])].reverse();
+  const newestFirst = (histories[keyOf(params)] ?? []).filter((v) => v.listed !== false).reverse();
   const limit = Number(query.limit ?? 50);
   const offset = Number(query.offset ?? 0);
   return {
@@ -224,6 +226,8 @@ describe('HistoryTab: the list', () => {
     expect(within(nav).getByRole('button', { name: 'Newer' })).toHaveProperty('disabled', true);
     fireEvent.click(within(nav).getByRole('button', { name: 'Older' }));
     expect(await screen.findByText(/51 recorded changes, 51–51 shown/)).toBeTruthy();
+    // The last page ends with the version first recorded, since the oldest change is no creation.
+    expect((await rows()).map((r) => r.getAttribute('data-change'))).toEqual(['updated', 'first-recorded']);
     expect((await rows())[0]!.textContent).toContain('replicas 0 → 1');
     expect(calls.filter((c) => c.name === 'namespacedObjectHistory').at(-1)?.query).toEqual({
       limit: '50',
@@ -287,6 +291,32 @@ describe('HistoryTab: diffs', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close diff' }));
     expect(useRoute.getState().history).toBeUndefined();
     expect(screen.queryByTestId('history-diff')).toBeNull();
+  });
+
+  it('compares from the version first recorded of an object that was there before recording began', async () => {
+    // The first version has no change of its own: it is rebuilt, never listed.
+    const seen = { ...CHECKOUT_VERSIONS[0]!, time: T('01:00:00'), listed: false };
+    histories = { 'deployment/shop/checkout': [seen, ...CHECKOUT_VERSIONS.slice(1, 3)] };
+    tab();
+    let r = await rows();
+    expect(r.map((row) => row.getAttribute('data-change'))).toEqual(['updated', 'updated', 'first-recorded']);
+    expect(r[2]!.textContent).toContain('The version Skiff first recorded, before these changes');
+    expect(within(r[2]!).queryByRole('radio', { name: /Compare to/ })).toBeNull();
+    fireEvent.click(within(r[2]!).getByRole('radio', { name: 'Compare from the version first recorded' }));
+    r = await rows();
+    fireEvent.click(
+      within(r[0]!).getByRole('radio', { name: `Compare to the version of ${momentText(T('02:07:00'))}` }),
+    );
+    expect(useRoute.getState().history).toEqual({ from: '2026-11-28T02:04:59.999Z', to: T('02:07:00') });
+    expect((await diffEntries()).map((e) => e.path)).toEqual([
+      'spec.replicas',
+      'spec.template.spec.containers[app].image',
+    ]);
+    fireEvent.click(
+      within((await rows())[2]!).getByRole('button', { name: 'Show as it was first recorded' }),
+    );
+    expect(useRoute.getState().history).toEqual({ at: '2026-11-28T02:04:59.999Z' });
+    expect((await screen.findByTestId('history-as-it-was')).textContent).toContain('shop/checkout:1.4.0');
   });
 
   it('opens at the diff a link names, and reads a creation as every field new', async () => {
