@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authOperations } from './auth-operations';
 import { changeOperations } from './change-operations';
 import { defineOperation } from './define';
+import { diagnosisOperations } from './diagnosis-operations';
 import { eventHistoryOperations } from './event-history-operations';
 import { eventWatchOperations } from './event-watch-operations';
 import { eventsQuery } from './events-query';
@@ -222,6 +223,7 @@ export const operations = {
   ...keptLogOperations,
   ...usageOperations,
   ...changeOperations,
+  ...diagnosisOperations,
 } as const;
 
 export type Operations = typeof operations;

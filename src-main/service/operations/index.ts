@@ -13,6 +13,7 @@ import { oidcHandlers } from './auth-oidc';
 import { changeHandlers } from './changes';
 import type { EventWatchHandlers } from './event-watch';
 import { eventHandlers } from './events';
+import { diagnosisHandlers } from './diagnosis';
 import { explainHandlers } from './explain';
 import { guidanceHandlers } from './guidance';
 import { keptLogHandlers } from './kept-logs';
@@ -68,6 +69,7 @@ export function createHandlers(
     ...keptLogHandlers(registry, recorded),
     ...usageHandlers(registry, recorded, now),
     ...changeHandlers(registry, recorded),
+    ...diagnosisHandlers(registry, history, recorded, now),
     ...snapshotHandlers({
       registry,
       history,
