@@ -43,6 +43,7 @@ export { aggregatedCore, aggregatedGroups } from './discovery-aggregated';
 export type { EventBump, EventInput } from './events';
 export { SimKinds } from './kinds';
 export { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './kubeconfig';
+export { type FinishOptions, finishPod } from './pod-finish';
 export type { Decision, NonResourceAttributes, ResourceAttributes, UserInfo } from './rbac';
 export type { Faults } from './server';
 export { type FinishOptions, finishPod } from './pod-finish';
