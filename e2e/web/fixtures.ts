@@ -19,6 +19,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export interface Service {
   url: string;
   dataDir: string;
+  /** A kubeconfig for the demo cluster (`--demo-kubeconfig`): a spec edits the cluster through it (demoKube). */
+  demoKubeconfig: string;
 }
 
 async function startService(): Promise<{ service: Service; child: ChildProcess }> {
@@ -26,7 +28,9 @@ async function startService(): Promise<{ service: Service; child: ChildProcess }
     throw new Error('the renderer is not built: run `npx electron-vite build` before the web e2e');
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'skiff-e2e-'));
-  const child = spawn(process.execPath, serviceArgs(['--port', '0', '--data-dir', dataDir, '--demo']), {
+  const demoKubeconfig = join(dataDir, 'demo-kubeconfig.yaml');
+  const args = ['--port', '0', '--data-dir', dataDir, '--demo', '--demo-kubeconfig', demoKubeconfig];
+  const child = spawn(process.execPath, serviceArgs(args), {
     cwd: ROOT,
     env: { ...process.env, SKIFF_ADMIN_PASSWORD: ADMIN.password },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,7 +55,7 @@ async function startService(): Promise<{ service: Service; child: ChildProcess }
       reject(new Error(`serve exited with ${code}:\n${output}`));
     });
   });
-  return { service: { url, dataDir }, child };
+  return { service: { url, dataDir, demoKubeconfig }, child };
 }
 
 /**

@@ -1,0 +1,100 @@
+import { demoKube } from './demo-kube';
+import { ADMIN, expect, expectAccessible, login, screenshot, test } from './fixtures';
+
+/**
+ * The History tab (issue 27) against the demo cluster: a deployment is edited twice through the
+ * cluster's own API (`kubectl replace`, demo-kube.ts) after Skiff began recording its kind, and its
+ * History lists both changes, diffs two versions, and shows one as it was. Waits are for states.
+ */
+
+const PAYMENTS = '/apis/apps/v1/namespaces/shop/deployments/payments';
+
+interface Deployment {
+  metadata: { resourceVersion: string };
+  spec: { replicas: number; template: { spec: { containers: Array<{ name: string; image: string }> } } };
+}
+
+test('a deployment edited twice: its History lists the changes, diffs two versions and shows one as it was', async ({
+  page,
+  service,
+}) => {
+  const kube = await demoKube(service);
+  // Opening the deployment reads its kind: with --record-changes viewed (the default), Skiff
+  // records deployments from then on, its first sight of each being the version first recorded.
+  await login(
+    page,
+    '#ws=default&cl=demo&area=resources&kind=deployment&ns=shop&sel=deployment/shop/payments',
+  );
+  const pane = page.getByTestId('detail-pane');
+  await expect(pane.getByRole('heading', { name: 'payments', level: 2 })).toBeVisible();
+  await expect(page.locator('.vt-body tr').filter({ hasText: 'payments' })).toHaveCount(1);
+
+  const before = await kube.get<Deployment>(PAYMENTS);
+  const image = before.spec.template.spec.containers[0]!.image;
+  const newImage = image.replace(/:[^:]*$/, ':1.15.0');
+  const edited = structuredClone(before);
+  edited.spec.template.spec.containers[0]!.image = newImage;
+  await kube.put(PAYMENTS, edited);
+  // Both edits reach Skiff's watch in order; the second is made on the first's answer.
+  const second = await kube.get<Deployment>(PAYMENTS);
+  second.spec.replicas = before.spec.replicas + 2;
+  await kube.put(PAYMENTS, second);
+
+  await pane.getByRole('tab', { name: 'History' }).click();
+  const table = pane.getByRole('table', { name: 'Recorded changes' });
+  const rows = table.locator('tbody tr');
+  // The list refreshes while the tab is open; both updates arrive, then the version first recorded.
+  await expect(rows).toHaveCount(3, { timeout: 45_000 });
+  await expect(rows.nth(0)).toContainText(`replicas ${before.spec.replicas} → ${before.spec.replicas + 2}`);
+  await expect(rows.nth(0)).toContainText('updated');
+  await expect(rows.nth(1)).toContainText('1.15.0');
+  await expect(rows.nth(2)).toHaveAttribute('data-change', 'first-recorded');
+
+  // One change as its own diff.
+  await rows
+    .nth(0)
+    .getByRole('button', { name: /^What changed at / })
+    .click();
+  const diff = pane.getByTestId('history-diff');
+  await expect(diff.locator('.diff-entry')).toHaveCount(1);
+  await expect(diff.locator('.diff-entry')).toContainText('spec.replicas');
+  await expect(diff.locator('del')).toContainText(String(before.spec.replicas));
+  await expect(diff.locator('ins')).toContainText(String(before.spec.replicas + 2));
+  await expect(page).toHaveURL(/tab=history&to=/);
+
+  // Two versions picked: from the version first recorded to the newest, both edits.
+  await rows.nth(2).getByRole('radio', { name: 'Compare from the version first recorded' }).check();
+  await rows
+    .nth(0)
+    .getByRole('radio', { name: /^Compare to the version of / })
+    .check();
+  await expect(pane.getByRole('region', { name: /^Changes from .* to / })).toBeVisible();
+  const entries = diff.locator('.diff-entry');
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(0).locator('.diff-path')).toHaveText('spec.replicas');
+  await expect(entries.nth(1).locator('.diff-path')).toHaveText(
+    `spec.template.spec.containers[${before.spec.template.spec.containers[0]!.name}].image`,
+  );
+  await expect(entries.nth(1).locator('del')).toContainText(image);
+  await expect(entries.nth(1).locator('ins')).toContainText(newImage);
+  await expect(page).toHaveURL(/tab=history&from=.*&to=/);
+  await expectAccessible(page, 'the History tab with a diff');
+  await screenshot(page, 'history-diff');
+
+  // The link survives a reload: the same diff opens from the address.
+  await page.reload();
+  await page.getByLabel('Username').fill(ADMIN.username);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('history-diff').locator('.diff-entry')).toHaveCount(2);
+
+  // The version the image edit made, as it was: the new image, the old replica count.
+  await rows
+    .nth(1)
+    .getByRole('button', { name: /^Show as it was at / })
+    .click();
+  const was = page.getByTestId('history-as-it-was');
+  await expect(was).toContainText(`image: ${newImage}`);
+  await expect(was).toContainText(`replicas: ${before.spec.replicas}`);
+  await expect(page).toHaveURL(/tab=history&at=/);
+});
