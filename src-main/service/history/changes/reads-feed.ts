@@ -84,7 +84,7 @@ export function matchesFeed(source: RecordedSource, r: StoredChange, f: FeedFilt
   if (until !== undefined && r.time_ms > until) return false;
   if (f.allowed === undefined) return true;
   const namespaces = f.allowed.get(r.resource_type);
-  return namespaces === 'all' || (namespaces !== undefined && namespaces.includes(r.namespace));
+  return namespaces === 'all' || namespaces?.includes(r.namespace) === true;
 }
 
 /** A stable text of a filter, for the memo keys. */
