@@ -4,6 +4,8 @@ import type { OidcOptions } from '../service/auth/oidc/options';
 import { type EventHistoryOptions, parseDuration } from '../service/events/history/index';
 import type { UsageOptions } from '../service/history/usage/index';
 import { checkDatabaseUrl, DatabaseUrlError } from '../service/storage/database-url';
+import type { ChangeHistoryOptions } from '../service/history/changes/options';
+import { CHANGE_FLAGS, changeArgs } from './change-args';
 import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
 import { OIDC_FLAGS, OIDC_USAGE, OidcUsageError, parseOidcArgs } from './oidc-args';
 import { usageArgs } from './usage-args';
@@ -27,6 +29,8 @@ export interface ServeOptions {
   refreshTokenDays?: number;
   /** --record-events, --event-retention, --event-history-max. */
   eventHistory: EventHistoryOptions;
+  /** --record-changes, --record-noisy-kinds (else $SKIFF_RECORD_CHANGES, $SKIFF_RECORD_NOISY_KINDS). */
+  changeHistory: ChangeHistoryOptions;
   /** --usage-interval (else $SKIFF_USAGE_INTERVAL): how often recorded clusters' usage is sampled. */
   usage?: UsageOptions;
   /** --demo-event-ttl: the demo cluster deletes events this old, as an apiserver's --event-ttl does. */
@@ -76,6 +80,7 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--access-token-minutes 15-60] [--refresh-token-days 1-365]
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
+       [--record-changes viewed|all|off] [--record-noisy-kinds]
        [--max-event-watches N (1-100, default 8)] [--usage-interval 30s|off]
        [--database postgres://USER:PASSWORD@HOST:5432/DB?sslmode=verify-full] [--replica-id NAME]
        [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]
@@ -118,6 +123,9 @@ export function parseServeArgs(
     authorize?: string | undefined;
     /** $SKIFF_OIDC_CLIENT_SECRET: --oidc-client-secret-file wins. */
     oidcClientSecret?: string | undefined;
+    /** $SKIFF_RECORD_CHANGES, $SKIFF_RECORD_NOISY_KINDS: the flags win. */
+    recordChanges?: string | undefined;
+    recordNoisyKinds?: string | undefined;
     /** $SKIFF_USAGE_INTERVAL: --usage-interval wins. */
     usageInterval?: string | undefined;
   },
@@ -146,6 +154,12 @@ export function parseServeArgs(
   if (!activityEntries.success)
     throw new UsageError(`--activity-max-entries must be a whole number from 1000 to 10000000\n${USAGE}`);
   const eventHistory = parseEventHistoryArgs(values);
+  let changeHistory: ChangeHistoryOptions;
+  try {
+    changeHistory = changeArgs(values, defaults);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
   let usage: UsageOptions | undefined;
   try {
     usage = usageArgs(values['usage-interval'], defaults.usageInterval);
@@ -215,6 +229,7 @@ export function parseServeArgs(
     ...(access.data !== undefined ? { accessTokenMinutes: access.data } : {}),
     ...(refresh.data !== undefined ? { refreshTokenDays: refresh.data } : {}),
     eventHistory,
+    changeHistory,
     ...(usage ? { usage } : {}),
     ...(demoEventTtlMs !== undefined ? { demoEventTtlMs } : {}),
     activityRetentionDays: activityDays.data,
@@ -373,6 +388,7 @@ function parse(argv: readonly string[]) {
     'record-events': { type: 'string' },
     'event-retention': { type: 'string' },
     'event-history-max': { type: 'string' },
+    ...CHANGE_FLAGS,
     'demo-event-ttl': { type: 'string' },
     'activity-retention': { type: 'string' },
     'activity-max-entries': { type: 'string' },

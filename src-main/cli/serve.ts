@@ -41,6 +41,8 @@ async function main() {
     replicaId: process.env.SKIFF_REPLICA_ID,
     authorize: process.env.SKIFF_AUTHORIZE,
     oidcClientSecret: process.env.SKIFF_OIDC_CLIENT_SECRET,
+    recordChanges: process.env.SKIFF_RECORD_CHANGES,
+    recordNoisyKinds: process.env.SKIFF_RECORD_NOISY_KINDS,
     usageInterval: process.env.SKIFF_USAGE_INTERVAL,
   });
   if (opts.geoipDb && !existsSync(opts.geoipDb))
@@ -132,6 +134,7 @@ async function main() {
     ...(demo ? { demo } : {}),
     timeoutMs: opts.timeoutMs,
     eventHistory: opts.eventHistory,
+    changeHistory: opts.changeHistory,
     ...(opts.usage ? { usage: opts.usage } : {}),
     eventWatch: { maxPerCredential: opts.maxEventWatches },
     ...(opts.snapshotMaxBytes !== undefined ? { snapshotMaxBytes: opts.snapshotMaxBytes } : {}),

@@ -15,6 +15,7 @@ import type { WatchOptions } from './clusters/cluster';
 import { ClusterRegistry } from './clusters/registry';
 import { EventHistory, type EventHistoryOptions } from './events/history/index';
 import type { EventWatchOptions } from './events/watch/options';
+import { ChangeHistory, type ChangeHistoryOptions } from './history/changes/index';
 import { Recorded } from './history/index';
 import { KeptLogs } from './history/kept-logs/index';
 import type { KeptLogsOptions } from './history/kept-logs/options';
@@ -78,6 +79,8 @@ export interface ServiceConfig {
   http?: HttpServerOptions;
   /** When events are recorded into the event history and how long they are kept (events/history/). */
   eventHistory?: EventHistoryOptions;
+  /** `--record-changes`, `--record-noisy-kinds`: which object changes are recorded (history/changes/). */
+  changeHistory?: ChangeHistoryOptions;
   /** Which ended container runs keep their logs, how many lines and bytes (history/kept-logs/). */
   keptLogs?: Partial<KeptLogsOptions>;
   /** How often recorded clusters' usage is sampled and how long it is kept (`--usage-interval`, history/usage/). */
@@ -206,12 +209,20 @@ export function createService(config: ServiceConfig): Service {
   // Object changes, usage samples and kept logs (history/, issue 27): each feature is made here and
   // registers on recorded.hooks before the registry makes its first cache.
   const recorded = new Recorded({ backend, logger, now: config.now ?? Date.now });
-  recorded.keptLogs = recorded.own(
-    new KeptLogs({
+  recorded.changes = recorded.own(
+    new ChangeHistory({
       ...recorded.deps,
       hooks: recorded.hooks,
-      ...(config.keptLogs ? { options: config.keptLogs } : {}),
-      isRecorded: (clusterId) => recorded.hooks.wasViewed(clusterId),
+      // Retention and the cap are the event history's unless given (one pair of numbers bounds both).
+      options: {
+        ...(config.eventHistory?.retentionMs !== undefined
+          ? { retentionMs: config.eventHistory.retentionMs }
+          : {}),
+        ...(config.eventHistory?.maxPerCluster !== undefined
+          ? { maxPerCluster: config.eventHistory.maxPerCluster }
+          : {}),
+        ...config.changeHistory,
+      },
     }),
   );
   recorded.usage = recorded.own(
@@ -220,6 +231,14 @@ export function createService(config: ServiceConfig): Service {
       options: config.usage,
       // Read at each tick, after the registry below exists (start() is called once it does).
       clusters: () => registry.allClusters(),
+      isRecorded: (clusterId) => recorded.hooks.wasViewed(clusterId),
+    }),
+  );
+  recorded.keptLogs = recorded.own(
+    new KeptLogs({
+      ...recorded.deps,
+      hooks: recorded.hooks,
+      ...(config.keptLogs ? { options: config.keptLogs } : {}),
       isRecorded: (clusterId) => recorded.hooks.wasViewed(clusterId),
     }),
   );
@@ -266,11 +285,12 @@ export function createService(config: ServiceConfig): Service {
       .map((w) => w.workspaceId),
   );
   history.startAll(registry.allClusters());
+  recorded.changes.startAll(registry.allClusters());
+  recorded.usage.start();
   recorded.keptLogs.attach(
     (clusterId) => registry.byId(clusterId),
     registry.allClusters().map((c) => c.clusterId),
   );
-  recorded.usage.start();
   let webUrl: string | null = null;
   const settings: AppSettingsDeps = {
     store: storage.settings,

@@ -11,6 +11,7 @@
  */
 import type { Logger } from '../logger';
 import type { StorageBackend } from '../storage/backend';
+import type { ChangeHistory } from './changes/index';
 import { RecordingHooks } from './hooks';
 import type { KeptLogs } from './kept-logs/index';
 import type { UsageHistory } from './usage/index';
@@ -22,6 +23,8 @@ export interface RecordedFeature {
 
 export class Recorded {
   readonly hooks: RecordingHooks;
+  /** Object changes (changes/): which clusters are recorded, flush/version for reads; absent until createService makes it. */
+  changes?: ChangeHistory;
   /** The logs of dead containers of recorded clusters (kept-logs/); absent until createService makes it. */
   keptLogs?: KeptLogs;
   /** Usage samples of recorded clusters (usage/); absent until createService makes it. */

@@ -25,6 +25,10 @@ export interface RecorderLeasesDeps {
   onTaken(clusterId: string): void;
   /** The lease ended without being released (its connection died): stop writing this cluster. */
   onLost(clusterId: string): void;
+  /** The lease's key for a cluster, when not the event history's (history/changes has its own). */
+  keyOf?: (clusterId: string) => string;
+  /** What logs name the writer (default `event history`). */
+  label?: string;
 }
 
 export class RecorderLeases {
@@ -107,7 +111,7 @@ export class RecorderLeases {
       .catch((err: unknown) =>
         this.deps.logger.warn(
           { clusterId, err: String(err) },
-          'event history: releasing a recorder lease failed',
+          `${this.deps.label ?? 'event history'}: releasing a recorder lease failed`,
         ),
       );
   }
@@ -123,11 +127,11 @@ export class RecorderLeases {
 
   private async tryLease(clusterId: string): Promise<Lease | null> {
     try {
-      return await this.deps.backend.tryLease(recorderLeaseKey(clusterId));
+      return await this.deps.backend.tryLease((this.deps.keyOf ?? recorderLeaseKey)(clusterId));
     } catch (err) {
       this.deps.logger.warn(
         { clusterId, err: String(err) },
-        'event history: asking for a recorder lease failed',
+        `${this.deps.label ?? 'event history'}: asking for a recorder lease failed`,
       );
       return null;
     }
@@ -146,7 +150,7 @@ export class RecorderLeases {
       this.held.delete(clusterId);
       this.deps.logger.warn(
         { clusterId },
-        'event history: the recorder lease was lost (its connection ended); another replica may record',
+        `${this.deps.label ?? 'event history'}: the recorder lease was lost (its connection ended); another replica may record`,
       );
       this.deps.onLost(clusterId);
     });
