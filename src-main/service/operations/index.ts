@@ -75,6 +75,7 @@ export function createHandlers(
       history,
       jobs: snapshots,
       opener,
+      ...(recorded ? { recorded } : {}),
     }),
   };
 }

@@ -10,6 +10,7 @@ import type { ClusterRegistry } from '../clusters/registry';
 import type { OperationHandlers, Principal } from '../context';
 import { ProblemError } from '../errors';
 import type { EventHistory } from '../events/history/index';
+import type { Recorded } from '../history/index';
 import type { SnapshotJobs } from '../snapshots/jobs';
 import type { SnapshotOpener } from '../snapshots/open';
 import { clusterSource } from '../snapshots/source';
@@ -28,6 +29,8 @@ export interface SnapshotDeps {
   history: EventHistory;
   jobs: SnapshotJobs;
   opener: SnapshotOpener;
+  /** What Skiff records beyond events (issue 27): a capture takes it up to its start (format 3). */
+  recorded?: Recorded;
 }
 
 const notFound = (snapshotId: string) =>
@@ -97,7 +100,9 @@ export function snapshotHandlers(
         : undefined;
       // `--authorize rbac`: the capture takes only what its taker may read; the rest is gaps.
       const access = deps.registry.access(cluster, ctx.principal);
-      const job = await deps.jobs.start(clusterSource(cluster, history, access), params.workspaceId, {
+      const recorded = deps.recorded && { db: deps.recorded.deps.backend };
+      const source = clusterSource(cluster, history, access, recorded);
+      const job = await deps.jobs.start(source, params.workspaceId, {
         logLines: body?.logLines ?? DEFAULT_SNAPSHOT_LOG_LINES,
         logs: body?.logs ?? 'all',
         ...(kinds ? { kinds } : {}),

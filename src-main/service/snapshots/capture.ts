@@ -5,6 +5,7 @@ import type { ScopeAttributes } from '../auth/read-scope';
 import { cleanObject, type ResourceEntry } from '../cache/entries';
 import { captureKinds, type WantedKind } from './capture-kinds';
 import { captureLogs, reasonOf } from './capture-logs';
+import { captureRecorded } from './capture-recorded';
 import { type CaptureScope, forbiddenGap, inScope } from './capture-scope';
 import { historyEventRow, liveEventRow } from './event-rows';
 import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION } from './format';
@@ -16,7 +17,8 @@ import { SnapshotWriter } from './writer';
  * Takes one cluster into one `.skiff` file (layout: format.ts). The kinds its discovery serves and
  * their objects as capture-kinds.ts says (the nine from the watch caches, the rest page by page);
  * events from one chunked list of the cluster, then the event history's rows the cluster no longer
- * has; metrics from metrics.k8s.io; logs with a bounded number of requests open. A part that fails
+ * has; metrics from metrics.k8s.io; what Skiff recorded of it up to the start (changes, usage,
+ * kept logs: capture-recorded.ts); logs with a bounded number of requests open. A part that fails
  * is a gap and the capture goes on; only objects that cannot be listed at all (every kind failed)
  * fail it (CaptureFailed), and then no file is left behind. With `--authorize rbac` every part is
  * taken only where its taker may read it, the rest a gap with reason `forbidden: …`
@@ -66,6 +68,7 @@ export async function captureSnapshot(source: CaptureSource, req: CaptureRequest
     const pods = await captureObjects(source, writer, req);
     await captureEvents(source, writer, req);
     await captureMetrics(source, writer, req);
+    await captureRecorded(source, writer, { untilMs: started, gaps: req.gaps, signal: req.signal });
     if (req.logs !== 'none' && req.logLines > 0) await captureAllLogs(source, writer, req, pods);
     const kubernetesVersion = await version;
     const finished = now();

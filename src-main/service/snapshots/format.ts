@@ -13,11 +13,14 @@
  *   A Secret keeps no value (its key names and each value's length only: secrets-strip.ts).
  * - Each version's schema is fixed: SNAPSHOT_DDL_OF[v] is exactly what a file of version v holds.
  *   Version 2 is version 1 and the `kinds` table (the cluster's discovery at capture time); in a
- *   version-1 file, `objects.kind` names one of the nine kinds (RESOURCE_TYPES).
+ *   version-1 file, `objects.kind` names one of the nine kinds (RESOURCE_TYPES). Version 3 is
+ *   version 2 and what Skiff had recorded of the cluster up to takenAt (issue 27): the tables
+ *   change_history, usage_samples and kept_logs, each the app database's table of that name
+ *   (storage migration 8) without its cluster_id, bounded by RECORDED_LIMITS (checked in recorded-tables.ts).
  */
 
 export const SNAPSHOT_FORMAT = 'skiff-snapshot';
-export const SNAPSHOT_SCHEMA_VERSION = 2;
+export const SNAPSHOT_SCHEMA_VERSION = 3;
 export const SNAPSHOT_EXTENSION = '.skiff';
 
 /** Keys of the `meta` table. Values are text. */
@@ -122,8 +125,94 @@ const KINDS_DDL = `
   ) STRICT, WITHOUT ROWID;
 `;
 
+/**
+ * Version 3: what Skiff had recorded of the cluster when the capture started (issue 27), the app
+ * database's tables of the same names (storage migration 8) without cluster_id: a file holds one
+ * cluster. No index beyond the keys: an opened snapshot copies the rows into a database of the
+ * app's own schema (open-recorded.ts), which has the indexes its reads need.
+ * - change_history: the newest object changes (time_ms up to takenAt); patch is an RFC 6902 JSON
+ *   Patch (a JSON array of objects) from the previous recorded version, object the whole object
+ *   (a JSON object) where the recorder kept one, else null.
+ * - usage_samples: the newest pod and node usage samples; containers is a JSON object
+ *   {name: {cpuMillicores, memoryBytes}}.
+ * - kept_logs: the newest logs of dead containers; lines is the kept text, line_count its lines.
+ */
+const RECORDED_DDL = `
+  CREATE TABLE change_history (
+    id INTEGER PRIMARY KEY,
+    time_ms INTEGER NOT NULL,
+    resource_type TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    name TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    change TEXT NOT NULL CHECK (change IN ('created', 'updated', 'deleted', 'seen')),
+    resource_version TEXT NOT NULL,
+    patch TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    object TEXT,
+    recorded_at INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE usage_samples (
+    subject TEXT NOT NULL CHECK (subject IN ('pod', 'node')),
+    namespace TEXT NOT NULL,
+    name TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    resolution_ms INTEGER NOT NULL,
+    containers TEXT NOT NULL,
+    PRIMARY KEY (subject, namespace, name, time_ms)
+  ) STRICT, WITHOUT ROWID;
+
+  CREATE TABLE kept_logs (
+    id INTEGER PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    pod TEXT NOT NULL,
+    pod_uid TEXT NOT NULL,
+    container TEXT NOT NULL,
+    restart_count INTEGER NOT NULL,
+    finished_at TEXT,
+    finished_ms INTEGER NOT NULL,
+    exit_code INTEGER,
+    reason TEXT NOT NULL,
+    lines TEXT NOT NULL,
+    line_count INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    kept_at INTEGER NOT NULL
+  ) STRICT;
+`;
+
+const MiB = 2 ** 20;
+
+/**
+ * What a version-3 file may hold of recorded data. An opened snapshot copies these rows into
+ * memory, so the bounds are what one opened file may cost: about half a GiB at the very most, a
+ * capture of a busy cluster's last hours far less. A capture takes the newest rows up to takenAt
+ * and leaves older ones out (a gap says how many); a single row over a value bound is left out
+ * too (the same gap). Keys (names, kinds, uids, resource versions, reasons) are FILE_LIMITS.keyBytes.
+ */
+export const RECORDED_LIMITS = {
+  changes: { rows: 200_000, totalBytes: 256 * MiB },
+  usage: { rows: 500_000, totalBytes: 128 * MiB },
+  keptLogs: { rows: 10_000, totalBytes: 256 * MiB },
+  /** A change's patch or object, as the objects' json (the apiserver stores 1.5 MiB by default). */
+  jsonBytes: 8 * MiB,
+  /** A change's summary: one line for people. */
+  summaryBytes: 4_096,
+  /** A usage sample's containers. */
+  containersBytes: 64 * 1024,
+  /** One kept log's text. */
+  linesBytes: 16 * MiB,
+  /** Times (time_ms, finished_ms, recorded_at, kept_at): milliseconds from 1970 to the end of 9999. */
+  maxMs: 253_402_300_799_999,
+} as const;
+
 /** The schema of each version a reader opens, by version. */
-export const SNAPSHOT_DDL_OF: Readonly<Record<number, string>> = { 1: DDL_V1, 2: DDL_V1 + KINDS_DDL };
+export const SNAPSHOT_DDL_OF: Readonly<Record<number, string>> = {
+  1: DDL_V1,
+  2: DDL_V1 + KINDS_DDL,
+  3: DDL_V1 + KINDS_DDL + RECORDED_DDL,
+};
 
 /** What a writer writes: the current version's schema. */
 export const SNAPSHOT_DDL = SNAPSHOT_DDL_OF[SNAPSHOT_SCHEMA_VERSION] as string;

@@ -72,6 +72,10 @@ const withMeta = (key: string, value: string) =>
 
 const MiB = 2 ** 20;
 
+/** A good change_history row's values (2026-03-01T11:50:00Z), for SQL that breaks one part of it. */
+const CHANGE =
+  "1, 1772365800000, 'deployment', 'Deployment', 'shop', 'checkout', 'u', 'updated', '7', '[]', 'image', NULL, 1772365800000";
+
 export const HOSTILE_FILES: readonly HostileFile[] = [
   {
     what: 'objects replaced by a view that never ends (the red team’s file)',
@@ -271,6 +275,135 @@ export const HOSTILE_FILES: readonly HostileFile[] = [
       `PRAGMA ignore_check_constraints = ON; INSERT INTO kinds VALUES ('widget', 'example.dev', 'v1', 'widgets', 'widget', 'Widget', 2, '[]', '[]', '[]', NULL);`,
     ),
     detail: /a row of kinds holds a value of the wrong type/,
+  },
+  // Version 3: what Skiff had recorded (recorded-tables.ts).
+  {
+    what: 'a recorded change whose patch is not JSON',
+    build: changed(`INSERT INTO change_history VALUES (${CHANGE.replace("'[]'", "'[{'")});`),
+    detail: /the file is damaged \(the change of deployment shop\/checkout is not an RFC 6902 JSON Patch/,
+  },
+  {
+    what: 'a recorded change whose patch is an object, not a list of operations',
+    build: changed(`INSERT INTO change_history VALUES (${CHANGE.replace("'[]'", `'{"op":"add"}'`)});`),
+    detail: /the change of deployment shop\/checkout is not an RFC 6902 JSON Patch/,
+  },
+  {
+    what: 'a recorded change whose patch holds something other than operations',
+    build: changed(`INSERT INTO change_history VALUES (${CHANGE.replace("'[]'", "'[1]'")});`),
+    detail: /the change of deployment shop\/checkout is not an RFC 6902 JSON Patch/,
+  },
+  {
+    what: 'a recorded change whose object names metadata twice',
+    build: changed(
+      `INSERT INTO change_history VALUES (${CHANGE.replace('NULL', `'{"metadata":{},"metadata":5}'`)});`,
+    ),
+    detail:
+      /the change of deployment shop\/checkout is not an RFC 6902 JSON Patch \(a JSON array of objects\) with a Kubernetes object or null/,
+  },
+  {
+    what: 'a recorded change whose object is not JSON',
+    build: changed(`INSERT INTO change_history VALUES (${CHANGE.replace('NULL', "'{'")});`),
+    detail: /the change of deployment shop\/checkout is not/,
+  },
+  {
+    what: 'a recorded change of 9 MiB',
+    build: changed(
+      `INSERT INTO change_history VALUES (${CHANGE.replace("'[]'", `'[{"op":"add","path":"/x","value":"' || printf('%.*c', ${9 * MiB}, 'x') || '"}]'`)});`,
+    ),
+    detail:
+      /the change of deployment shop\/checkout is larger than a snapshot allows \(8 MiB of patch and of object, 4096 bytes of summary\)/,
+  },
+  {
+    what: 'a recorded change whose summary is a page long',
+    build: changed(
+      `INSERT INTO change_history VALUES (${CHANGE.replace("'image'", "printf('%.*c', 4097, 's')")});`,
+    ),
+    detail: /the change of deployment shop\/checkout is larger than a snapshot allows/,
+  },
+  {
+    what: 'a recorded change neither created, updated, deleted nor seen',
+    build: changed(
+      `PRAGMA ignore_check_constraints = ON; INSERT INTO change_history VALUES (${CHANGE.replace("'updated'", "'exploded'")});`,
+    ),
+    detail: /a row of change_history holds a value of the wrong type/,
+  },
+  {
+    what: 'a recorded change at a time before 1970',
+    build: changed(`INSERT INTO change_history VALUES (${CHANGE.replace('1772365800000', '-1')});`),
+    detail: /a row of change_history holds a time outside the years 1970 to 9999/,
+  },
+  {
+    what: 'a recorded change whose name is longer than any Kubernetes name',
+    build: changed(
+      `INSERT INTO change_history VALUES (${CHANGE.replace("'checkout'", "printf('%.*c', 300, 'n')")});`,
+    ),
+    detail: /a row of change_history has a key longer than 253 bytes/,
+  },
+  {
+    what: 'more recorded changes than a snapshot holds',
+    build: changed(
+      `${ENDLESS.replace('SELECT x+1 FROM c', 'SELECT x+1 FROM c WHERE x < 200001')} INSERT INTO change_history SELECT x, 1772365800000, 'pod', 'Pod', 'shop', 'p'||x, 'u', 'updated', '1', '[]', '', NULL, 1772365800000 FROM c;`,
+    ),
+    detail: /its change_history table has more than 200000 rows/,
+  },
+  {
+    what: 'a usage sample whose containers are not JSON',
+    build: changed(`INSERT INTO usage_samples VALUES ('pod', 'shop', 'web', 1772365800000, 30000, 'cpu');`),
+    detail: /the file is damaged \(the usage sample of pod shop\/web is not a JSON object of containers/,
+  },
+  {
+    what: 'a usage sample whose CPU is text',
+    build: changed(
+      `INSERT INTO usage_samples VALUES ('pod', 'shop', 'web', 1772365800000, 30000, '{"app":{"cpuMillicores":"250","memoryBytes":1}}');`,
+    ),
+    detail: /the usage sample of pod shop\/web is not a JSON object of containers/,
+  },
+  {
+    what: 'a usage sample of something neither a pod nor a node',
+    build: changed(
+      `PRAGMA ignore_check_constraints = ON; INSERT INTO usage_samples VALUES ('volume', 'shop', 'web', 1772365800000, 30000, '{}');`,
+    ),
+    detail: /a row of usage_samples holds a value of the wrong type/,
+  },
+  {
+    what: 'a usage sample of 65 KiB',
+    build: changed(
+      `INSERT INTO usage_samples VALUES ('node', '', 'n1', 1772365800000, 30000, '{"' || printf('%.*c', 66000, 'c') || '":{}}');`,
+    ),
+    detail: /the usage sample of node n1 is larger than a snapshot allows \(65536 bytes of containers\)/,
+  },
+  {
+    what: 'a kept log of 17 MiB',
+    build: changed(
+      `INSERT INTO kept_logs VALUES (1, 'shop', 'web', 'u', 'app', 0, NULL, 1772365800000, 1, 'Error', printf('%.*c', ${17 * MiB}, 'l'), 1, 1, 1772365800000);`,
+    ),
+    detail: /the kept log of shop\/web container app is larger than a snapshot allows \(16 MiB of lines\)/,
+  },
+  {
+    what: 'a kept log whose exit code is text',
+    build: (path) => {
+      const schema = (from: string, to: string) =>
+        `PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql, '${from}', '${to}') WHERE name = 'kept_logs';`;
+      writeBase(path);
+      rewrite(path, schema('kept_at INTEGER NOT NULL\n  ) STRICT', 'kept_at INTEGER NOT NULL\n  )'));
+      rewrite(
+        path,
+        `INSERT INTO kept_logs VALUES (1, 'shop', 'web', 'u', 'app', 0, NULL, 1772365800000, 'one', 'Error', '', 0, 0, 1772365800000); ${schema('kept_at INTEGER NOT NULL\n  )', 'kept_at INTEGER NOT NULL\n  ) STRICT')}`,
+      );
+    },
+    detail: /a row of kept_logs holds a value of the wrong type/,
+  },
+  {
+    what: 'a kept log kept after the year 9999',
+    build: changed(
+      `INSERT INTO kept_logs VALUES (1, 'shop', 'web', 'u', 'app', 0, NULL, 1772365800000, 1, 'Error', '', 0, 0, 253402300800000);`,
+    ),
+    detail: /a row of kept_logs holds a time outside the years 1970 to 9999/,
+  },
+  {
+    what: 'an index on a recorded table',
+    build: changed('CREATE INDEX changes_by_name ON change_history (name);'),
+    detail: /it holds index "changes_by_name"/,
   },
   {
     what: 'more event rows that cannot be read than a snapshot may leave out',

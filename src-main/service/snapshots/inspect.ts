@@ -6,6 +6,7 @@ import { EVENT_FIELDS } from './event-shape';
 import { factsOf, invalidSnapshot, META_SQL, type MetaRow, metaOf, type SnapshotFacts } from './facts';
 import { KINDS_ROW_LIMIT, KINDS_ROWS_SQL, KINDS_SIZE_SQL, kindsSizeProblem } from './kinds-table';
 import { type Probe, ProbeAborted, ProbeCrashed, ProbeQueryError, ProbeTimeout, withProbe } from './probe';
+import { recordedTablesProblem } from './recorded-tables';
 import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProblem } from './schema';
 
 /**
@@ -15,12 +16,14 @@ import { metaTableProblem, SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProble
  * other than the format's (schema.ts), a meta table that does not say a finished snapshot of a
  * version this Skiff reads (facts.ts), a row of the wrong type or over its size (connection.ts,
  * FILE_LIMITS), an object or metric that is not a JSON object, a kinds table (version 2) larger
- * than its bounds or holding what is not a kind (kinds-table.ts).
+ * than its bounds or holding what is not a kind (kinds-table.ts), recorded tables (version 3)
+ * larger than their bounds or holding rows that are not what they record (recorded-tables.ts).
  *
  * Rules:
  * - The order is fixed, cheapest and most telling first: the file, its header, the meta table's
  *   own schema, meta, the rest of the schema (the file's version's: schema.ts), the rows table by
- *   table (the kinds table's size before its rows), then the digest; the event
+ *   table (the kinds table's size before its rows; the recorded tables last, each's size before
+ *   its rows), then the digest; the event
  *   rows' JSON is parsed meanwhile in a second process. Nothing reads a table before its schema
  *   entry is known to be the format's.
  * - Event rows that cannot be read (event-shape.ts) do not refuse the file: their rowids are kept
@@ -243,6 +246,10 @@ async function inspectFile(probe: Probe, shownAs: string, verified: () => void) 
     if ((check.since ?? 1) > facts.schemaVersion) continue;
     const [row] = await probe.all<RowProblem>(check.sql);
     if (row) throw invalidSnapshot(shownAs, rowProblem(check, row));
+  }
+  if (facts.schemaVersion >= 3) {
+    const recorded = await recordedTablesProblem((sql) => probe.all(sql));
+    if (recorded) throw invalidSnapshot(shownAs, recorded);
   }
   const gaps = await fileGaps(probe);
   const { sha256, bytes } = await probe.digest();

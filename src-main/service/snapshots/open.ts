@@ -12,6 +12,7 @@ import type { Logger } from '../logger';
 import type { AppDatabase } from '../storage/database';
 import { type CheckedSnapshot, checkSnapshot } from './inspect';
 import { buildSnapshotHistory } from './open-history';
+import { buildSnapshotRecorded, type SnapshotRecorded } from './open-recorded';
 import { openSnapshotFile, type SnapshotFile } from './reader';
 import { snapshotCluster } from './snapshot-cluster';
 import { snapshotContent } from './snapshot-content';
@@ -20,7 +21,8 @@ import { snapshotContent } from './snapshot-content';
  * Opening `.skiff` files as read-only clusters (issue 10 §2, issue 23 §4). An opened snapshot is a
  * cluster connection that reads its file (snapshot-cluster.ts): each kind's watch cache pages
  * through the file's objects when it is first read, single objects, logs and metrics are read
- * from the file, and the event history too (open-history.ts), never from the app's database.
+ * from the file, and the event history too (open-history.ts), and what Skiff had recorded
+ * (open-recorded.ts), never from the app's database.
  * Nothing serves HTTP and nothing is serialised in between. Only `--snapshot-kubeconfig` asks for
  * more: kubectl needs an apiserver, so kubeconfigYaml starts an embedded simulator per snapshot
  * (frozen, on loopback, with a token of its own) the first time it is called.
@@ -48,6 +50,8 @@ interface Open {
   /** Started for kubectl only, by kubeconfigYaml. */
   sim?: Promise<Simulator>;
   history?: Promise<{ store: HistoryStore; db: AppDatabase }>;
+  /** What Skiff had recorded (version 3), built on first read. */
+  recorded?: Promise<SnapshotRecorded | undefined>;
   /** An uploaded file this service owns and removes when done. */
   owned?: string;
 }
@@ -200,6 +204,10 @@ export class SnapshotOpener {
           entry.history ??= buildSnapshotHistory(file, clusterId, logger);
           return (await entry.history).store;
         },
+        recorded: async () => {
+          entry.recorded ??= buildSnapshotRecorded(file, clusterId, logger);
+          return (await entry.recorded)?.tables;
+        },
       });
     } catch (err) {
       file.close();
@@ -294,5 +302,7 @@ async function release(o: Open): Promise<void> {
   o.file.close();
   const h = await o.history?.catch(() => undefined);
   h?.db.close();
+  const r = await o.recorded?.catch(() => undefined);
+  r?.db.close();
   if (o.owned) await rm(o.owned, { force: true });
 }

@@ -62,8 +62,8 @@ describe('meta', () => {
   });
 
   it('a file of the reader’s own version opens, and says which it is', async () => {
-    expect(SNAPSHOT_SCHEMA_VERSION).toBe(2);
-    expect((await opened(withMeta({}))).schemaVersion).toBe(2);
+    expect(SNAPSHOT_SCHEMA_VERSION).toBe(3);
+    expect((await opened(withMeta({}))).schemaVersion).toBe(3);
   });
 
   it('a schemaVersion that is not a whole number, or is 0, is refused', async () => {
@@ -112,9 +112,9 @@ describe('meta', () => {
 
   it('the checks go in order: what the file is, its version, then whether it finished', async () => {
     expect(
-      (await refusal(withMeta({ format: 'other', schemaVersion: '3', complete: null }))).message,
+      (await refusal(withMeta({ format: 'other', schemaVersion: '4', complete: null }))).message,
     ).toMatch(/meta\.format/);
-    expect((await refusal(withMeta({ schemaVersion: '3', complete: null }))).code).toBe(
+    expect((await refusal(withMeta({ schemaVersion: '4', complete: null }))).code).toBe(
       'snapshot_version_unsupported',
     );
     expect((await refusal(withMeta({ complete: null, context: null }))).message).toMatch(/did not finish/);

@@ -6,6 +6,7 @@ import { openSnapshotConnection } from './connection';
 import { invalidSnapshot, type SnapshotFacts } from './facts';
 import type { CheckedSnapshot } from './inspect';
 import { readSnapshotKinds, type SnapshotKind } from './kinds-table';
+import { RECORDED_COLUMNS, type RecordedRowOf, type RecordedTable } from './recorded-tables';
 import { SCHEMA_ROWS, SCHEMA_SQL, type SchemaRow, schemaProblem } from './schema';
 
 export type { SnapshotFacts } from './facts';
@@ -18,6 +19,8 @@ export type { SnapshotFacts } from './facts';
  * costs its rows and no sort), or one by one by name; events and metrics when first asked for, and
  * an object is parsed only when something reads it; logs stay in the file and are read per
  * container. The kinds are read once, through kinds-table.ts (a version-1 file holds the nine).
+ * The recorded tables (version 3) are read in batches, once, into an opened snapshot's own
+ * database (open-recorded.ts); a file of an older version has none.
  * The event rows the check found unreadable are never returned. A read that fails (a file changed
  * or damaged under the service) is `invalid_snapshot`, never a raw error.
  */
@@ -79,6 +82,11 @@ export interface SnapshotFile {
   liveEvents(): SnapshotObject[];
   /** Every event row, history included, in batches so a caller can yield between them. */
   eventBatches(size: number): Generator<SnapshotEventRow[]>;
+  /**
+   * Every row of a recorded table (version 3) in its key's order, in batches so a caller can yield
+   * between them; nothing for a file of an older version.
+   */
+  recordedBatches<T extends RecordedTable>(table: T, size: number): Generator<Array<RecordedRowOf[T]>>;
   podMetrics(): KubeObject[];
   nodeMetrics(): KubeObject[];
   log(namespace: string, pod: string, container: string, previous: boolean): string | undefined;
@@ -279,6 +287,25 @@ export function openSnapshotFile(path: string, checked: CheckedSnapshot, shownAs
             if (next.done) break;
             const r = next.value as { id: number; json: string; expired: number };
             if (!unreadable.has(r.id)) out.push({ json: r.json, expired: r.expired === 1 });
+          }
+          return out;
+        });
+        if (batch.length === 0) return;
+        yield batch;
+      }
+    },
+    *recordedBatches<T extends RecordedTable>(table: T, size: number) {
+      if (facts.schemaVersion < 3) return;
+      const rows = guarded(() =>
+        db.prepare(`SELECT ${RECORDED_COLUMNS[table].join(', ')} FROM ${table}`).iterate(),
+      );
+      for (;;) {
+        const batch = guarded(() => {
+          const out: Array<RecordedRowOf[T]> = [];
+          while (out.length < size) {
+            const next = rows.next();
+            if (next.done) break;
+            out.push(next.value as unknown as RecordedRowOf[T]);
           }
           return out;
         });

@@ -35,6 +35,9 @@ describe('schemaProblem', () => {
       'metrics',
       'gaps',
       'kinds',
+      'change_history',
+      'usage_samples',
+      'kept_logs',
     ]);
     expect(SCHEMA_ROWS).toBe(FORMAT.length + 1);
     expect(schemaProblem(FORMAT)).toBeUndefined();
@@ -55,7 +58,7 @@ describe('schemaProblem', () => {
     };
     const renamed = FORMAT.map((r) => (r.name === 'objects' ? { ...r, name: 'o', tbl_name: 'o' } : r));
     expect(schemaProblem([...renamed, view])).toBe(
-      'it holds view "objects", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps, kinds and their indexes)',
+      'it holds view "objects", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps, kinds, change_history, usage_samples, kept_logs and their indexes)',
     );
     const trigger = { type: 'trigger', name: 't', tbl_name: 'gaps', sql: 'CREATE TRIGGER t …' };
     const table = { type: 'table', name: 'notes', tbl_name: 'notes', sql: 'CREATE TABLE notes (x)' };
@@ -103,29 +106,59 @@ describe('schemaProblem', () => {
 
 describe('schemaProblem for a version', () => {
   const V1 = entries(SNAPSHOT_DDL_OF[1]!);
+  const V2 = entries(SNAPSHOT_DDL_OF[2]!);
+  const RECORDED = ['change_history', 'usage_samples', 'kept_logs'];
 
   it("takes exactly that version's schema: version 1 without the kinds table, version 2 with it", () => {
     expect(V1.map((r) => r.name)).not.toContain('kinds');
-    expect(FORMAT.filter((r) => r.name !== 'kinds')).toEqual(V1);
+    expect(V2.filter((r) => r.name !== 'kinds')).toEqual(V1);
     expect(schemaProblem(V1, 1)).toBeUndefined();
-    expect(schemaProblem(FORMAT, 2)).toBeUndefined();
-    expect(schemaProblem(FORMAT, 1)).toBe(
+    expect(schemaProblem(V2, 2)).toBeUndefined();
+    expect(schemaProblem(V2, 1)).toBe(
       'it holds table "kinds", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps and their indexes)',
     );
     expect(schemaProblem(V1, 2)).toBe('it has no table kinds');
+  });
+
+  it('version 3 is version 2 and the recorded tables, and only version 3 has them', () => {
+    expect(FORMAT.filter((r) => !RECORDED.includes(r.name as string))).toEqual(V2);
+    expect(schemaProblem(FORMAT, 3)).toBeUndefined();
+    expect(schemaProblem(FORMAT, 2)).toBe(
+      'it holds table "change_history", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps, kinds and their indexes)',
+    );
+    expect(schemaProblem(V2, 3)).toBe('it has no table change_history');
+    expect(
+      schemaProblem(
+        FORMAT.filter((r) => r.name !== 'kept_logs'),
+        3,
+      ),
+    ).toBe('it has no table kept_logs');
+    expect(
+      schemaProblem(
+        swap(
+          'usage_samples',
+          'CREATE TABLE usage_samples (subject TEXT, namespace TEXT, name TEXT, time_ms INTEGER, resolution_ms INTEGER, containers TEXT)',
+        ),
+        3,
+      ),
+    ).toBe('its table usage_samples is not as the snapshot format defines it');
   });
 
   it('without a version takes either version, and says what is wrong against the current one', () => {
     expect(schemaProblem(V1)).toBeUndefined();
     expect(schemaProblem(FORMAT)).toBeUndefined();
     const view = { type: 'view', name: 'v', tbl_name: 'v', sql: 'CREATE VIEW v AS SELECT 1' };
-    expect(schemaProblem([...V1, view])).toMatch(/^it holds view "v", .*gaps, kinds and their indexes\)$/);
+    expect(schemaProblem([...V1, view])).toMatch(
+      /^it holds view "v", .*gaps, kinds, change_history, usage_samples, kept_logs and their indexes\)$/,
+    );
+    expect(schemaProblem(V2)).toBeUndefined();
     expect(schemaProblem(V1.filter((r) => r.name !== 'logs'))).toBe('it has no table logs');
   });
 
   it('compares a version it does not know with the current one', () => {
     expect(schemaProblem(FORMAT, 99)).toBeUndefined();
     expect(schemaProblem(V1, 99)).toBe('it has no table kinds');
+    expect(schemaProblem(V2, 99)).toBe('it has no table change_history');
   });
 
   it('names a kinds table that is not the format’s', () => {
@@ -133,7 +166,7 @@ describe('schemaProblem for a version', () => {
       'kinds',
       'CREATE TABLE kinds (resource_type TEXT PRIMARY KEY, json TEXT) WITHOUT ROWID',
     );
-    expect(schemaProblem(loose, 2)).toBe('its table kinds is not as the snapshot format defines it');
+    expect(schemaProblem(loose, 3)).toBe('its table kinds is not as the snapshot format defines it');
     const indexed = [
       ...FORMAT,
       {
@@ -143,7 +176,7 @@ describe('schemaProblem for a version', () => {
         sql: 'CREATE INDEX kinds_by_kind ON kinds (kind)',
       },
     ];
-    expect(schemaProblem(indexed, 2)).toMatch(/^it holds index "kinds_by_kind"/);
+    expect(schemaProblem(indexed, 3)).toMatch(/^it holds index "kinds_by_kind"/);
   });
 });
 

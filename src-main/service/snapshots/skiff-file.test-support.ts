@@ -10,6 +10,7 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_SCHEMA_VERSION, type SnapshotMeta } from './f
 import { checkSnapshot } from './inspect';
 import type { SnapshotKind } from './kinds-table';
 import { openSnapshotFile, type SnapshotFile } from './reader';
+import type { ChangeRow, KeptLogRow, UsageRow } from './recorded-tables';
 import { SnapshotWriter } from './writer';
 
 /**
@@ -50,6 +51,10 @@ export interface Rows {
   gaps?: SnapshotGap[];
   /** The kinds table; absent: the rows of the nine kinds `objects` has, as a capture writes them. */
   kinds?: SnapshotKind[];
+  /** What Skiff had recorded (version 3). */
+  changes?: ChangeRow[];
+  usage?: UsageRow[];
+  keptLogs?: KeptLogRow[];
 }
 
 /** Writes a complete snapshot file at `path` (through a `.partial` beside it); returns its size. */
@@ -67,6 +72,9 @@ export function writeSnapshot(
     for (const e of rows.events ?? []) writer.event(...e);
     for (const l of rows.logs ?? []) writer.log(...l);
     for (const m of rows.metrics ?? []) writer.metric(...m);
+    for (const c of rows.changes ?? []) writer.recorded('change_history', c);
+    for (const u of rows.usage ?? []) writer.recorded('usage_samples', u);
+    for (const k of rows.keptLogs ?? []) writer.recorded('kept_logs', k);
     writer.commit();
     return writer.finish({ ...META, ...meta }, rows.gaps ?? [], path);
   } catch (err) {
@@ -75,9 +83,20 @@ export function writeSnapshot(
   }
 }
 
+/** The tables version 3 added (what Skiff had recorded): dropped to make an older file. */
+const DROP_RECORDED = 'DROP TABLE change_history; DROP TABLE usage_samples; DROP TABLE kept_logs;';
+
 /** Makes a written file a version-1 file, as a Skiff before the kinds table wrote it. */
 export function toVersion1(path: string): void {
-  alterFile(path, "DROP TABLE kinds; UPDATE meta SET value = '1' WHERE key = 'schemaVersion'");
+  alterFile(
+    path,
+    `${DROP_RECORDED} DROP TABLE kinds; UPDATE meta SET value = '1' WHERE key = 'schemaVersion'`,
+  );
+}
+
+/** Makes a written file a version-2 file, as a Skiff before the recorded tables wrote it. */
+export function toVersion2(path: string): void {
+  alterFile(path, `${DROP_RECORDED} UPDATE meta SET value = '2' WHERE key = 'schemaVersion'`);
 }
 
 /** Runs SQL on a written file (to break it as a test needs), then closes it. */
@@ -124,3 +143,53 @@ export async function refusal(path: string, shownAs?: string): Promise<ProblemEr
   expect(thrown).toBeInstanceOf(ProblemError);
   return thrown as ProblemError;
 }
+
+/** A recorded change as the app's change_history holds one (cluster_id aside); `over` changes fields. */
+export const changeRow = (over: Partial<ChangeRow> = {}): ChangeRow => ({
+  id: 1,
+  time_ms: Date.parse('2026-03-01T11:50:00Z'),
+  resource_type: 'deployment',
+  kind: 'Deployment',
+  namespace: 'shop',
+  name: 'checkout',
+  uid: 'uid-shop-checkout',
+  change: 'updated',
+  resource_version: '42',
+  patch: JSON.stringify([
+    { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'app:1.4.2' },
+  ]),
+  summary: 'image app: 1.4.1 → 1.4.2',
+  object: null,
+  recorded_at: Date.parse('2026-03-01T11:50:00Z'),
+  ...over,
+});
+
+/** A usage sample as the app's usage_samples holds one (cluster_id aside). */
+export const usageRow = (over: Partial<UsageRow> = {}): UsageRow => ({
+  subject: 'pod',
+  namespace: 'shop',
+  name: 'checkout-1',
+  time_ms: Date.parse('2026-03-01T11:55:00Z'),
+  resolution_ms: 30_000,
+  containers: JSON.stringify({ app: { cpuMillicores: 250, memoryBytes: 128 * 2 ** 20 } }),
+  ...over,
+});
+
+/** A kept log as the app's kept_logs holds one (cluster_id aside). */
+export const keptLogRow = (over: Partial<KeptLogRow> = {}): KeptLogRow => ({
+  id: 1,
+  namespace: 'shop',
+  pod: 'checkout-1',
+  pod_uid: 'uid-shop-checkout-1',
+  container: 'app',
+  restart_count: 0,
+  finished_at: '2026-03-01T11:56:00Z',
+  finished_ms: Date.parse('2026-03-01T11:56:00Z'),
+  exit_code: 1,
+  reason: 'Error',
+  lines: '2026-03-01T11:55:59.000000000Z panic: no config\n',
+  line_count: 1,
+  bytes: 49,
+  kept_at: Date.parse('2026-03-01T11:56:01Z'),
+  ...over,
+});

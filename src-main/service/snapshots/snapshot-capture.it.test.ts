@@ -244,7 +244,7 @@ describe('a full capture', () => {
       const meta = metaOf(db);
       expect(meta).toMatchObject({
         format: 'skiff-snapshot',
-        schemaVersion: '2',
+        schemaVersion: '3',
         skiffVersion: SERVICE_VERSION,
         context: CONTEXT,
         server: stack.sim.url,

@@ -10,6 +10,8 @@
  * - An object is decoded only as it is read; one that cannot be decoded (a file changed since its
  *   check) is left out and logged, and the rest are served. A read that fails is invalid_snapshot.
  * - Pod metrics are read once and kept (they never change); logs come from the file per request.
+ * - What Skiff had recorded (version 3: changes, usage, kept logs) is the opener's to build, once,
+ *   on first read (open-recorded.ts); a file without it answers undefined.
  */
 
 import type { KubeObject } from '../../../src-shared/contract/models';
@@ -19,6 +21,7 @@ import {
   type FrozenKindRef,
   type FrozenRows,
   frozenCollection,
+  type RecordedTables,
 } from '../clusters/source-frozen';
 import type { HistoryStore } from '../events/history/store';
 import type { Logger } from '../logger';
@@ -32,6 +35,8 @@ export interface SnapshotClusterDeps {
   missing: readonly SnapshotGap[];
   /** Its event history, built on first read (open-history.ts). */
   history(): Promise<HistoryStore>;
+  /** Its recorded tables, built on first read (open-recorded.ts); undefined before version 3. */
+  recorded?(): Promise<RecordedTables | undefined>;
   logger: Logger;
 }
 
@@ -125,5 +130,6 @@ export function snapshotCluster(deps: SnapshotClusterDeps): FrozenCluster {
       return openSnapshotLog({ pod: pod as PodLike | undefined, log: file.log }, req);
     },
     history: deps.history,
+    recorded: async () => deps.recorded?.(),
   };
 }

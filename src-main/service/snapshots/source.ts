@@ -9,6 +9,7 @@ import { ProblemError } from '../errors';
 import type { HistoryRow } from '../events/history/filter';
 import type { EventHistory } from '../events/history/index';
 import type { KubeClient } from '../kube/kube-client';
+import type { Queryable } from '../storage/backend';
 import type { CaptureScope } from './capture-scope';
 import type { SnapshotKind } from './kinds-table';
 
@@ -20,6 +21,17 @@ import type { SnapshotKind } from './kinds-table';
 export interface CaptureDiscovery {
   kinds: readonly SnapshotKind[];
   gaps: readonly DiscoveryGap[];
+}
+
+/**
+ * What Skiff recorded of the cluster beyond events (issue 27), as a capture reads it
+ * (capture-recorded.ts); here for the same reason as CaptureDiscovery.
+ */
+export interface RecordedCapture {
+  /** The app's database: rows under the source's clusterId. */
+  db: Queryable;
+  /** Writes what the recorders still hold, so the capture reads it. */
+  flush?(): Promise<void>;
 }
 
 /** What a capture reads from: one cluster's caches and client, and its recorded events. */
@@ -38,6 +50,8 @@ export interface CaptureSource {
     after: { lastMs: number; eventId: string } | undefined,
     limit: number,
   ): Promise<HistoryRow[] | undefined>;
+  /** What Skiff recorded of the cluster (issue 27: capture-recorded.ts); absent when nothing is. */
+  recorded?: RecordedCapture;
   /**
    * `--authorize rbac`: where the taker may read a part (capture-scope.ts); absent when it may
    * read everything (authorization off), and then nothing is narrowed.
@@ -89,15 +103,18 @@ function scopeOf(cluster: ClusterConnection, access: ReadAccess) {
 
 /**
  * A connected cluster as a capture source; `history` absent when the service records no events,
- * `access` the taker's (`--authorize rbac`: the capture takes only what it may read).
+ * `access` the taker's (`--authorize rbac`: the capture takes only what it may read), `recorded`
+ * the app's recorded changes, usage and kept logs (absent: none are taken).
  */
 export function clusterSource(
   cluster: ClusterConnection,
   history?: EventHistory,
   access?: ReadAccess,
+  recorded?: RecordedCapture,
 ): CaptureSource {
   return {
     ...(access && !access.open ? { scope: scopeOf(cluster, access) } : {}),
+    ...(recorded ? { recorded } : {}),
     clusterId: cluster.clusterId,
     context: cluster.context,
     server: cluster.source.server,

@@ -4,6 +4,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import { SNAPSHOT_DDL, type SnapshotMeta } from './format';
 import { KIND_INSERT_SQL, kindRow, type SnapshotKind } from './kinds-table';
+import { type RecordedRowOf, type RecordedTable, recordedInsertSql, recordedValues } from './recorded-tables';
 
 /**
  * Writes one `.skiff` file under a temporary name and puts it in place only once it is whole.
@@ -89,6 +90,11 @@ export class SnapshotWriter {
       name,
       json,
     ]);
+  }
+
+  /** A row of a recorded table (version 3), as the app's table held it (recorded-tables.ts). */
+  recorded<T extends RecordedTable>(table: T, row: RecordedRowOf[T]): void {
+    this.run(recordedInsertSql(table), recordedValues(table, row));
   }
 
   /**
