@@ -72,6 +72,8 @@ const CHECKOUT_VERSIONS: Version[] = [
 
 let histories: Record<string, Version[]> = {};
 let failHistory: Problem | null = null;
+/** How many of the next `?at=` reads fail, as a cluster that stops answering for a moment. */
+let failAt = 0;
 const calls: Array<{ name: string; query: Record<string, string> }> = [];
 
 const problem = (status: number, code: Problem['code'], detail: string): IpcOutcome<never> => ({
@@ -101,6 +103,10 @@ function historyPage({ params, query = {} }: Input): IpcOutcome<ObjectChange[]> 
 }
 
 function objectAt({ params, query = {} }: Input): IpcOutcome<KubeObject> {
+  if (failAt > 0) {
+    failAt--;
+    return problem(503, 'cluster_unreachable', 'the database did not answer');
+  }
   const at = Date.parse(query.at ?? '');
   const last = (histories[keyOf(params)] ?? []).filter((v) => Date.parse(v.time) <= at).at(-1);
   if (!last?.object)
@@ -142,6 +148,7 @@ beforeAll(() => {
 beforeEach(() => {
   histories = { 'deployment/shop/checkout': CHECKOUT_VERSIONS };
   failHistory = null;
+  failAt = 0;
   calls.length = 0;
   useRoute.setState({
     area: 'resources',
@@ -339,6 +346,24 @@ describe('HistoryTab: diffs', () => {
     expect(
       await screen.findByText('Skiff has no recorded version of this object at either moment.'),
     ).toBeTruthy();
+  });
+});
+
+describe('HistoryTab: a version that could not be read', () => {
+  it('says so, and reads it again on Try again, for a diff and for a version as it was', async () => {
+    failAt = 1;
+    useRoute.getState().openHistory(CHECKOUT, { to: T('02:05:00') });
+    const { unmount } = tab();
+    expect(await screen.findByText('the database did not answer')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect((await diffEntries()).map((e) => e.path)).toEqual(['spec.template.spec.containers[app].image']);
+    unmount();
+    failAt = 1;
+    useRoute.getState().openHistory(CHECKOUT, { at: T('02:05:00') });
+    tab();
+    expect(await screen.findByText('the database did not answer')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect((await screen.findByTestId('history-as-it-was')).textContent).toContain('shop/checkout:1.4.1');
   });
 });
 

@@ -85,7 +85,11 @@ export function HistoryTab({ scope, target, kind }: { scope: Scope; target: Reso
         >
           {was.data === undefined ? (
             was.error ? (
-              <ProblemNotice error={was.error} what="that version" retrying={false} />
+              <ProblemNotice error={was.error} what="that version" retrying={false}>
+                <button type="button" onClick={was.reload}>
+                  Try again
+                </button>
+              </ProblemNotice>
             ) : (
               <p className="muted">Loading that version…</p>
             )

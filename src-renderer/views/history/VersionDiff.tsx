@@ -46,7 +46,19 @@ export function VersionDiff({
   );
   const error = before.error ?? after.error;
   if (!ready) {
-    if (error) return <ProblemNotice error={error} what="the versions to compare" retrying={false} />;
+    if (error) {
+      const again = () => {
+        if (before.error) before.reload();
+        if (after.error) after.reload();
+      };
+      return (
+        <ProblemNotice error={error} what="the versions to compare" retrying={false}>
+          <button type="button" onClick={again}>
+            Try again
+          </button>
+        </ProblemNotice>
+      );
+    }
     return <Loading label="Loading the two versions…" />;
   }
   if (before.data === null && after.data === null) {
