@@ -2,11 +2,13 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { OidcOptions } from '../service/auth/oidc/options';
 import { type EventHistoryOptions, parseDuration } from '../service/events/history/index';
+import type { KeptLogsOptions } from '../service/history/kept-logs/options';
 import type { UsageOptions } from '../service/history/usage/index';
 import { checkDatabaseUrl, DatabaseUrlError } from '../service/storage/database-url';
 import type { ChangeHistoryOptions } from '../service/history/changes/options';
 import { CHANGE_FLAGS, changeArgs } from './change-args';
 import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
+import { KEPT_LOGS_FLAGS, KEPT_LOGS_USAGE, type KeptLogsEnv, keptLogsArgs } from './kept-logs-args';
 import { OIDC_FLAGS, OIDC_USAGE, OidcUsageError, parseOidcArgs } from './oidc-args';
 import { usageArgs } from './usage-args';
 
@@ -31,6 +33,8 @@ export interface ServeOptions {
   eventHistory: EventHistoryOptions;
   /** --record-changes, --record-noisy-kinds (else $SKIFF_RECORD_CHANGES, $SKIFF_RECORD_NOISY_KINDS). */
   changeHistory: ChangeHistoryOptions;
+  /** --kept-logs, --kept-log-lines, --kept-logs-max-bytes (else $SKIFF_KEPT_LOGS…): the logs of dead containers. */
+  keptLogs: Partial<KeptLogsOptions>;
   /** --usage-interval (else $SKIFF_USAGE_INTERVAL): how often recorded clusters' usage is sampled. */
   usage?: UsageOptions;
   /** --demo-event-ttl: the demo cluster deletes events this old, as an apiserver's --event-ttl does. */
@@ -82,6 +86,7 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
        [--record-changes viewed|all|off] [--record-noisy-kinds]
        [--max-event-watches N (1-100, default 8)] [--usage-interval 30s|off]
+       ${KEPT_LOGS_USAGE}
        [--database postgres://USER:PASSWORD@HOST:5432/DB?sslmode=verify-full] [--replica-id NAME]
        [--snapshot FILE.skiff ...] [--snapshot-max-size 4GiB] [--snapshot-kubeconfig FILE] [--demo-kubeconfig FILE]
        [--snapshot-dir DIR]
@@ -126,6 +131,8 @@ export function parseServeArgs(
     /** $SKIFF_RECORD_CHANGES, $SKIFF_RECORD_NOISY_KINDS: the flags win. */
     recordChanges?: string | undefined;
     recordNoisyKinds?: string | undefined;
+    /** $SKIFF_KEPT_LOGS, $SKIFF_KEPT_LOG_LINES, $SKIFF_KEPT_LOGS_MAX_BYTES: the flags win. */
+    keptLogs?: KeptLogsEnv;
     /** $SKIFF_USAGE_INTERVAL: --usage-interval wins. */
     usageInterval?: string | undefined;
   },
@@ -157,6 +164,12 @@ export function parseServeArgs(
   let changeHistory: ChangeHistoryOptions;
   try {
     changeHistory = changeArgs(values, defaults);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+  let keptLogs: Partial<KeptLogsOptions>;
+  try {
+    keptLogs = keptLogsArgs(values, defaults.keptLogs ?? {});
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n${USAGE}`);
   }
@@ -230,6 +243,7 @@ export function parseServeArgs(
     ...(refresh.data !== undefined ? { refreshTokenDays: refresh.data } : {}),
     eventHistory,
     changeHistory,
+    keptLogs,
     ...(usage ? { usage } : {}),
     ...(demoEventTtlMs !== undefined ? { demoEventTtlMs } : {}),
     activityRetentionDays: activityDays.data,
@@ -394,6 +408,7 @@ function parse(argv: readonly string[]) {
     'activity-max-entries': { type: 'string' },
     'max-event-watches': { type: 'string' },
     'usage-interval': { type: 'string' },
+    ...KEPT_LOGS_FLAGS,
     snapshot: { type: 'string', multiple: true },
     'snapshot-max-size': { type: 'string' },
     'snapshot-kubeconfig': { type: 'string' },

@@ -44,6 +44,11 @@ async function main() {
     recordChanges: process.env.SKIFF_RECORD_CHANGES,
     recordNoisyKinds: process.env.SKIFF_RECORD_NOISY_KINDS,
     usageInterval: process.env.SKIFF_USAGE_INTERVAL,
+    keptLogs: {
+      keptLogs: process.env.SKIFF_KEPT_LOGS,
+      keptLogLines: process.env.SKIFF_KEPT_LOG_LINES,
+      keptLogsMaxBytes: process.env.SKIFF_KEPT_LOGS_MAX_BYTES,
+    },
   });
   if (opts.geoipDb && !existsSync(opts.geoipDb))
     throw new UsageError(`--geoip-db ${opts.geoipDb}: no such file or directory`);
@@ -136,6 +141,7 @@ async function main() {
     eventHistory: opts.eventHistory,
     changeHistory: opts.changeHistory,
     ...(opts.usage ? { usage: opts.usage } : {}),
+    keptLogs: opts.keptLogs,
     eventWatch: { maxPerCredential: opts.maxEventWatches },
     ...(opts.snapshotMaxBytes !== undefined ? { snapshotMaxBytes: opts.snapshotMaxBytes } : {}),
     ...(opts.snapshotDir ? { snapshotDir: opts.snapshotDir } : {}),
