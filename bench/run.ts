@@ -14,6 +14,7 @@ import { benchLogsViewer } from './logs-viewer';
 import { type MemoryPoint, measureMemory } from './memory';
 import { benchPages } from './pages';
 import { benchRbac } from './rbac';
+import { benchRecording } from './recording';
 import { benchRelations } from './relations';
 import { benchRendererTable } from './renderer-table';
 import { benchReplicas } from './replicas';
@@ -44,6 +45,7 @@ const SECTIONS = [
   'simulator',
   'replicas',
   'rbac',
+  'recording',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const USAGE = `usage: npm run bench -- [--quick] [--only ${SECTIONS.join(',')}]`;
@@ -70,7 +72,10 @@ const CLUSTER = 'bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // A stuck step must not hold the machine: the whole run is bounded.
 // The replicas section starts PostgreSQL, a simulator and five services of its own: minutes more.
-const DEADLINE_MS = ((quick ? 4 : 10) + (runs('replicas') ? (quick ? 3 : 6) : 0)) * 60_000;
+// The recording section records on both backends and seeds 1,000,000 changes into each: minutes more.
+const DEADLINE_MS =
+  ((quick ? 4 : 10) + (runs('replicas') ? (quick ? 3 : 6) : 0) + (runs('recording') ? (quick ? 4 : 8) : 0)) *
+  60_000;
 
 const n = (x: number) => x.toLocaleString('en-US');
 const timings: string[] = [];
@@ -160,6 +165,12 @@ async function main() {
     if (runs('replicas')) {
       const out = await timed('replicas', () => benchReplicas(join(dir, 'replicas'), quick, verdicts, judge));
       if (out) skipped.push(out.skipped);
+    }
+    if (runs('recording')) {
+      const out = await timed('recording', () =>
+        benchRecording(join(dir, 'recording'), quick, verdicts, judge),
+      );
+      skipped.push(...out.skipped);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
