@@ -41,11 +41,19 @@ import {
 import type { CaptureSource } from './source';
 import type { SnapshotWriter } from './writer';
 
+/** A part's bounds: rows, and bytes of text in all. */
+export interface PartLimits {
+  rows: number;
+  totalBytes: number;
+}
+
 export interface RecordedRequest {
   /** The capture's start: nothing recorded after it is taken. */
   untilMs: number;
   gaps: SnapshotGap[];
   signal: AbortSignal;
+  /** The parts' bounds: RECORDED_LIMITS' unless a test asks for smaller ones. */
+  limits?: { changes: PartLimits; usage: PartLimits; keptLogs: PartLimits };
 }
 
 /** Rows read per query. */
@@ -89,7 +97,7 @@ interface LeftOut {
 class Budget {
   rows = 0;
   bytes = 0;
-  constructor(private readonly limits: { rows: number; totalBytes: number }) {}
+  constructor(private readonly limits: PartLimits) {}
   /** Counts the row in when it fits; false when the part is full. */
   take(row: object): boolean {
     const b = recordedRowBytes(row);
@@ -105,7 +113,7 @@ export function leftOutGap(
   part: string,
   what: string,
   left: LeftOut,
-  limits: { rows: number; totalBytes: number },
+  limits: PartLimits,
 ): SnapshotGap | undefined {
   const reasons: string[] = [];
   if (left.forbidden > 0)
@@ -159,7 +167,8 @@ async function captureChanges(
 ): Promise<void> {
   const readable = changeReadable(source, scopeOf, req.signal);
   const left: LeftOut = { forbidden: 0, tooLarge: 0, older: 0 };
-  const budget = new Budget(RECORDED_LIMITS.changes);
+  const limits = (req.limits ?? RECORDED_LIMITS).changes;
+  const budget = new Budget(limits);
   let after = { time: req.untilMs, id: LAST_ID };
   for (;;) {
     const rows = await db.all<ChangeRow>(CHANGES_SQL, {
@@ -175,11 +184,7 @@ async function captureChanges(
       else if (!budget.take(r)) {
         full = true;
         break;
-      } else {
-        writer.recorded('change_history', r);
-        after = { time: r.time_ms, id: r.id };
-        continue;
-      }
+      } else writer.recorded('change_history', r);
       after = { time: r.time_ms, id: r.id };
     }
     if (full) {
@@ -191,7 +196,7 @@ async function captureChanges(
     await yieldToEventLoop();
     if (req.signal.aborted) throw req.signal.reason;
   }
-  const gap = leftOutGap('changes', 'changes', left, RECORDED_LIMITS.changes);
+  const gap = leftOutGap('changes', 'changes', left, limits);
   if (gap) req.gaps.push(gap);
 }
 
@@ -204,7 +209,8 @@ async function captureKeptLogs(
 ): Promise<void> {
   const scope = await scopeOf({ verb: 'get', group: '', resource: 'pods', subresource: 'log' });
   const left: LeftOut = { forbidden: 0, tooLarge: 0, older: 0 };
-  const budget = new Budget(RECORDED_LIMITS.keptLogs);
+  const limits = (req.limits ?? RECORDED_LIMITS).keptLogs;
+  const budget = new Budget(limits);
   // Kept logs are large: fewer per query.
   const limit = Math.max(1, Math.floor(BATCH / 10));
   let after = { time: req.untilMs, id: LAST_ID };
@@ -229,7 +235,7 @@ async function captureKeptLogs(
     await yieldToEventLoop();
     if (req.signal.aborted) throw req.signal.reason;
   }
-  const gap = leftOutGap('keptLogs', 'kept logs', left, RECORDED_LIMITS.keptLogs);
+  const gap = leftOutGap('keptLogs', 'kept logs', left, limits);
   if (gap) req.gaps.push(gap);
 }
 
@@ -244,14 +250,15 @@ async function captureUsage(
   const nodes = await scopeOf({ verb: 'list', group: '', resource: 'nodes' });
   const readable = (r: UsageRow) => (r.subject === 'node' ? nodes === undefined : inScope(pods, r.namespace));
   const left: LeftOut = { forbidden: 0, tooLarge: 0, older: 0 };
-  const budget = new Budget(RECORDED_LIMITS.usage);
+  const limits = (req.limits ?? RECORDED_LIMITS).usage;
+  const budget = new Budget(limits);
   const until = req.untilMs;
   // The newest `rows` samples are those after the time of the one past them (all of that
   // millisecond left out with it, so never more than the bound).
   const past = await db.get<{ time_ms: number }>(USAGE_CUTOFF_SQL, {
     cluster: clusterId,
     until,
-    offset: RECORDED_LIMITS.usage.rows,
+    offset: limits.rows,
   });
   const cutoff = past ? past.time_ms : -1;
   if (past) {
@@ -284,7 +291,7 @@ async function captureUsage(
     await yieldToEventLoop();
     if (req.signal.aborted) throw req.signal.reason;
   }
-  const gap = leftOutGap('usage', 'usage samples', left, RECORDED_LIMITS.usage);
+  const gap = leftOutGap('usage', 'usage samples', left, limits);
   if (gap) req.gaps.push(gap);
 }
 
