@@ -239,7 +239,9 @@ export function createService(config: ServiceConfig): Service {
       ...recorded.deps,
       hooks: recorded.hooks,
       ...(config.keptLogs ? { options: config.keptLogs } : {}),
-      isRecorded: (clusterId) => recorded.hooks.wasViewed(clusterId),
+      // Recorded as the changes are (--record-changes): off keeps no logs, all watches every cluster's pods.
+      isRecorded: (clusterId) => recorded.changes?.isRecordedCluster(clusterId) ?? false,
+      watchAtStart: recorded.changes.mode === 'all',
     }),
   );
   const registry: ClusterRegistry = new ClusterRegistry({

@@ -262,3 +262,42 @@ describe('kept logs, --kept-logs off', () => {
     expect(await kept(stack, ns, pod)).toEqual([]);
   });
 });
+
+describe('kept logs follow --record-changes', () => {
+  it('all: the pods of every cluster are watched from the start, with nobody viewing', async () => {
+    const stack = await startStack({ service: { changeHistory: { record: 'all' } } });
+    try {
+      const ns = addNamespace(stack, 'kept');
+      const pod = uniqueName('unviewed');
+      addPod(stack, ns, pod, { containers: ['app'] });
+      write(stack, ns, pod, 'app', 'nobody looked');
+      stack.sim.store.restartContainer(ns, pod, 'app', { exitCode: 1 });
+      // The kept-logs read below is the first request: it reads the database, not the cluster.
+      await keptRuns(stack, ns, pod, 1);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('off: a viewed cluster keeps no logs', async () => {
+    const stack = await startStack({ service: { changeHistory: { record: 'off' } } });
+    try {
+      await view(stack);
+      const ns = addNamespace(stack, 'kept');
+      const pod = uniqueName('unrecorded');
+      addPod(stack, ns, pod, { containers: ['app'] });
+      write(stack, ns, pod, 'app', 'not recorded');
+      stack.sim.store.restartContainer(ns, pod, 'app', { exitCode: 1 });
+      await eventually(async () => {
+        const res = await stack.get<{
+          resource: { status: { containerStatuses: { restartCount: number }[] } };
+        }>(`${stack.cluster}/kubernetes-proxy/namespaces/${ns}/pod/${pod}`);
+        expect(res.body.resource.status.containerStatuses[0]!.restartCount).toBe(1);
+      }, WAIT);
+      await keptLogsOf(stack).idle();
+      expect(await kept(stack, ns, pod)).toEqual([]);
+    } finally {
+      await stack.close();
+    }
+  });
+});
