@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValue, readablePath, versionDiff } from './version-diff';
+import { comparePointers, formatValue, readablePath, versionDiff } from './version-diff';
 
 /** The field-by-field diff of two recorded versions, as the History tab shows it. */
 
@@ -130,8 +130,35 @@ describe('readablePath', () => {
     expect(readablePath('', old)).toBe('');
   });
 
+  it('reads a segment that is not a whole number as a key, also in an array', () => {
+    const doc = { items: [{ name: 'a' }, { name: 'b' }] };
+    expect(readablePath('/items/x1', doc)).toBe('items.x1');
+    expect(readablePath('/items/1x', doc)).toBe('items["1x"]');
+  });
+
+  it('walks through a null or a scalar as through nothing', () => {
+    expect(readablePath('/spec/selector/app', { spec: { selector: null } })).toBe('spec.selector.app');
+    expect(readablePath('/spec/replicas/x', { spec: { replicas: 3 } })).toBe('spec.replicas.x');
+  });
+
   it('reads a numeric key of an object as a key, not a position', () => {
     expect(readablePath('/data/8080', { data: { '8080': 'http' } })).toBe('data["8080"]');
+  });
+});
+
+describe('comparePointers', () => {
+  it('orders positions by number, keys by text, and a parent before its fields', () => {
+    const sorted = ['/a/10', '/a/2', '/a', '/a/b', '/a/x2', '/a/2x', '/b', '/a/2/c'].sort(comparePointers);
+    expect(sorted).toEqual(['/a', '/a/2', '/a/2/c', '/a/10', '/a/2x', '/a/b', '/a/x2', '/b']);
+    expect(comparePointers('/a/10', '/a/2')).toBeGreaterThan(0);
+    expect(comparePointers('/a/10', '/a/b')).toBeLessThan(0);
+    expect(comparePointers('/a/x2', '/a/10')).toBeGreaterThan(0);
+    expect(comparePointers('/a/10', '/a/x2')).toBeLessThan(0);
+    expect(comparePointers('/a/2x', '/a/10')).toBeGreaterThan(0);
+    expect(comparePointers('/a/10', '/a/2x')).toBeLessThan(0);
+    expect(comparePointers('/a', '/a/b')).toBeLessThan(0);
+    expect(comparePointers('/a/b', '/a')).toBeGreaterThan(0);
+    expect(comparePointers('/a/b', '/a/b')).toBe(0);
   });
 });
 
@@ -157,5 +184,8 @@ describe('formatValue', () => {
       '',
     ]);
     expect(formatValue({ a: 1, b: ['x', 'y'] })).toBe('a: 1\nb:\n  - x\n  - y');
+    // A long value stays on its line, as in the YAML tab.
+    const long = 'word '.repeat(30).trim();
+    expect(formatValue({ message: long })).toBe(`message: ${long}`);
   });
 });

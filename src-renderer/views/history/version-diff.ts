@@ -72,8 +72,8 @@ export function readablePath(pointer: string, primary: unknown, secondary?: unkn
   return out;
 }
 
-/** Sorts pointers by their segments: keys by text, array positions by number. */
-function comparePointers(x: string, y: string): number {
+/** Orders pointers by their segments: keys by text, array positions by number, a parent first. */
+export function comparePointers(x: string, y: string): number {
   const a = tokensOf(x);
   const b = tokensOf(y);
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
@@ -120,17 +120,17 @@ export function versionDiff(before: unknown, after: unknown): FieldChange[] {
 }
 
 /**
- * A value as the diff shows it: a short scalar on one line (a string as it is, unless it would read
+ * A value as the diff shows it: a scalar on one line (a string as it is, unless it would read
  * as something else: empty, padded, multi-line or like a number, then JSON-quoted), anything larger
  * as YAML, the way the YAML tab shows the object.
  */
 export function formatValue(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') {
-    const plain =
-      value !== '' && value.trim() === value && !value.includes('\n') && Number.isNaN(Number(value));
+    // Number('') is 0, so the empty string is quoted too.
+    const plain = value.trim() === value && !value.includes('\n') && Number.isNaN(Number(value));
     return plain && value !== 'true' && value !== 'false' && value !== 'null' ? value : JSON.stringify(value);
   }
-  if (value === null || typeof value !== 'object') return String(value);
+  // YAML writes a number, a boolean and null as they read; lineWidth 0 never folds a long string.
   return stringify(value, { lineWidth: 0 }).trimEnd();
 }
