@@ -4,7 +4,7 @@
  * a pod's requests and limits and its OOM kill, a node's capacity and allocatable, the since/until
  * window, refusals of bad input, and a pod the cluster no longer has.
  */
-import type { Node, Pod } from '@skiff/kube-simulator';
+import type { KubeObject, Pod } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeUsage, PodUsage } from '../../../../src-shared/contract/usage-operations';
 import type { Principal } from '../../context';
@@ -92,7 +92,7 @@ describe('pod usage', () => {
     const http = await stack.get<PodUsage>(
       `${usage()}/namespaces/${namespace}/pod/${name}?since=1h&until=${until}`,
     );
-    const ipc = await overIpc('getPodUsage', { namespace, resourceName: name }, { since: '1h', until });
+    const ipc = await overIpc('getPodUsage', { namespace: namespace!, resourceName: name }, { since: '1h', until });
     expect(http.status).toBe(200);
     expect(ipc.data).toEqual(http.body);
   });
@@ -155,7 +155,7 @@ describe('pod usage', () => {
 
 describe('node usage', () => {
   it('answers the node’s samples with its capacity and allocatable, over HTTP and IPC', async () => {
-    const node = (stack.sim.store.list('nodes') as Node[]).find((n) =>
+    const node = (stack.sim.store.list('nodes') as KubeObject[]).find((n) =>
       (n.status as { conditions?: { type: string; status: string }[] }).conditions?.some(
         (c) => c.type === 'Ready' && c.status === 'True',
       ),

@@ -10,6 +10,7 @@ import { KeyValue } from '../../common/KeyValue';
 import { Loading, ProblemNotice } from '../../common/Problem';
 import { Section } from '../../common/Section';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
+import { UsageCharts } from '../../usage/UsageCharts';
 import { Metadata } from '../detail/Metadata';
 import { podStatus, statusTone } from '../pod/status';
 import type { Pod } from '../pod/types';
@@ -134,6 +135,7 @@ export function NodeDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scop
         />
       </Section>
       <Allocation node={node} scope={scope} />
+      <UsageCharts scope={scope} subject={{ kind: 'node', name: node.metadata.name }} />
       <Section id="system-info" title="System info">
         <KeyValue
           pairs={[

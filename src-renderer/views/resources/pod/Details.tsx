@@ -9,6 +9,7 @@ import { Section } from '../../common/Section';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { PodExplanation } from '../../guidance/PodExplanation';
 import { RecentWarnings } from '../../guidance/RecentWarnings';
+import { UsageCharts } from '../../usage/UsageCharts';
 import { ContainerCard } from '../detail/Containers';
 import { Metadata, OwnerLink } from '../detail/Metadata';
 import {
@@ -168,6 +169,12 @@ export function PodDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope
         />
       </Section>
       <Usage wrapper={wrapper} pod={pod} />
+      {pod.metadata.namespace && (
+        <UsageCharts
+          scope={scope}
+          subject={{ kind: 'pod', namespace: pod.metadata.namespace, name: pod.metadata.name }}
+        />
+      )}
       <Section id="conditions" title="Conditions">
         <ConditionsTable
           conditions={pod.status?.conditions}
