@@ -32,7 +32,8 @@ async function startService(): Promise<{ service: Service; child: ChildProcess }
   const args = ['--port', '0', '--data-dir', dataDir, '--demo', '--demo-kubeconfig', demoKubeconfig];
   const child = spawn(process.execPath, serviceArgs(args), {
     cwd: ROOT,
-    env: { ...process.env, SKIFF_ADMIN_PASSWORD: ADMIN.password },
+    // Usage is sampled every 2 s, so the usage charts (usage.spec.ts) fill within the test.
+    env: { ...process.env, SKIFF_ADMIN_PASSWORD: ADMIN.password, SKIFF_USAGE_INTERVAL: '2s' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -157,7 +157,7 @@ export function UsageChart({
     .filter((l) => l.kind !== 'usage' && l.values.length > 0)
     .map((l) => `${l.label} ${format(l.values[0] as number)}`)
     .join(', ');
-  const label = `${title} over time: ${model.xs.length} samples${now ? `, latest ${now}` : ''}${bounds ? `; ${bounds}` : ''}${model.markers.length ? `; ${model.markers.length} OOM kill${model.markers.length === 1 ? '' : 's'} marked` : ''}.`;
+  const label = `${title} over time: ${model.xs.length} sample${model.xs.length === 1 ? '' : 's'}${now ? `, latest ${now}` : ''}${bounds ? `; ${bounds}` : ''}${model.markers.length ? `; ${model.markers.length} OOM kill${model.markers.length === 1 ? '' : 's'} marked` : ''}.`;
   return (
     <figure className="usage-chart" data-testid={testId}>
       <figcaption className="usage-chart-title">{title}</figcaption>
