@@ -14,6 +14,8 @@ import type { EventWatchOptions } from '../events/watch/options';
 export interface EventWatchHandlers extends Pick<OperationHandlers, 'watchEvents'> {
   /** Open watches, all credentials together (tests check that ended streams gave theirs back). */
   readonly openWatches: () => number;
+  /** The watch's bounds and timings, which the changes watch shares (operations/changes.ts). */
+  readonly options: EventWatchOptions;
 }
 
 export function eventWatchHandlers(
@@ -24,6 +26,7 @@ export function eventWatchHandlers(
   const watches = new EventWatches(options, now);
   return {
     openWatches: () => watches.open,
+    options,
     async watchEvents({ params, query }, ctx) {
       if (query.includeExpired) {
         throw new ProblemError(

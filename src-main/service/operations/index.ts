@@ -68,7 +68,7 @@ export function createHandlers(
     ...relationsHandlers(registry),
     ...keptLogHandlers(registry, recorded),
     ...usageHandlers(registry, recorded, now),
-    ...changeHandlers(registry, recorded),
+    ...changeHandlers(registry, recorded, eventWatch.options, now),
     ...diagnosisHandlers(registry, history, recorded, now),
     ...snapshotHandlers({
       registry,

@@ -15,10 +15,16 @@ import {
  * `id:` a browser's EventSource (or our own parser) keeps as Last-Event-ID, and names the control
  * records with `event:` so a change is a plain `message`.
  */
+/** What framing reads of a record: its type, and its id when it has one (the changes watch's too). */
+export interface FramedRecord {
+  readonly type: EventWatchRecord['type'];
+  readonly id?: string | undefined;
+}
+
 export interface Framing {
   readonly contentType: string;
   /** A record whose JSON is given (records are serialised once, whatever the framing). */
-  record(record: EventWatchRecord, json: string): string;
+  record(record: FramedRecord, json: string): string;
   heartbeat(): string;
   /** Sent first: SSE tells EventSource how long to wait before it reconnects. */
   opening(): string;
@@ -32,7 +38,7 @@ export function framingFor(mediaType: string, retryMs: number): Framing {
       contentType: `${SSE}; charset=utf-8`,
       record(record, json) {
         const event = SSE_EVENT[record.type];
-        const id = 'id' in record && record.id !== undefined ? `id: ${record.id}\n` : '';
+        const id = record.id !== undefined ? `id: ${record.id}\n` : '';
         // JSON.stringify never emits a raw newline, so one data line always holds the record.
         return `${event ? `event: ${event}\n` : ''}${id}data: ${json}\n\n`;
       },

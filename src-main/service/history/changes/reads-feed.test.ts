@@ -283,14 +283,14 @@ describe('feedKey', () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(
       feedKey({
-        allowed: new Map([
+        allowed: new Map<string, string[] | 'all'>([
           ['a', ['x', 'y']],
           ['b', 'all'],
         ]),
       }),
     ).toBe(
       feedKey({
-        allowed: new Map([
+        allowed: new Map<string, string[] | 'all'>([
           ['b', 'all'],
           ['a', ['y', 'x']],
         ]),

@@ -171,7 +171,7 @@ eachBackend((kind) => {
       const at = async (ms: number) => objectAt(rig.source(), REF, ms);
       expect(await at(T0)).toEqual({
         ...deployment('app:1.4.0'),
-        metadata: { ...deployment('x').metadata, resourceVersion: '10' },
+        metadata: { ...(deployment('x').metadata as object), resourceVersion: '10' },
       });
       const v11 = await at(T0 + 4 * MIN);
       expect(v11?.spec).toEqual(deployment('app:1.4.1').spec);

@@ -101,7 +101,7 @@ export async function namespacesHolding(
          ${after === null ? '' : 'AND namespace > $after'}`,
       after === null ? base : { ...base, after },
     );
-    const ns = next?.ns ?? null;
+    const ns: string | null = next?.ns ?? null;
     if (ns === null) return found;
     const held = await source.db.get(
       `SELECT 1 AS held FROM change_history WHERE cluster_id = $cluster AND resource_type = $type
