@@ -37,6 +37,12 @@ export interface LoadedContent {
    * frozen cluster, which the ticker then never starts on.
    */
   life?: { crashers: Crasher[]; recurring: RecurringEvent[] };
+  /**
+   * Named changes the content can make later, on demand (Simulator.runScenario, or
+   * SimulatorOptions.scenarios after a delay): each changes the store and answers the containers
+   * the ticker should crash-loop from then on.
+   */
+  scenarios?: Record<string, (store: SimStore) => Crasher[]>;
 }
 
 export interface ContentProvider {

@@ -28,6 +28,8 @@ export type { SimAuth } from './auth';
 export { type CapturedContent, type CapturedObject, capturedContent } from './captured';
 export type { ContentProvider, LoadedContent } from './content';
 export {
+  BAD_ROLLOUT,
+  badRolloutPodName,
   buildDemo,
   DEMO_NAMESPACES,
   DEMO_NODES,
@@ -98,6 +100,11 @@ export interface SimulatorOptions {
    * older apiserver, which answers only the legacy documents.
    */
   aggregatedDiscovery?: boolean;
+  /**
+   * Scenarios of the content (the demo's `bad-rollout`) to run this long after the start, as
+   * `runScenario` runs them; a name the content does not have is an error at start.
+   */
+  scenarios?: { name: string; afterMs: number }[];
 }
 
 /** Which credential `kubeconfigYaml` gives the user. */
@@ -128,6 +135,11 @@ export interface Simulator {
   accessReviews: AccessReviews;
   /** Advances simulated life by one step (what tickMs does on a timer). */
   tick(): void;
+  /**
+   * Runs a scenario of the content now (the demo's `bad-rollout`: shop/checkout rolled out to an
+   * image that crash-loops); a second run changes nothing. Throws for a name the content lacks.
+   */
+  runScenario(name: string): void;
   /** Deletes the events older than eventTtlMs now (what its timer does); returns how many. */
   expireEvents(): number;
   close(): Promise<void>;
@@ -146,6 +158,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const store = new SimStore(now);
   const content = opts.content ?? demoContent(opts.scale ? { scale: opts.scale } : {});
   const loaded = content.load(store, { seed, now: now() });
+  // Before anything listens: an unknown scenario leaves nothing running.
+  for (const { name } of opts.scenarios ?? [])
+    if (!loaded.scenarios?.[name]) throw new Error(`the simulator's content has no scenario "${name}"`);
   store.logs.source = loaded.logSource;
   const computed = new MetricsSource(store, seed);
   const metrics: MetricsProvider = loaded.metrics ?? computed;
@@ -213,6 +228,16 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const { port } = server.address() as AddressInfo;
   url = `${pki ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (opts.tickMs && loaded.life) ticker.start(opts.tickMs);
+  const runScenario = (name: string) => {
+    const scenario = loaded.scenarios?.[name];
+    if (!scenario) throw new Error(`the simulator's content has no scenario "${name}"`);
+    ticker.addCrashers(scenario(store));
+  };
+  const scenarioTimers = (opts.scenarios ?? []).map(({ name, afterMs }) => {
+    const timer = setTimeout(() => runScenario(name), afterMs);
+    timer.unref();
+    return timer;
+  });
   const { eventTtlMs } = opts;
   const stopEventTtl = eventTtlMs ? startEventTtl(store, eventTtlMs) : () => {};
 
@@ -233,10 +258,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     faults,
     accessReviews,
     tick: () => ticker.tick(),
+    runScenario,
     expireEvents: () => (eventTtlMs ? expireEvents(store, eventTtlMs) : 0),
     close() {
       closing ??= (async () => {
         ticker.stop();
+        for (const t of scenarioTimers) clearTimeout(t);
         stopEventTtl();
         router.closeStreams();
         store.logs.closeFollowers();

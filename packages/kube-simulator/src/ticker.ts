@@ -40,6 +40,11 @@ export class Ticker {
     this.timer = undefined;
   }
 
+  /** Crash-loops these containers too from the next tick (a scenario's new pods). */
+  addCrashers(crashers: readonly Crasher[]): void {
+    this.deps.crashers.push(...crashers);
+  }
+
   /** One step of simulated life; public so tests can drive it without timers. */
   tick(): void {
     this.tickCount++;

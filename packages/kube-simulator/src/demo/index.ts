@@ -9,6 +9,7 @@ import type { ContentProvider, Crasher, RecurringEvent } from '../content';
 import { buildEvent } from '../events';
 import { DAY, MINUTE, SECOND } from '../time';
 import type { KubeObject, Pod } from '../types';
+import { badRollout } from './bad-rollout';
 import { buildBatch } from './batch';
 import { BROKEN_NS, buildBroken } from './broken';
 import { buildBrokenStorage } from './broken-storage';
@@ -24,6 +25,7 @@ import { buildDefault, buildKubeSystem, buildMonitoring } from './platform';
 import { buildShop } from './shop';
 import { buildTeam } from './team';
 
+export { BAD_ROLLOUT, badRolloutPodName } from './bad-rollout';
 export { DEMO_NAMESPACES, DEMO_NODES, DEMO_PODS, DEMO_WORKLOADS, type NotablePod } from './catalogue';
 export { DEMO_TEAM } from './team';
 export type { GenScale };
@@ -61,6 +63,7 @@ export function demoContent(opts: { scale?: GenScale } = {}): ContentProvider {
       return {
         logSource: demo.logSource,
         life: { crashers: demo.crashers, recurring: demo.recurring },
+        scenarios: { 'bad-rollout': badRollout },
       };
     },
   };

@@ -56,6 +56,25 @@ export const checkout: LogProfile = {
   exit: () => [info('shutting down gracefully')],
 };
 
+/** checkout 3.8.3 of the bad rollout (bad-rollout.ts): it cannot parse PAYMENTS_TIMEOUT and exits. */
+export const checkoutBad: LogProfile = {
+  format: 'json-zap',
+  caller: 'checkout/config.go:57',
+  intervalMs: 6000,
+  tickChance: 0,
+  maxSteady: 0,
+  startup: () => [
+    info('starting checkout service', { version: '3.8.3', port: 8080 }),
+    error('invalid configuration', {
+      key: 'PAYMENTS_TIMEOUT',
+      value: '3s0',
+      err: 'time: unknown unit "s0" in duration "3s0"',
+    }),
+  ],
+  steady: () => info('waiting for configuration'),
+  exit: (_ctx, code) => [error('exiting: configuration invalid', { exitCode: code })],
+};
+
 export const envoy: LogProfile = {
   format: 'raw',
   intervalMs: 6000,

@@ -13,7 +13,7 @@ import {
   nodeExporter,
   prometheus,
 } from './log-profiles-platform';
-import { checkout, envoy, nginx, payments, postgres, redis } from './log-profiles-shop';
+import { checkout, checkoutBad, envoy, nginx, payments, postgres, redis } from './log-profiles-shop';
 import { cleanup, crashloop, migrate, oom, report, unhealthy, worker } from './log-profiles-workers';
 
 export type { LogProfile, RunContext } from './log-kit';
@@ -21,6 +21,7 @@ export type { LogProfile, RunContext } from './log-kit';
 export const PROFILES = {
   nginx,
   checkout,
+  'checkout-bad': checkoutBad,
   envoy,
   payments,
   redis,

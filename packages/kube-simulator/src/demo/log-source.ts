@@ -19,6 +19,11 @@ export class DemoLogSource implements LogSource {
     private readonly profiles: Map<string, LogProfileId>,
   ) {}
 
+  /** Gives a container made after the demo was built (bad-rollout.ts) the lines of a profile. */
+  assign(namespace: string, pod: string, container: string, profile: LogProfileId): void {
+    this.profiles.set(`${namespace}/${pod}/${container}`, profile);
+  }
+
   private profileFor(ref: RunRef): LogProfile | undefined {
     const id = this.profiles.get(`${ref.namespace}/${ref.pod}/${ref.container}`);
     return id ? PROFILES[id] : undefined;
