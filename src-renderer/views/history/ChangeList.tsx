@@ -11,11 +11,13 @@ import { justBefore, momentText } from './moment';
 /**
  * The list of an object's recorded changes, newest first, a page at a time: when, what kind of
  * change, and its summary. Each version (the state a created or updated change left) can be picked
- * as the From and the To of a diff; each change can be shown as its own diff (What changed) and as
- * the object was then (As it was). A deletion left no version: it is shown, not picked, and "as it
- * was" shows the version it removed. An object already there when recording began ends the list
- * with the version first recorded, so its first change can be compared from it. Rules: presentational (the tab fetches); every control is
- * named for a screen reader by the moment it acts on.
+ * as the From and the To of a diff; each change can be shown as its own diff (Diff) and as the
+ * object was then (As it was). A deletion left no version: it is shown, not picked, and "as it was"
+ * shows the version it removed. An object already there when recording began ends the list with
+ * the version first recorded, so its first change can be compared from it. Rules: presentational
+ * (the tab fetches); four columns, so the list fits the detail pane at its narrowest; every control
+ * is named for a screen reader by the moment it acts on; changes within one second read to the
+ * millisecond.
  */
 
 const TONE: Record<ChangeType, Tone> = { created: 'ok', updated: 'neutral', deleted: 'bad' };
@@ -31,23 +33,44 @@ export interface ChangeListProps {
   kind: string;
 }
 
+/**
+ * The instant that names the version first recorded (just before the oldest change), when the
+ * page is the last one and its oldest change is no creation; else undefined.
+ */
+export function firstRecordedAt(data: HistoryPage, offset: number): string | undefined {
+  const oldest = data.items.at(-1);
+  const last = offset + data.items.length >= data.total;
+  return oldest && last && oldest.change !== 'created' ? justBefore(oldest.time) : undefined;
+}
+
+/** Each change's moment as the list shows it: to the millisecond where two would read the same. */
+function momentsOf(items: readonly ObjectChange[]): string[] {
+  const coarse = items.map((i) => momentText(i.time));
+  const seen = new Map<string, number>();
+  for (const c of coarse) seen.set(c, (seen.get(c) ?? 0) + 1);
+  return items.map((i, n) =>
+    (seen.get(coarse[n]!) ?? 0) > 1 ? momentText(i.time, new Date(), true) : coarse[n]!,
+  );
+}
+
 function Row({
   item,
+  when,
   view,
   onView,
 }: {
   item: ObjectChange;
+  when: string;
   view: HistoryView | undefined;
   onView(view: HistoryView): void;
 }) {
-  const when = momentText(item.time);
   const isVersion = item.change !== 'deleted';
   const pickFrom = () => onView({ from: item.time, ...(view?.to ? { to: view.to } : {}) });
   const pickTo = () => onView({ ...(view?.from ? { from: view.from } : {}), to: item.time });
   const shown = view?.to === item.time || view?.at === item.time;
   return (
     <tr data-change={item.change} aria-current={shown ? 'true' : undefined}>
-      <td>
+      <td className="history-pick">
         {isVersion && (
           <input
             type="radio"
@@ -58,7 +81,7 @@ function Row({
           />
         )}
       </td>
-      <td>
+      <td className="history-pick">
         {isVersion && (
           <input
             type="radio"
@@ -69,18 +92,18 @@ function Row({
           />
         )}
       </td>
-      <td className="history-when">
-        <time
-          dateTime={item.time}
-          title={`${timestamp(item.time)} · resourceVersion ${item.resourceVersion}`}
-        >
-          {when}
-        </time>
+      <td className="history-change">
+        <div className="history-change-head">
+          <time
+            dateTime={item.time}
+            title={`${timestamp(item.time)} · resourceVersion ${item.resourceVersion}`}
+          >
+            {when}
+          </time>{' '}
+          <Badge tone={TONE[item.change]}>{item.change}</Badge>
+        </div>
+        <div className="history-summary">{item.summary}</div>
       </td>
-      <td>
-        <Badge tone={TONE[item.change]}>{item.change}</Badge>
-      </td>
-      <td className="history-summary">{item.summary}</td>
       <td className="history-actions">
         {item.change === 'updated' && (
           <button
@@ -121,7 +144,7 @@ function FirstVersionRow({
 }) {
   return (
     <tr data-change="first-recorded" aria-current={view?.at === at ? 'true' : undefined}>
-      <td>
+      <td className="history-pick">
         <input
           type="radio"
           name="history-from"
@@ -130,14 +153,13 @@ function FirstVersionRow({
           onChange={() => onView({ from: at, ...(view?.to ? { to: view.to } : {}) })}
         />
       </td>
-      <td />
-      <td className="history-when">
-        <span className="muted">before</span>
+      <td className="history-pick" />
+      <td className="history-change">
+        <div className="history-change-head">
+          <Badge tone="neutral">first recorded</Badge>
+        </div>
+        <div className="history-summary muted">The version Skiff first recorded, before these changes</div>
       </td>
-      <td>
-        <Badge tone="neutral">first recorded</Badge>
-      </td>
-      <td className="history-summary muted">The version Skiff first recorded, before these changes</td>
       <td className="history-actions">
         <button type="button" aria-label="Show as it was first recorded" onClick={() => onView({ at })}>
           As it was
@@ -155,9 +177,8 @@ export function ChangeList({ page, offset, pageSize, onOffset, view, onView, kin
   }
   const first = data.items.length === 0 ? 0 : offset + 1;
   const last = offset + data.items.length;
-  const oldest = data.items.at(-1);
-  const firstVersionAt =
-    oldest && last >= data.total && oldest.change !== 'created' ? justBefore(oldest.time) : undefined;
+  const firstVersionAt = firstRecordedAt(data, offset);
+  const moments = momentsOf(data.items);
   return (
     <div className="history-list">
       {page.error && <ProblemNotice error={page.error} what="the history" />}
@@ -178,19 +199,18 @@ export function ChangeList({ page, offset, pageSize, onOffset, view, onView, kin
               <tr>
                 <th scope="col">From</th>
                 <th scope="col">To</th>
-                <th scope="col">When</th>
                 <th scope="col">Change</th>
-                <th scope="col">Summary</th>
                 <th scope="col">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
             </thead>
             <tbody>
-              {data.items.map((item) => (
+              {data.items.map((item, i) => (
                 <Row
                   key={`${item.time}/${item.resourceVersion}/${item.change}`}
                   item={item}
+                  when={moments[i]!}
                   view={view}
                   onView={onView}
                 />

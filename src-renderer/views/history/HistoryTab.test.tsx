@@ -179,12 +179,11 @@ describe('HistoryTab: the list', () => {
     tab();
     const r = await rows();
     expect(
-      r.map((row) =>
-        within(row)
-          .getAllByRole('cell')
-          .slice(2, 5)
-          .map((c) => c.textContent),
-      ),
+      r.map((row) => [
+        row.querySelector('time')?.textContent,
+        row.querySelector('.badge')?.textContent,
+        row.querySelector('.history-summary')?.textContent,
+      ]),
     ).toEqual([
       [momentText(T('02:09:00')), 'deleted', 'deleted'],
       [momentText(T('02:07:00')), 'updated', 'replicas 2 → 5'],
@@ -243,6 +242,37 @@ describe('HistoryTab: the list', () => {
     expect(within(nav).getByRole('button', { name: 'Older' })).toHaveProperty('disabled', true);
     fireEvent.click(within(nav).getByRole('button', { name: 'Newer' }));
     expect(await screen.findByText(/51 recorded changes, 1–50 shown/)).toBeTruthy();
+  });
+});
+
+describe('HistoryTab: changes within one second', () => {
+  it('read to the millisecond, in the list and in the diff', async () => {
+    const at = (ms: string) => `2026-11-28T02:05:00.${ms}Z`;
+    histories = {
+      'deployment/shop/checkout': [
+        { ...CHECKOUT_VERSIONS[0]!, time: at('100') },
+        { ...CHECKOUT_VERSIONS[1]!, time: at('250') },
+        { ...CHECKOUT_VERSIONS[2]!, time: T('02:07:00') },
+      ],
+    };
+    tab();
+    const r = await rows();
+    const precise = (iso: string) => momentText(iso, new Date(), true);
+    expect(r.map((row) => row.querySelector('time')?.textContent)).toEqual([
+      momentText(T('02:07:00')),
+      precise(at('250')),
+      precise(at('100')),
+    ]);
+    expect(precise(at('250'))).toMatch(/:00\.250$/);
+    fireEvent.click(
+      within(r[2]!).getByRole('radio', { name: `Compare from the version of ${precise(at('100'))}` }),
+    );
+    fireEvent.click(within((await rows())[1]!).getByRole('radio', { name: /^Compare to/ }));
+    expect(
+      await screen.findByRole('region', {
+        name: `Changes from ${precise(at('100'))} to ${precise(at('250'))}`,
+      }),
+    ).toBeTruthy();
   });
 });
 
@@ -315,6 +345,11 @@ describe('HistoryTab: diffs', () => {
       within(r[0]!).getByRole('radio', { name: `Compare to the version of ${momentText(T('02:07:00'))}` }),
     );
     expect(useRoute.getState().history).toEqual({ from: '2026-11-28T02:04:59.999Z', to: T('02:07:00') });
+    expect(
+      screen.getByRole('region', {
+        name: `Changes from the version first recorded to ${momentText(T('02:07:00'))}`,
+      }),
+    ).toBeTruthy();
     expect((await diffEntries()).map((e) => e.path)).toEqual([
       'spec.replicas',
       'spec.template.spec.containers[app].image',
@@ -324,6 +359,7 @@ describe('HistoryTab: diffs', () => {
     );
     expect(useRoute.getState().history).toEqual({ at: '2026-11-28T02:04:59.999Z' });
     expect((await screen.findByTestId('history-as-it-was')).textContent).toContain('shop/checkout:1.4.0');
+    expect(screen.getByRole('region', { name: 'As it was first recorded' })).toBeTruthy();
   });
 
   it('opens at the diff a link names, and reads a creation as every field new', async () => {

@@ -7,7 +7,7 @@ import { type HistoryView, type ResourceRef, useRoute } from '../../state/route'
 import { ProblemNotice } from '../common/Problem';
 import { Section } from '../common/Section';
 import { YamlView } from '../resources/detail/YamlView';
-import { ChangeList } from './ChangeList';
+import { ChangeList, firstRecordedAt } from './ChangeList';
 import { justBefore, momentText } from './moment';
 import { useVersion } from './useVersion';
 import { VersionDiff } from './VersionDiff';
@@ -24,6 +24,18 @@ import './history.css';
 
 const PAGE = 50;
 const REFRESH_MS = 10_000;
+
+/**
+ * The diff's title: its two moments (to the millisecond when they fall in one second), the version
+ * first recorded by that name.
+ */
+function diffTitle(pair: { from: string | undefined; to: string }, firstAt: string | undefined): string {
+  if (!pair.from) return `What changed at ${momentText(pair.to)}`;
+  const precise = momentText(pair.from) === momentText(pair.to);
+  const from =
+    pair.from === firstAt ? 'the version first recorded' : momentText(pair.from, new Date(), precise);
+  return `Changes from ${from} to ${momentText(pair.to, new Date(), precise)}`;
+}
 
 /** From and To in time order: a diff always reads from the older version to the newer one. */
 function ordered(view: HistoryView): { from: string | undefined; to: string } | undefined {
@@ -54,11 +66,7 @@ export function HistoryTab({ scope, target, kind }: { scope: Scope; target: Reso
       {pair && (
         <Section
           id="history-diff"
-          title={
-            pair.from
-              ? `Changes from ${momentText(pair.from)} to ${momentText(pair.to)}`
-              : `What changed at ${momentText(pair.to)}`
-          }
+          title={diffTitle(pair, page.data ? firstRecordedAt(page.data, offset) : undefined)}
           actions={
             <button type="button" onClick={() => close(view?.at ? { at: view.at } : {})}>
               Close diff
@@ -71,7 +79,11 @@ export function HistoryTab({ scope, target, kind }: { scope: Scope; target: Reso
       {view?.at && (
         <Section
           id="history-at"
-          title={`As it was at ${momentText(view.at)}`}
+          title={
+            page.data && view.at === firstRecordedAt(page.data, offset)
+              ? 'As it was first recorded'
+              : `As it was at ${momentText(view.at)}`
+          }
           actions={
             <button
               type="button"

@@ -10,6 +10,13 @@ describe('momentText', () => {
     expect(momentText(t.toISOString(), new Date(2025, 10, 28, 2, 7, 3))).toBe('2026-11-28 02:07:03');
   });
 
+  it('adds the milliseconds when asked, for moments within one second', () => {
+    const t = new Date(2026, 10, 28, 2, 7, 3, 45);
+    expect(momentText(t.toISOString(), new Date(2026, 10, 28, 9), true)).toBe('02:07:03.045');
+    expect(momentText(t.toISOString(), new Date(2026, 10, 29, 9), true)).toBe('2026-11-28 02:07:03.045');
+    expect(momentText(t.toISOString(), new Date(2026, 10, 28, 9))).toBe('02:07:03');
+  });
+
   it('shows a value that is not a time as it came', () => {
     expect(momentText('soon')).toBe('soon');
   });
