@@ -3,7 +3,7 @@
  * objects of a namespace of the test's own in the simulator, and a service restarted on a stack's
  * data dir.
  */
-import type { KubeObject } from '../../../../src-shared/contract/models';
+import type { KubeObjectInput } from '@skiff/kube-simulator';
 import { createService, type Service, type ServiceConfig } from '../../index';
 import { loadContexts } from '../../kube/kubeconfig';
 import { silentLogger } from '../../logger';
@@ -40,10 +40,13 @@ export async function recordedRows(
   );
 }
 
-export const namespaceObject = (name: string): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }) as KubeObject;
+export const namespaceObject = (name: string): KubeObjectInput => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name },
+});
 
-export function deployment(ns: string, name: string, image: string, replicas = 1): KubeObject {
+export function deployment(ns: string, name: string, image: string, replicas = 1): KubeObjectInput {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -56,7 +59,7 @@ export function deployment(ns: string, name: string, image: string, replicas = 1
         spec: { containers: [{ name: 'app', image }] },
       },
     },
-  } as KubeObject;
+  };
 }
 
 /** A service on the stack's data dir (the stack's own closed first), with these options. */

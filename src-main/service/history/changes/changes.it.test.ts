@@ -3,8 +3,9 @@
  * starts recording it (`--record-changes viewed`), and each change the cluster makes becomes a row
  * with its patch and summary; heartbeats, noisy kinds and Secret values are left out.
  */
+
+import type { KubeObject } from '@skiff/kube-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../../src-shared/contract/models';
 import { eventually } from '../../test-support/eventually.test-support';
 import { type Stack, startStack } from '../../test-support/harness.test-support';
 import { deployment, namespaceObject, recordedRows } from './changes-test.test-support';
@@ -80,7 +81,7 @@ describe('recording changes (viewed)', () => {
     stack.sim.store.upsert(deployment(ns, 'web', 'web:1', 3));
     await eventually(async () => expect(await recordedRows(stack.service, 'deployment', ns)).toHaveLength(1));
     const stored = stack.sim.store.peek('deployments', ns, 'web')!;
-    stack.sim.store.upsert({ ...stored, spec: { ...(stored.spec as object), replicas: 5 } } as KubeObject);
+    stack.sim.store.upsert({ ...stored, spec: { ...(stored.spec as object), replicas: 5 } });
     stack.sim.store.remove('deployments', ns, 'web');
     const rows = await eventually(async () => {
       const r = await recordedRows(stack.service, 'deployment', ns);
@@ -104,11 +105,11 @@ describe('recording changes (viewed)', () => {
       kind: 'ConfigMap',
       metadata: { name: 'settings', namespace: ns },
       data: { mode: 'fast', level: '1', same: 'x' },
-    } as KubeObject);
+    });
     await view(ns, 'configmap');
     await eventually(async () => expect(await recordedRows(stack.service, 'configmap', ns)).toHaveLength(1));
     const stored = stack.sim.store.peek('configmaps', ns, 'settings')!;
-    stack.sim.store.upsert({ ...stored, data: { mode: 'slow', same: 'x', extra: 'y' } } as KubeObject);
+    stack.sim.store.upsert({ ...stored, data: { mode: 'slow', same: 'x', extra: 'y' } });
     const rows = await eventually(async () => {
       const r = await recordedRows(stack.service, 'configmap', ns);
       expect(r).toHaveLength(2);
@@ -126,11 +127,11 @@ describe('recording changes (viewed)', () => {
       kind: 'Secret',
       metadata: { name: 'db', namespace: ns },
       data: { password: b64('hunter22') },
-    } as KubeObject);
+    });
     await view(ns, 'secret');
     await eventually(async () => expect(await recordedRows(stack.service, 'secret', ns)).toHaveLength(1));
     const stored = stack.sim.store.peek('secrets', ns, 'db')!;
-    stack.sim.store.upsert({ ...stored, data: { password: b64('hunter33') } } as KubeObject);
+    stack.sim.store.upsert({ ...stored, data: { password: b64('hunter33') } });
     const rows = await eventually(async () => {
       const r = await recordedRows(stack.service, 'secret', ns);
       expect(r).toHaveLength(2);
@@ -140,7 +141,7 @@ describe('recording changes (viewed)', () => {
     stack.sim.store.upsert({
       ...stored,
       data: { password: b64('longer-password'), user: b64('app') },
-    } as KubeObject);
+    });
     const more = await eventually(async () => {
       const r = await recordedRows(stack.service, 'secret', ns);
       expect(r).toHaveLength(3);
@@ -161,23 +162,22 @@ describe('recording changes (viewed)', () => {
 
   it("a node's heartbeat is not recorded; its Ready condition turning False is", async () => {
     const name = 'chg-node';
-    const node = (status: string, beat: string) =>
-      ({
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name },
-        status: {
-          conditions: [
-            {
-              type: 'Ready',
-              status,
-              lastHeartbeatTime: beat,
-              lastTransitionTime: '2026-01-01T00:00:00Z',
-              reason: 'KubeletReady',
-            },
-          ],
-        },
-      }) as KubeObject;
+    const node = (status: string, beat: string) => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name },
+      status: {
+        conditions: [
+          {
+            type: 'Ready',
+            status,
+            lastHeartbeatTime: beat,
+            lastTransitionTime: '2026-01-01T00:00:00Z',
+            reason: 'KubeletReady',
+          },
+        ],
+      },
+    });
     stack.sim.store.upsert(node('True', '2026-01-01T00:00:00Z'));
     const res = await stack.get(`${stack.cluster}/kubernetes-proxy/node`);
     expect(res.status).toBe(200);
@@ -203,7 +203,7 @@ describe('recording changes (viewed)', () => {
       kind: 'Lease',
       metadata: { name: 'leader', namespace: ns },
       spec: { holderIdentity: 'a', renewTime: '2026-01-01T00:00:00.000000Z' },
-    } as KubeObject);
+    });
     await view(ns, 'lease');
     // A kind recorded after the lease shows the recorder had its turn.
     stack.sim.store.upsert(deployment(ns, 'after', 'x:1'));
@@ -220,7 +220,7 @@ describe('recording changes (viewed)', () => {
     await eventually(async () => expect(await recordedRows(stack.service, 'deployment', ns)).toHaveLength(1));
     for (let i = 1; i <= 5; i++) {
       const s = stack.sim.store.peek('deployments', ns, 'api')!;
-      stack.sim.store.upsert({ ...s, spec: { ...(s.spec as object), replicas: i + 1 } } as KubeObject);
+      stack.sim.store.upsert({ ...s, spec: { ...(s.spec as object), replicas: i + 1 } });
       await eventually(async () =>
         expect(await recordedRows(stack.service, 'deployment', ns)).toHaveLength(i + 1),
       );

@@ -30,7 +30,8 @@ import type { StorageBackend } from '../../storage/backend';
 import { diff, type Version, versionOf } from './diff';
 import { CHANGES_CHANNEL, changesLeaseKey, type ResolvedChangeOptions } from './options';
 import { reconcile } from './reconcile';
-import { type ChangeRow, ChangeStore, type PruneCursor } from './store';
+import { pruneCluster } from './retention';
+import { type ChangeRow, ChangeStore } from './store';
 import { type ChangeKind, summarize } from './summary';
 
 /** Where one recorded kind of one cluster is. */
@@ -56,7 +57,6 @@ export interface KindState {
 
 const FLUSH_AT = 1_000;
 const TX_BUDGET_MS = 50;
-const PRUNE_BATCH = 1_000;
 
 export interface ChangeRecorderDeps {
   backend: StorageBackend;
@@ -343,45 +343,15 @@ export class ChangeRecorder {
     for (const clusterId of await this.store.clusters()) {
       let removed = 0;
       await this.leases.whileHeld(clusterId, async () => {
-        removed = await this.pruneCluster(clusterId);
+        removed = await pruneCluster(this.store, clusterId, {
+          beforeMs: this.deps.now() - this.deps.options.retentionMs,
+          maxPerCluster: this.deps.options.maxPerCluster,
+        });
       });
       if (removed > 0) {
         this.versions.set(clusterId, this.version(clusterId) + 1);
         this.deps.logger.debug({ clusterId, removed }, 'change history pruned');
       }
     }
-  }
-
-  private async pruneCluster(clusterId: string): Promise<number> {
-    const { retentionMs, maxPerCluster } = this.deps.options;
-    const beforeMs = this.deps.now() - retentionMs;
-    let removed = 0;
-    let after: PruneCursor | undefined;
-    for (;;) {
-      let r = { removed: 0, scanned: 0, last: undefined as PruneCursor | undefined };
-      const ok = await this.store.backend.transaction('change retention', async (tx) => {
-        r = await this.store.pruneOldest(tx, clusterId, { beforeMs, batch: PRUNE_BATCH, after });
-      });
-      if (!ok) return removed;
-      removed += r.removed;
-      after = r.last;
-      if (r.scanned < PRUNE_BATCH) break;
-      await yieldToEventLoop();
-    }
-    let excess = (await this.store.total(clusterId)) - maxPerCluster;
-    after = undefined;
-    while (excess > 0) {
-      let r = { removed: 0, scanned: 0, last: undefined as PruneCursor | undefined };
-      const batch = Math.min(PRUNE_BATCH, excess);
-      const ok = await this.store.backend.transaction('change retention', async (tx) => {
-        r = await this.store.pruneOldest(tx, clusterId, { batch, after });
-      });
-      if (!ok || r.scanned === 0) break;
-      removed += r.removed;
-      excess -= r.removed;
-      after = r.last;
-      await yieldToEventLoop();
-    }
-    return removed;
   }
 }
