@@ -19,8 +19,6 @@ export interface UsageOptions {
   downsampleStepMs?: number;
   /** How often downsampling and retention run. Default 1 minute. */
   maintainEveryMs?: number;
-  /** How often a replica asks again for a cluster's sampler lease another replica holds. Default 5 s. */
-  leaseRetryMs?: number;
 }
 
 export interface ResolvedUsageOptions {
@@ -29,7 +27,6 @@ export interface ResolvedUsageOptions {
   downsampleAfterMs: number;
   downsampleStepMs: number;
   maintainEveryMs: number;
-  leaseRetryMs: number;
 }
 
 export const DEFAULT_USAGE_INTERVAL_MS = 30_000;
@@ -43,7 +40,6 @@ export function resolveUsageOptions(o: UsageOptions = {}): ResolvedUsageOptions 
     downsampleAfterMs: o.downsampleAfterMs ?? 86_400_000,
     downsampleStepMs: o.downsampleStepMs ?? 300_000,
     maintainEveryMs: o.maintainEveryMs ?? 60_000,
-    leaseRetryMs: o.leaseRetryMs ?? 5_000,
   };
 }
 

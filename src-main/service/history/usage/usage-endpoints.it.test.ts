@@ -92,7 +92,11 @@ describe('pod usage', () => {
     const http = await stack.get<PodUsage>(
       `${usage()}/namespaces/${namespace}/pod/${name}?since=1h&until=${until}`,
     );
-    const ipc = await overIpc('getPodUsage', { namespace: namespace!, resourceName: name }, { since: '1h', until });
+    const ipc = await overIpc(
+      'getPodUsage',
+      { namespace: namespace!, resourceName: name },
+      { since: '1h', until },
+    );
     expect(http.status).toBe(200);
     expect(ipc.data).toEqual(http.body);
   });
