@@ -21,6 +21,8 @@ const b64 = (s: string) => Buffer.from(s, 'base64');
 export interface DemoKube {
   get<T = Record<string, unknown>>(path: string): Promise<T>;
   put<T = Record<string, unknown>>(path: string, body: unknown): Promise<T>;
+  post<T = Record<string, unknown>>(path: string, body: unknown): Promise<T>;
+  delete<T = Record<string, unknown>>(path: string): Promise<T>;
 }
 
 export async function demoKube(service: Service): Promise<DemoKube> {
@@ -63,5 +65,7 @@ export async function demoKube(service: Service): Promise<DemoKube> {
   return {
     get: (path) => call('GET', path),
     put: (path, body) => call('PUT', path, body),
+    post: (path, body) => call('POST', path, body),
+    delete: (path) => call('DELETE', path),
   };
 }

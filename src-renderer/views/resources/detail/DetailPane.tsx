@@ -13,6 +13,7 @@ import { type TabDef, Tabs } from '../../common/Tabs';
 import { GuidanceActions } from '../../guidance/actions';
 import { useObjectActions } from '../../guidance/useObjectActions';
 import { HistoryTab } from '../../history/HistoryTab';
+import { KeptRuns } from '../../logs/KeptRuns';
 import { detailsFor } from '../registry';
 import { OwnersBreadcrumb } from '../related/OwnersBreadcrumb';
 import { RelatedTab } from '../related/RelatedTab';
@@ -98,6 +99,10 @@ export function DetailPane({ scope, target }: { scope: Scope; target: ResourceRe
               cannot use it until it is created.
               {isImpossibleName(obj.error) ? ` (${obj.error.message})` : null}
             </p>
+            {/* A deleted pod's logs live on where Skiff kept them. */}
+            {builtIn === 'pod' && target.namespace && (
+              <KeptRuns scope={scope} namespace={target.namespace} pod={target.name} />
+            )}
           </div>
         ) : (
           obj.error && <ProblemNotice error={obj.error} what={what} />

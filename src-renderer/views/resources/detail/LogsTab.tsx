@@ -4,6 +4,7 @@ import type { Scope } from '../../../api/queries';
 import { view } from '../../../kube/meta';
 import { useRoute } from '../../../state/route';
 import { LogViewer } from '../../logs';
+import { KeptRuns } from '../../logs/KeptRuns';
 import type { Pod } from '../pod/types';
 
 /** Kinds whose pods' logs can be shown merged in time order, each line tagged with its pod. */
@@ -16,7 +17,7 @@ export const hasLogs = (kind: ResourceType): boolean =>
 /**
  * The Logs tab. For a pod, the container and the "previous" flag come from route.logs, which
  * guidance actions such as "Logs of the previous container" set; for a workload, every pod's lines
- * are merged by time.
+ * are merged by time. A pod's earlier runs whose logs Skiff kept are listed above its live logs.
  */
 export function LogsTab({ kind, obj, scope }: { kind: ResourceType; obj: KubeObject; scope: Scope }) {
   const logs = useRoute((s) => s.logs);
@@ -35,13 +36,16 @@ export function LogsTab({ kind, obj, scope }: { kind: ResourceType; obj: KubeObj
   const names = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.name);
   const container = logs.container && names.includes(logs.container) ? logs.container : undefined;
   return (
-    <LogViewer
-      workspaceId={scope.workspaceId}
-      clusterId={scope.clusterId}
-      namespace={namespace}
-      pod={pod.metadata.name}
-      {...(container ? { container } : {})}
-      previous={logs.previous}
-    />
+    <>
+      <KeptRuns scope={scope} namespace={namespace} pod={pod.metadata.name} />
+      <LogViewer
+        workspaceId={scope.workspaceId}
+        clusterId={scope.clusterId}
+        namespace={namespace}
+        pod={pod.metadata.name}
+        {...(container ? { container } : {})}
+        previous={logs.previous}
+      />
+    </>
   );
 }
