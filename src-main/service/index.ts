@@ -231,7 +231,8 @@ export function createService(config: ServiceConfig): Service {
       options: config.usage,
       // Read at each tick, after the registry below exists (start() is called once it does).
       clusters: () => registry.allClusters(),
-      isRecorded: (clusterId) => recorded.hooks.wasViewed(clusterId),
+      // The plan's one definition: --record-changes not off, and all, or the cluster was viewed.
+      isRecorded: (clusterId) => recorded.changes?.isRecordedCluster(clusterId) ?? false,
     }),
   );
   recorded.keptLogs = recorded.own(
