@@ -2,10 +2,10 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { OidcOptions } from '../service/auth/oidc/options';
 import { type EventHistoryOptions, parseDuration } from '../service/events/history/index';
+import type { ChangeHistoryOptions } from '../service/history/changes/options';
 import type { KeptLogsOptions } from '../service/history/kept-logs/options';
 import type { UsageOptions } from '../service/history/usage/index';
 import { checkDatabaseUrl, DatabaseUrlError } from '../service/storage/database-url';
-import type { ChangeHistoryOptions } from '../service/history/changes/options';
 import { CHANGE_FLAGS, changeArgs } from './change-args';
 import { CLUSTER_OPTIONS, parseOptions, TIMEOUT_RULE, timeoutMsOf } from './cluster-args';
 import { KEPT_LOGS_FLAGS, KEPT_LOGS_USAGE, type KeptLogsEnv, keptLogsArgs } from './kept-logs-args';
@@ -39,6 +39,8 @@ export interface ServeOptions {
   usage?: UsageOptions;
   /** --demo-event-ttl: the demo cluster deletes events this old, as an apiserver's --event-ttl does. */
   demoEventTtlMs?: number;
+  /** --demo-bad-rollout: the demo's bad rollout (shop/checkout crash-loops) happens this long after start. */
+  demoBadRolloutMs?: number;
   /** Days the security activity log keeps an entry (default 90). */
   activityRetentionDays: number;
   /** Entries the activity log keeps at most, oldest pruned first (default 100,000). */
@@ -83,7 +85,7 @@ export const USAGE = `usage: npm run serve -- [--host 127.0.0.1] [--port 7733] [
        [--trust-proxy ADDR ...] [--allowed-host NAME[:PORT] ...] [--geoip-db PATH] [--secret-key-file FILE]
        [--access-token-minutes 15-60] [--refresh-token-days 1-365]
        [--activity-retention DAYS (1-3650, default 90)] [--activity-max-entries N (1000-10000000, default 100000)]
-       [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s]
+       [--record-events viewed|all|off] [--event-retention 7d] [--event-history-max 1000000] [--demo-event-ttl 30s] [--demo-bad-rollout 2m]
        [--record-changes viewed|all|off] [--record-noisy-kinds]
        [--max-event-watches N (1-100, default 8)] [--usage-interval 30s|off]
        ${KEPT_LOGS_USAGE}
@@ -191,6 +193,10 @@ export function parseServeArgs(
   const demoEventTtlMs = ttlText === undefined ? undefined : parseDuration(ttlText);
   if (ttlText !== undefined && demoEventTtlMs === undefined)
     throw new UsageError(`--demo-event-ttl must be a duration such as 30s, 15m, 1h\n${USAGE}`);
+  const rolloutText = values['demo-bad-rollout'];
+  const demoBadRolloutMs = rolloutText === undefined ? undefined : parseDuration(rolloutText);
+  if (rolloutText !== undefined && demoBadRolloutMs === undefined)
+    throw new UsageError(`--demo-bad-rollout must be a duration such as 30s, 2m, 1h\n${USAGE}`);
   const sizeText = values['snapshot-max-size'];
   const snapshotMaxBytes = sizeText === undefined ? undefined : parseSize(sizeText);
   if (sizeText !== undefined && snapshotMaxBytes === undefined)
@@ -246,6 +252,7 @@ export function parseServeArgs(
     keptLogs,
     ...(usage ? { usage } : {}),
     ...(demoEventTtlMs !== undefined ? { demoEventTtlMs } : {}),
+    ...(demoBadRolloutMs !== undefined ? { demoBadRolloutMs } : {}),
     activityRetentionDays: activityDays.data,
     activityMaxEntries: activityEntries.data,
     maxEventWatches: watches.data,
@@ -404,6 +411,7 @@ function parse(argv: readonly string[]) {
     'event-history-max': { type: 'string' },
     ...CHANGE_FLAGS,
     'demo-event-ttl': { type: 'string' },
+    'demo-bad-rollout': { type: 'string' },
     'activity-retention': { type: 'string' },
     'activity-max-entries': { type: 'string' },
     'max-event-watches': { type: 'string' },

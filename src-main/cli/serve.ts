@@ -111,7 +111,12 @@ async function main() {
     opts.demo,
     saved.kubeconfigPaths ?? [],
     process.env,
-    opts.demoEventTtlMs !== undefined ? { eventTtlMs: opts.demoEventTtlMs } : {},
+    {
+      ...(opts.demoEventTtlMs !== undefined ? { eventTtlMs: opts.demoEventTtlMs } : {}),
+      ...(opts.demoBadRolloutMs !== undefined
+        ? { scenarios: [{ name: 'bad-rollout', afterMs: opts.demoBadRolloutMs }] }
+        : {}),
+    },
     // The pod's own cluster is something to show: no demo unless asked for.
     opts.snapshots.length === 0 && !inCluster,
   );
@@ -139,7 +144,12 @@ async function main() {
     ...(demo ? { demo } : {}),
     timeoutMs: opts.timeoutMs,
     eventHistory: opts.eventHistory,
-    changeHistory: opts.changeHistory,
+    // The demo's bad rollout is recorded whatever was browsed before it: --record-changes all
+    // unless it (or $SKIFF_RECORD_CHANGES) says otherwise.
+    changeHistory:
+      opts.demoBadRolloutMs !== undefined && opts.changeHistory.record === undefined
+        ? { ...opts.changeHistory, record: 'all' }
+        : opts.changeHistory,
     ...(opts.usage ? { usage: opts.usage } : {}),
     keptLogs: opts.keptLogs,
     eventWatch: { maxPerCredential: opts.maxEventWatches },

@@ -30,7 +30,7 @@ export async function loadClusterSources(
   storedPaths: readonly string[] = [],
   env: NodeJS.ProcessEnv = process.env,
   /** Options of the demo cluster, such as a short event TTL. */
-  demoOptions: Pick<SimulatorOptions, 'eventTtlMs'> = {},
+  demoOptions: Pick<SimulatorOptions, 'eventTtlMs' | 'scenarios'> = {},
   /** False when something else will be shown (snapshots opened at start): no demo unless asked for. */
   demoWhenEmpty = true,
 ): Promise<ClusterSources> {
