@@ -11,10 +11,11 @@
  *   without a namespace, a namespaced object is looked for among the namespaces its rows are in,
  *   and only where the caller may get it: none is an empty history (or 404), several a 409 naming
  *   them, as the resource reads do.
- * - The feed needs `list` of the kind where it looks: a namespace named without the grant is a
- *   403; across namespaces it holds only the namespaces the caller may list the kind in. Without a
- *   `kind` under rbac it holds, of every kind the cluster serves, what the caller may list (kinds
- *   the cluster no longer serves are left out). Open access asks nothing.
+ * - The feed needs `list` of the kind where it looks: a kind in a namespace named without the
+ *   grant is a 403; across namespaces it holds only the namespaces the caller may list the kind
+ *   in. Without a `kind` under rbac it holds, of every kind the cluster serves, what the caller may
+ *   list where it looks (nothing, not a 403, where that is nothing; kinds the cluster no longer
+ *   serves are left out). Open access asks nothing.
  * - Totals and page boundaries are remembered only while the table's version says every write
  *   (this replica holds the cluster's recorder lease), or for a snapshot.
  */
