@@ -100,7 +100,12 @@ export function snapshotHandlers(
         : undefined;
       // `--authorize rbac`: the capture takes only what its taker may read; the rest is gaps.
       const access = deps.registry.access(cluster, ctx.principal);
-      const recorded = deps.recorded && { db: deps.recorded.deps.backend };
+      // What Skiff recorded up to the capture's start; changes still batched are written first.
+      const changes = deps.recorded?.changes;
+      const recorded = deps.recorded && {
+        db: deps.recorded.deps.backend,
+        ...(changes ? { flush: () => changes.flush() } : {}),
+      };
       const source = clusterSource(cluster, history, access, recorded);
       const job = await deps.jobs.start(source, params.workspaceId, {
         logLines: body?.logLines ?? DEFAULT_SNAPSHOT_LOG_LINES,

@@ -7,7 +7,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NINE } from './capture-kinds';
-import { SNAPSHOT_DDL } from './format';
+import { SNAPSHOT_DDL, SNAPSHOT_DDL_OF } from './format';
 import {
   KIND_INSERT_SQL,
   KINDS_LIMITS,
@@ -153,7 +153,7 @@ describe('the check’s SQL', () => {
     db.exec(
       loose
         ? 'CREATE TABLE kinds (resource_type, grp, version, resource, singular, kind, namespaced, verbs, short_names, categories, columns)'
-        : SNAPSHOT_DDL.slice(SNAPSHOT_DDL.indexOf('CREATE TABLE kinds')),
+        : (SNAPSHOT_DDL_OF[2] as string).slice((SNAPSHOT_DDL_OF[2] as string).indexOf('CREATE TABLE kinds')),
     );
   const insert = (...rows: unknown[][]) => {
     const s = db.prepare(KIND_INSERT_SQL);

@@ -204,7 +204,7 @@ describe('serve and the snapshot check', () => {
     const s = serve('cli-hostile', ['--snapshot', hostile]);
     expect(await s.exited).toBe(2);
     expect(s.stderr()).toBe(
-      `skiff: --snapshot: ${hostile} is not a usable Skiff snapshot: it holds view "objects", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps, kinds and their indexes)\n`,
+      `skiff: --snapshot: ${hostile} is not a usable Skiff snapshot: it holds view "objects", which a snapshot does not have (only the tables meta, objects, events, logs, metrics, gaps, kinds, change_history, usage_samples, kept_logs and their indexes)\n`,
     );
   }, 60_000);
 

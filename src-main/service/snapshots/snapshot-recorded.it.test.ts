@@ -6,6 +6,7 @@ import type { Queryable } from '../storage/backend';
 import { CLUSTER_ID, type Stack, startStack } from '../test-support/harness.test-support';
 import { alterFile, tempFolder, toVersion2 } from './skiff-file.test-support';
 import { download, finished, gapsOf, readSnapshot, startCapture } from './snapshot-capture.test-support';
+import { RECORDERS_OFF } from './snapshot-recorded.test-support';
 
 /**
  * Snapshots carry what Skiff recorded (issue 27 §5, format version 3), over HTTP against the
@@ -18,7 +19,7 @@ import { download, finished, gapsOf, readSnapshot, startCapture } from './snapsh
 let stack: Stack;
 let folder: ReturnType<typeof tempFolder>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ service: RECORDERS_OFF });
   folder = tempFolder();
 });
 afterAll(async () => {
