@@ -117,14 +117,16 @@ export class UsageSampler {
     const { clusterId } = cluster;
     try {
       if (!(await this.hold(clusterId))) return;
-      const timeoutMs = Math.min(cluster.timeoutMs, this.deps.options.intervalMs);
+      const { intervalMs } = this.deps.options;
+      // Never longer than the interval, so a slow cluster does not overlap the next tick.
+      const timeoutMs = intervalMs > 0 ? Math.min(cluster.timeoutMs, intervalMs) : cluster.timeoutMs;
       const [pods, nodes] = await Promise.all([
         cluster.client.getJson<unknown>(PODS, { timeoutMs }),
         cluster.client.getJson<unknown>(NODES, { timeoutMs }),
       ]);
       const rows = [...podRows(pods), ...nodeRows(nodes)];
       if (this.closed || !this.leases.has(clusterId)) return;
-      await this.store.write(clusterId, at, this.deps.options.intervalMs, rows);
+      await this.store.write(clusterId, at, intervalMs, rows);
       if (this.failing.delete(clusterId))
         this.deps.logger.info({ clusterId }, 'usage: metrics.k8s.io answers again; sampling resumed');
     } catch (err) {
