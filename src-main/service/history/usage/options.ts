@@ -30,7 +30,6 @@ export interface ResolvedUsageOptions {
 }
 
 export const DEFAULT_USAGE_INTERVAL_MS = 30_000;
-export const MIN_USAGE_INTERVAL_MS = 1_000;
 export const MAX_USAGE_INTERVAL_MS = 3_600_000;
 
 export function resolveUsageOptions(o: UsageOptions = {}): ResolvedUsageOptions {
@@ -49,6 +48,7 @@ export function resolveUsageOptions(o: UsageOptions = {}): ResolvedUsageOptions 
  */
 export function parseUsageInterval(text: string): number | undefined {
   if (text.trim() === 'off') return 0;
-  const ms = parseDuration(text);
-  return ms !== undefined && ms >= MIN_USAGE_INTERVAL_MS && ms <= MAX_USAGE_INTERVAL_MS ? ms : undefined;
+  // parseDuration's smallest unit is the second: what it answers is at least 1 s.
+  const ms = parseDuration(text) ?? Number.NaN;
+  return ms <= MAX_USAGE_INTERVAL_MS ? ms : undefined;
 }

@@ -48,6 +48,7 @@ describe('bound', () => {
     expect(bound({ cpu: true })).toEqual({});
     expect(bound(undefined)).toEqual({});
     expect(bound({ cpu: '0' })).toEqual({ cpuMillicores: 0 });
+    expect(bound({ memory: '0' })).toEqual({ memoryBytes: 0 });
   });
 });
 
@@ -59,6 +60,7 @@ describe('containerBounds', () => {
           { name: 'app', resources: { requests: { cpu: '100m' }, limits: { memory: '1Ki' } } },
           { name: 'side' },
           { resources: { requests: { cpu: '1' } } },
+          null,
         ],
       },
     };
@@ -98,6 +100,10 @@ describe('statusOomKills and oomKillsWithin', () => {
       { container: 'app', ms: T },
     ]);
     expect(statusOomKills(undefined)).toEqual([]);
+    expect(statusOomKills({})).toEqual([]);
+    expect(
+      statusOomKills({ status: { containerStatuses: [null, { name: 'x' }, { name: 'y', state: {} }] } }),
+    ).toEqual([]);
     expect(statusOomKills({ status: { containerStatuses: {} } })).toEqual([]);
   });
 
@@ -115,19 +121,9 @@ describe('statusOomKills and oomKillsWithin', () => {
       { container: 'b', time: iso(T) },
       { container: 'a', time: iso(T + 10) },
     ]);
-    expect(
-      oomKillsWithin(
-        [
-          { container: 'b', ms: T },
-          { container: 'a', ms: T },
-        ],
-        T,
-        T,
-      ),
-    ).toEqual([
-      { container: 'a', time: iso(T) },
-      { container: 'b', time: iso(T) },
-    ]);
+    const same = ['c', 'a', 'd', 'b'].map((container) => ({ container, ms: T }));
+    expect(oomKillsWithin(same, T, T).map((k) => k.container)).toEqual(['a', 'b', 'c', 'd']);
+    expect(oomKillsWithin([...same].reverse(), T, T).map((k) => k.container)).toEqual(['a', 'b', 'c', 'd']);
   });
 });
 

@@ -86,7 +86,7 @@ export function oomKillsWithin(
   const seen = new Set<string>();
   return [...kills]
     .filter((k) => k.ms >= sinceMs && k.ms <= untilMs)
-    .sort((a, b) => a.ms - b.ms || (a.container < b.container ? -1 : a.container > b.container ? 1 : 0))
+    .sort((a, b) => a.ms - b.ms || a.container.localeCompare(b.container))
     .filter((k) => {
       const key = `${k.container}@${k.ms}`;
       if (seen.has(key)) return false;

@@ -73,6 +73,7 @@ describe('nodeRows', () => {
         { metadata: { name: 'n2' }, usage: { cpu: '?', memory: '2Gi' } },
         { metadata: {}, usage: { cpu: '1', memory: '1' } },
         { metadata: { name: 'n3' } },
+        { usage: { cpu: '1', memory: '1' } },
       ],
     };
     expect(nodeRows(list)).toEqual([
