@@ -50,6 +50,24 @@ describe('PageBoundaries.plan', () => {
     expect(b.plan('w', 280, 20, 1000)).toEqual({ direction: 'backward', from: 'k300', skip: 1, take: 20 });
   });
 
+  it('reads backward from a known row that is the page’s last, skipping nothing', () => {
+    const b = new PageBoundaries<string>();
+    b.remember('w', 500, 1, 'k500', 'k500');
+    expect(b.plan('w', 491, 10, 1000)).toEqual({ direction: 'backward', from: 'k500', skip: 0, take: 10 });
+  });
+
+  it('never reads from a known row inside the page', () => {
+    const b = new PageBoundaries<string>();
+    b.remember('w', 400, 10, 'k400', 'k409');
+    expect(b.plan('w', 395, 10, 1000)).toEqual({ direction: 'backward', from: 'k409', skip: 5, take: 10 });
+  });
+
+  it('keeps nothing for a plan without a walk', () => {
+    const b = new PageBoundaries<string>();
+    b.plan(undefined, 400, 10, 1000);
+    expect(b.size).toBe(0);
+  });
+
   it('uses a walk’s rows only in that walk', () => {
     const b = new PageBoundaries<string>();
     b.remember('a', 400, 10, 'k400', 'k409');

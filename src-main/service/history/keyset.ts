@@ -58,10 +58,12 @@ export class PageBoundaries<K> {
       if (p.skip < best.skip) best = p;
     };
     consider({ direction: 'backward', skip: total - end, take });
-    for (const a of walk === undefined ? [] : this.touch(walk)) {
+    if (walk === undefined) return best;
+    // A row past the list's end (the list shrank) is never cheaper than the tail: it needs no test.
+    for (const a of this.touch(walk)) {
       if (a.position <= offset)
         consider({ direction: 'forward', from: a.key, skip: offset - a.position, take });
-      else if (a.position >= end - 1 && a.position < total)
+      else if (a.position >= end - 1)
         consider({ direction: 'backward', from: a.key, skip: a.position - (end - 1), take });
     }
     return best;

@@ -71,8 +71,7 @@ async function headOf(source: RecordedSource): Promise<number> {
 }
 
 /** Whether a watch can resume after `id`: the feed was empty (0), or the cluster still has that row. */
-async function resumable(source: RecordedSource, id: number, head: number): Promise<boolean> {
-  if (id > head) return false;
+async function resumable(source: RecordedSource, id: number): Promise<boolean> {
   if (id === 0) return true;
   const r = await source.db.get(
     'SELECT 1 AS held FROM change_history WHERE id = $id AND cluster_id = $cluster',
@@ -163,7 +162,7 @@ export async function* changeStream(w: ChangeWatchInputs): AsyncGenerator<string
     const head = await headOf(source);
     const asked = w.lastEventId;
     const resumeAt = asked !== undefined && /^\d{1,20}$/.test(asked) ? Number(asked) : undefined;
-    const resumed = resumeAt !== undefined && (await resumable(source, resumeAt, head));
+    const resumed = resumeAt !== undefined && (await resumable(source, resumeAt));
     yield out(framing.opening());
     if (asked !== undefined && !resumed) {
       const why =
