@@ -1,5 +1,5 @@
-import { demoKube } from './demo-kube';
-import { expect, expectAccessible, login, screenshot, test } from './fixtures';
+import { type DemoKube, demoKube } from './demo-kube';
+import { apiLogin, expect, expectAccessible, login, type Service, screenshot, test } from './fixtures';
 
 /**
  * The History tab (issue 27) against the demo cluster: a deployment is edited twice through the
@@ -8,6 +8,37 @@ import { expect, expectAccessible, login, screenshot, test } from './fixtures';
  */
 
 const PAYMENTS = '/apis/apps/v1/namespaces/shop/deployments/payments';
+const FRONTEND = '/apis/apps/v1/namespaces/shop/deployments/frontend';
+const FRONTEND_HISTORY =
+  '/v1/workspaces/default/observability/demo/history/namespaces/shop/deployment/frontend';
+
+/**
+ * Waits until Skiff records deployments: once a kind's first list is in, the recorder takes the
+ * cluster's lease and reconciles before it records (a change in between is folded into the version
+ * first recorded). Another deployment (frontend) is touched, an annotation at a time, until its
+ * history shows a change; payments' own history is left to the test.
+ */
+async function untilDeploymentsRecorded(service: Service, kube: DemoKube): Promise<void> {
+  const { accessToken } = await apiLogin(service.url);
+  let probe = 0;
+  await expect
+    .poll(
+      async () => {
+        const frontend = await kube.get<{ metadata: { annotations?: Record<string, string> } }>(FRONTEND);
+        frontend.metadata.annotations = {
+          ...frontend.metadata.annotations,
+          'e2e.skiff.dev/probe': String(++probe),
+        };
+        await kube.put(FRONTEND, frontend);
+        const res = await fetch(`${service.url}${FRONTEND_HISTORY}`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+        return res.status === 200 ? Number(res.headers.get('x-total')) : -res.status;
+      },
+      { timeout: 45_000, intervals: [500, 1_000, 2_000] },
+    )
+    .toBeGreaterThan(0);
+}
 
 interface Deployment {
   metadata: { resourceVersion: string };
@@ -30,6 +61,7 @@ test('a deployment edited twice: its History lists the changes, diffs two versio
   const pane = page.getByTestId('detail-pane');
   await expect(pane.getByRole('heading', { name: 'payments', level: 2 })).toBeVisible();
   await expect(page.locator('.vt-body tr').filter({ hasText: 'payments' })).toHaveCount(1);
+  await untilDeploymentsRecorded(service, kube);
 
   const before = await kube.get<Deployment>(PAYMENTS);
   const image = before.spec.template.spec.containers[0]!.image;
@@ -45,18 +77,23 @@ test('a deployment edited twice: its History lists the changes, diffs two versio
   await pane.getByRole('tab', { name: 'History' }).click();
   const table = pane.getByRole('table', { name: 'Recorded changes' });
   const rows = table.locator('tbody tr');
-  // The list refreshes while the tab is open; both updates arrive, then the version first recorded.
-  await expect(rows).toHaveCount(3, { timeout: 45_000 });
-  await expect(rows.nth(0)).toContainText(`replicas ${before.spec.replicas} → ${before.spec.replicas + 2}`);
-  await expect(rows.nth(0)).toContainText('updated');
-  await expect(rows.nth(1)).toContainText('1.15.0');
-  await expect(rows.nth(2)).toHaveAttribute('data-change', 'first-recorded');
+  // The list refreshes while the tab is open. The rows are found by what they say, newest first:
+  // whatever else changes the deployment (a controller's status write) may add rows of its own.
+  const scaled = rows.filter({ hasText: `replicas ${before.spec.replicas} → ${before.spec.replicas + 2}` });
+  const reimaged = rows.filter({ hasText: '1.15.0' });
+  const firstRecorded = table.locator('tbody tr[data-change="first-recorded"]');
+  await expect(scaled).toHaveCount(1, { timeout: 45_000 });
+  await expect(scaled).toContainText('updated');
+  await expect(reimaged).toHaveCount(1);
+  await expect(firstRecorded).toHaveCount(1);
+  await expect(rows.last()).toHaveAttribute('data-change', 'first-recorded');
+  const order = await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent ?? ''));
+  expect(order.findIndex((t) => t.includes('replicas'))).toBeLessThan(
+    order.findIndex((t) => t.includes('1.15.0')),
+  );
 
   // One change as its own diff.
-  await rows
-    .nth(0)
-    .getByRole('button', { name: /^What changed at / })
-    .click();
+  await scaled.getByRole('button', { name: /^What changed at / }).click();
   const diff = pane.getByTestId('history-diff');
   await expect(diff.locator('.diff-entry')).toHaveCount(1);
   await expect(diff.locator('.diff-entry')).toContainText('spec.replicas');
@@ -64,12 +101,9 @@ test('a deployment edited twice: its History lists the changes, diffs two versio
   await expect(diff.locator('ins')).toContainText(String(before.spec.replicas + 2));
   await expect(page).toHaveURL(/tab=history&to=/);
 
-  // Two versions picked: from the version first recorded to the newest, both edits.
-  await rows.nth(2).getByRole('radio', { name: 'Compare from the version first recorded' }).check();
-  await rows
-    .nth(0)
-    .getByRole('radio', { name: /^Compare to the version of / })
-    .check();
+  // Two versions picked: from the version first recorded to the one the second edit made, both edits.
+  await firstRecorded.getByRole('radio', { name: 'Compare from the version first recorded' }).check();
+  await scaled.getByRole('radio', { name: /^Compare to the version of / }).check();
   await expect(pane.getByRole('region', { name: /^Changes from .* to / })).toBeVisible();
   const entries = diff.locator('.diff-entry');
   await expect(entries).toHaveCount(2);
@@ -88,10 +122,7 @@ test('a deployment edited twice: its History lists the changes, diffs two versio
   await expect(page.getByTestId('history-diff').locator('.diff-entry')).toHaveCount(2);
 
   // The version the image edit made, as it was: the new image, the old replica count.
-  await rows
-    .nth(1)
-    .getByRole('button', { name: /^Show as it was at / })
-    .click();
+  await reimaged.getByRole('button', { name: /^Show as it was at / }).click();
   const was = page.getByTestId('history-as-it-was');
   await expect(was).toContainText(`image: ${newImage}`);
   await expect(was).toContainText(`replicas: ${before.spec.replicas}`);
