@@ -43,11 +43,10 @@ function located(
   return matches[0] as ResourceEntry;
 }
 
-/** The change recorder's flush, once it exists (history/changes/); nothing to write otherwise. */
+/** Writes what the change recorder holds (history/changes/), so a change just seen is read. */
 function flushOf(recorded: Recorded | undefined): () => Promise<void> {
   return async () => {
-    const changes = (recorded as { changes?: { flush(): Promise<void> } } | undefined)?.changes;
-    await changes?.flush();
+    await recorded?.changes?.flush();
   };
 }
 

@@ -44,22 +44,25 @@ export function badRollout(store: SimStore): Crasher[] {
   };
   const app = spec.template.spec.containers.find((c) => c.name === container);
   if (!app || app.image === BAD_ROLLOUT.image) return [];
-  const annotations = deploy.metadata.annotations ?? {};
-  deploy.metadata.annotations = annotations;
-  const revision = Number(annotations['deployment.kubernetes.io/revision'] ?? '1') + 1;
+  const revision = Number(deploy.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? '1') + 1;
   const rsName = replicaSetName(ns, name, revision);
   const podName = `${rsName}-${generatedSuffix(ns, rsName, 0)}`;
   const now = store.now();
 
-  // The rollout: a new template (new image), a new generation and revision.
+  // The user's write (a new template: new image, new generation), then the controller's (the
+  // revision annotation and the status), as an apiserver sees them.
   app.image = BAD_ROLLOUT.image;
-  annotations['deployment.kubernetes.io/revision'] = String(revision);
   deploy.metadata.generation = (deploy.metadata.generation ?? 1) + 1;
-  const status = (deploy.status ?? {}) as Json & { conditions?: Json[] };
+  const written = store.upsert(deploy);
+  written.metadata.annotations = {
+    ...written.metadata.annotations,
+    'deployment.kubernetes.io/revision': String(revision),
+  };
+  const status = (written.status ?? {}) as Json & { conditions?: Json[] };
   const replicas = Number(spec.replicas ?? 1);
-  deploy.status = {
+  written.status = {
     ...status,
-    observedGeneration: deploy.metadata.generation,
+    observedGeneration: written.metadata.generation,
     replicas: replicas + 1,
     updatedReplicas: 1,
     unavailableReplicas: 1,
@@ -75,7 +78,7 @@ export function badRollout(store: SimStore): Crasher[] {
         : c,
     ),
   };
-  const updated = store.upsert(deploy);
+  const updated = store.upsert(written);
 
   const hash = rsName.slice(name.length + 1);
   const labels = { ...(spec.template.metadata?.labels ?? {}), 'pod-template-hash': hash };

@@ -3,7 +3,7 @@
  * closeness, and the tie-breaks between a rollout and what it created.
  */
 import { describe, expect, it } from 'vitest';
-import { DIRECTNESS, kept, type RankedRow, rankChanges, scoreOf, statusOnly } from './rank';
+import { DIRECTNESS, kept, type RankedRow, rankChanges, reportOnly, scoreOf } from './rank';
 
 const MIN = 60_000;
 const WINDOW = 30 * MIN;
@@ -24,22 +24,29 @@ function row(over: Partial<RankedRow>): RankedRow {
   };
 }
 
-describe('statusOnly', () => {
-  it('is true only for a non-empty patch entirely under /status', () => {
-    expect(statusOnly([{ path: '/status' }])).toBe(true);
-    expect(statusOnly([{ path: '/status/replicas' }, { path: '/status/conditions/0' }])).toBe(true);
-    expect(statusOnly([{ path: '/status/replicas' }, { path: '/spec/replicas' }])).toBe(false);
-    expect(statusOnly([{ path: '/statusx' }])).toBe(false);
-    expect(statusOnly([])).toBe(false);
+describe('reportOnly', () => {
+  it('is true only for a non-empty patch entirely under /status and /metadata', () => {
+    expect(reportOnly([{ path: '/status' }])).toBe(true);
+    expect(reportOnly([{ path: '/metadata' }])).toBe(true);
+    expect(reportOnly([{ path: '/status/replicas' }, { path: '/status/conditions/0' }])).toBe(true);
+    expect(reportOnly([{ path: '/metadata/annotations/a' }, { path: '/status/replicas' }])).toBe(true);
+    expect(reportOnly([{ path: '/metadata/annotations/a' }, { path: '/spec/replicas' }])).toBe(false);
+    expect(reportOnly([{ path: '/metadatax' }])).toBe(false);
+    expect(reportOnly([{ path: '/status/replicas' }, { path: '/spec/replicas' }])).toBe(false);
+    expect(reportOnly([{ path: '/statusx' }])).toBe(false);
+    expect(reportOnly([])).toBe(false);
   });
 });
 
 describe('kept', () => {
   const status = [{ op: 'replace' as const, path: '/status/readyReplicas', value: 1 }];
-  it('leaves out the object’s own creation and status-only updates of it and its owners', () => {
+  it('leaves out the object’s own creation and report-only updates of it and its owners', () => {
+    const revision = [{ op: 'add' as const, path: '/metadata/annotations/revision', value: '2' }];
     expect(kept({ relation: 'self', change: 'created', patch: [] })).toBe(false);
     expect(kept({ relation: 'self', change: 'updated', patch: status })).toBe(false);
     expect(kept({ relation: 'owner', change: 'updated', patch: status })).toBe(false);
+    expect(kept({ relation: 'owner', change: 'updated', patch: [...revision, ...status] })).toBe(false);
+    expect(kept({ relation: 'uses', change: 'updated', patch: revision })).toBe(true);
   });
   it('keeps a node’s status (its conditions), spec changes, owners created, deletions', () => {
     expect(kept({ relation: 'node', change: 'updated', patch: status })).toBe(true);

@@ -2,9 +2,10 @@
  * Which recorded changes of the related objects a diagnosis lists, and in what order.
  *
  * Rules (docs/api.md "Diagnosis"):
- * - Left out: a change that only touches `/status` of the failing object or of an owner (the
- *   controller reporting the failure, not a cause; a node's status is kept: its conditions are the
- *   cause), and the failing object's own `created` (when it began, not what changed before).
+ * - Left out: a change of the failing object or of an owner that touches only `/status` and
+ *   `/metadata` (a controller reporting the rollout or the failure, e.g. the revision annotation
+ *   and the replica counts, not a cause; a node's status is kept: its conditions are the cause),
+ *   and the failing object's own `created` (when it began, not what changed before).
  * - Score = directness × closeness. Directness: the object itself 1, an owner (its pod template)
  *   0.8, what it uses 0.6, its HorizontalPodAutoscaler 0.5, its node 0.4, its namespace's
  *   ResourceQuota and LimitRange 0.3. Closeness: 1 at the onset, falling linearly to 0.5 at the
@@ -32,16 +33,21 @@ export interface RankedRow extends ChangeBefore {
   id: number;
 }
 
-/** True when every operation of the patch is under `/status`. */
-export function statusOnly(patch: readonly { path: string }[]): boolean {
-  return patch.length > 0 && patch.every((op) => op.path === '/status' || op.path.startsWith('/status/'));
+const REPORTED = ['/status', '/metadata'];
+
+/** True when every operation of the patch is under `/status` or `/metadata`: a controller's report. */
+export function reportOnly(patch: readonly { path: string }[]): boolean {
+  return (
+    patch.length > 0 &&
+    patch.every((op) => REPORTED.some((top) => op.path === top || op.path.startsWith(`${top}/`)))
+  );
 }
 
 /** Whether a change says anything about why the failing object fails. */
 export function kept(row: Pick<ChangeBefore, 'relation' | 'change' | 'patch'>): boolean {
   if (row.relation === 'self' && row.change === 'created') return false;
   if ((row.relation === 'self' || row.relation === 'owner') && row.change === 'updated')
-    return !statusOnly(row.patch);
+    return !reportOnly(row.patch);
   return true;
 }
 
