@@ -54,8 +54,8 @@ export interface KeptLogsDeps {
 export const MAX_READS = 2;
 /** Terminations waiting to be read; past this the oldest is dropped. */
 export const MAX_QUEUED = 1_000;
-/** A kept line longer than this is cut (a runaway line must not fill the bound alone). */
-export const MAX_LINE_BYTES = 64 * 1024;
+/** A kept line longer than this (UTF-16 units) is cut: a runaway line must not fill the bound alone. */
+export const MAX_LINE_CHARS = 64 * 1024;
 
 interface Job {
   clusterId: string;
@@ -69,7 +69,7 @@ interface Job {
 
 const isPodKind = (kind: KindInfo) => kind.group === '' && kind.plural === 'pods';
 
-const cut = (line: string) => (line.length > MAX_LINE_BYTES ? line.slice(0, MAX_LINE_BYTES) : line);
+const cut = (line: string) => (line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line);
 
 /** A feature of Recorded (history/index.ts): closed with the service. */
 export class KeptLogs {

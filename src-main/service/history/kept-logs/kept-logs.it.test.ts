@@ -301,3 +301,34 @@ describe('kept logs follow --record-changes', () => {
     }
   });
 });
+
+describe('kept logs, bounded', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ service: { keptLogs: { lines: 10, maxBytes: 1024 * 1024 } } });
+    await view(stack);
+  });
+  afterAll(async () => stack?.close());
+
+  it('cut a runaway line, and drop the oldest run once the cluster holds more than --kept-logs-max-bytes', async () => {
+    const ns = addNamespace(stack, 'kept');
+    const pod = uniqueName('big');
+    addPod(stack, ns, pod, { containers: ['app'] });
+    const long = (c: string) => c.repeat(70_000);
+    write(stack, ns, pod, 'app', ...Array.from({ length: 10 }, () => long('a')));
+    stack.sim.store.restartContainer(ns, pod, 'app', { exitCode: 1 });
+    const [first] = await keptRuns(stack, ns, pod, 1);
+    expect(first).toMatchObject({ restartCount: 0, lines: 10 });
+    // Cut as the kubelet sent it, timestamp included: 65,536 characters in all.
+    const text = (await stack.get<string>(keptPath(stack, ns, pod, '/app/0?tailLines=1&timestamps=true')))
+      .body;
+    expect(text).toMatch(/^\d{4}-[^ ]+Z a+\n$/);
+    expect(text).toHaveLength(65_536 + 1);
+    // 10 lines of 64 KiB each: a second such run passes 1 MiB, and the first goes.
+    write(stack, ns, pod, 'app', ...Array.from({ length: 10 }, () => long('b')));
+    stack.sim.store.restartContainer(ns, pod, 'app', { exitCode: 1 });
+    await eventually(async () => {
+      expect((await kept(stack, ns, pod)).map((r) => r.restartCount)).toEqual([1]);
+    }, WAIT);
+  });
+});

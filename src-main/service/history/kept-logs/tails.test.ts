@@ -20,6 +20,25 @@ describe('FollowedTails', () => {
     expect(tails.take('c1', t('p'))).toEqual({ instance: 'run-1', lines: ['b', 'c', 'd'] });
   });
 
+  it('take no notice of an empty batch, even one naming another run', () => {
+    const tails = new FollowedTails({ lines: 10 });
+    const h = tails.follow('c1', t('p'));
+    h.push('run-1', ['a']);
+    h.push('run-2', []);
+    expect(tails.take('c1', t('p'))).toEqual({ instance: 'run-1', lines: ['a'] });
+  });
+
+  it('start a follower afresh once an ended tail outlived its grace', () => {
+    const c = clock();
+    const tails = new FollowedTails({ lines: 10, now: c.now, graceMs: 100 });
+    const h = tails.follow('c1', t('p'));
+    h.push('r', ['old']);
+    h.end();
+    c.advance(101);
+    tails.follow('c1', t('p')).push('r', ['new']);
+    expect(tails.take('c1', t('p'))?.lines).toEqual(['new']);
+  });
+
   it('start empty when a new run is followed', () => {
     const tails = new FollowedTails({ lines: 10 });
     const h = tails.follow('c1', t('p'));

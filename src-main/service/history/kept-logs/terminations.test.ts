@@ -113,6 +113,27 @@ describe('endedRuns', () => {
     expect(b).toMatchObject({ exitCode: 2, reason: 'Error', finishedAt: null });
     expect(c).toMatchObject({ exitCode: null, reason: 'Error' });
   });
+
+  it('keep the reason the kubelet gave, and read a status without a state', () => {
+    const [oom, clean] = endedRuns(
+      pod([
+        {
+          name: 'a',
+          restartCount: 1,
+          lastState: { terminated: term({ exitCode: 137, reason: 'OOMKilled' }) },
+        },
+        { name: 'b', restartCount: 0, state: { terminated: { exitCode: 0, reason: '' } } },
+      ]),
+    );
+    expect(oom).toMatchObject({
+      container: 'a',
+      restartCount: 0,
+      exitCode: 137,
+      reason: 'OOMKilled',
+      previous: true,
+    });
+    expect(clean).toMatchObject({ container: 'b', exitCode: 0, reason: 'Completed' });
+  });
 });
 
 describe('runsAtDeletion', () => {
@@ -144,6 +165,7 @@ describe('runsAtDeletion', () => {
         previous: false,
       },
     ]);
+    expect(runsAtDeletion(pod([{ name: 'new', restartCount: 0 }]))).toEqual([]);
   });
 });
 
