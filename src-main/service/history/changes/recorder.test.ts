@@ -1,0 +1,264 @@
+/**
+ * The change recorder fed as a resource cache feeds it (entries in, upserted/removed/listed),
+ * writing into a real database on both backends: which rows each sequence makes, and one writer
+ * per cluster across two recorders sharing a PostgreSQL database.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ResourceEntry } from '../../cache/entries';
+import type { CacheObserver } from '../../cache/resource-cache';
+import { type KindInfo, TAILORED_KINDS } from '../../clusters/kind-info';
+import {
+  BACKENDS,
+  eachBackend,
+  openBackend,
+  postgresPerFile,
+} from '../../events/history/history.test-support';
+import { silentLogger } from '../../logger';
+import type { StorageBackend } from '../../storage/backend';
+import { openPostgresBackend } from '../../storage/postgres-backend';
+import { eventually } from '../../test-support/eventually.test-support';
+import { resolveChangeOptions } from './options';
+import { ChangeRecorder } from './recorder';
+
+const DEPLOYMENT = TAILORED_KINDS.find((k) => k.plural === 'deployments') as KindInfo;
+const C = 'c1';
+
+let rv = 100;
+function entry(
+  name: string,
+  o: { uid?: string; replicas?: number; image?: string; created?: string } = {},
+): ResourceEntry {
+  const obj = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name,
+      namespace: 'ns',
+      uid: o.uid ?? `uid-${name}`,
+      resourceVersion: String(++rv),
+      creationTimestamp: o.created ?? '2020-01-01T00:00:00Z',
+    },
+    spec: {
+      replicas: o.replicas ?? 1,
+      template: { spec: { containers: [{ name: 'app', image: o.image ?? 'app:1' }] } },
+    },
+  };
+  return { key: `ns/${name}`, namespace: 'ns', name, labels: undefined, json: JSON.stringify(obj) };
+}
+
+interface Row {
+  id: number;
+  name: string;
+  uid: string;
+  change: string;
+  summary: string;
+  object: string | null;
+  resource_version: string;
+}
+
+/** The first list as a cache makes it: each entry upserted, then listed. */
+function firstList(o: CacheObserver<ResourceEntry>, entries: ResourceEntry[]) {
+  for (const e of entries) o.upserted(e, undefined);
+  o.listed(entries);
+}
+
+const pgServer = postgresPerFile();
+
+eachBackend((kind) => {
+  let backend: StorageBackend;
+  let close: () => Promise<void>;
+  const recorders: ChangeRecorder[] = [];
+  beforeEach(async () => {
+    ({ backend, close } = await openBackend(kind));
+  });
+  afterEach(async () => {
+    for (const r of recorders.splice(0)) await r.close();
+    await close();
+  });
+  const recorder = (over: { wholeEvery?: number; now?: () => number; on?: StorageBackend } = {}) => {
+    const r = new ChangeRecorder({
+      backend: over.on ?? backend,
+      options: resolveChangeOptions({ flushMs: 10, leaseRetryMs: 50, wholeEvery: over.wholeEvery ?? 20 }),
+      logger: silentLogger(),
+      now: over.now ?? Date.now,
+    });
+    recorders.push(r);
+    return r;
+  };
+  const rows = async (on = backend) =>
+    on.all<Row>(
+      'SELECT id, name, uid, change, summary, object, resource_version FROM change_history ORDER BY id',
+    );
+
+  it('makes no row before the first list; the list is the baseline, then changes follow in order', async () => {
+    const r = recorder();
+    const o = r.observer(C, DEPLOYMENT);
+    const a = entry('a');
+    o.upserted(a, undefined);
+    o.removed('ns/zz', entry('zz'));
+    await r.flush();
+    expect(await rows()).toEqual([]);
+    o.listed([a]);
+    await r.flush();
+    expect((await rows()).map((x) => [x.name, x.change])).toEqual([['a', 'seen']]);
+    const a2 = entry('a', { replicas: 2 });
+    o.upserted(a2, a);
+    // The same object again (a relist that changed nothing but its version): no row.
+    const a3 = { ...entry('a', { replicas: 2 }), key: 'ns/a' };
+    o.upserted(a3, a2);
+    o.removed('ns/a', a3);
+    o.removed('ns/ghost', undefined);
+    await r.flush();
+    expect((await rows()).map((x) => [x.name, x.change, x.summary])).toEqual([
+      ['a', 'seen', 'first seen'],
+      ['a', 'updated', 'replicas 1 → 2'],
+      ['a', 'deleted', 'deleted'],
+    ]);
+    expect(r.version(C)).toBeGreaterThanOrEqual(2);
+    expect(r.records(C)).toBe(true);
+  });
+
+  it('an object made again under the same name between two looks is a deletion then a creation', async () => {
+    const r = recorder();
+    const o = r.observer(C, DEPLOYMENT);
+    const old = entry('a');
+    firstList(o, [old]);
+    await r.flush();
+    o.upserted(entry('a', { uid: 'other' }), old);
+    await r.flush();
+    const all = await rows();
+    expect(all.map((x) => [x.change, x.uid])).toEqual([
+      ['seen', 'uid-a'],
+      ['deleted', 'uid-a'],
+      ['created', 'other'],
+    ]);
+    expect(all.every((x) => x.object !== null)).toBe(true);
+  });
+
+  it('an object made after recording of its kind began is created at the first list', async () => {
+    const r = recorder();
+    const o = r.observer(C, DEPLOYMENT);
+    firstList(o, [entry('old'), entry('new', { created: new Date(Date.now() + 60_000).toISOString() })]);
+    await r.flush();
+    expect((await rows()).map((x) => [x.name, x.change])).toEqual([
+      ['old', 'seen'],
+      ['new', 'created'],
+    ]);
+  });
+
+  it('writes a thousand changes at once without waiting for the flush timer', async () => {
+    const r = recorder();
+    const o = r.observer(C, DEPLOYMENT);
+    firstList(o, []);
+    await r.flush();
+    for (let i = 0; i < 1_000; i++) o.upserted(entry(`p${i}`), undefined);
+    await eventually(async () => expect(await rows()).toHaveLength(1_000));
+  });
+
+  it('changes seen while a kind reconciles follow the reconcile rows; a stopped cache writes what it saw', async () => {
+    const first = recorder();
+    const o1 = first.observer(C, DEPLOYMENT);
+    const a = entry('a');
+    firstList(o1, [a]);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    // The backend as it is, telling when the reconcile reads the latest rows.
+    let whileReading: (() => void) | undefined;
+    const watched = new Proxy(backend, {
+      get(target, prop) {
+        if (prop === 'all')
+          return (sql: string, params?: Record<string, string | number | null>) => {
+            if (sql.includes('GROUP BY namespace, name')) {
+              whileReading?.();
+              whileReading = undefined;
+            }
+            return target.all(sql, params);
+          };
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const second = recorder({ on: watched });
+    const o2 = second.observer(C, DEPLOYMENT);
+    const a2 = entry('a', { replicas: 2 });
+    const a3 = entry('a', { replicas: 3 });
+    whileReading = () => o2.upserted(a3, a2);
+    firstList(o2, [a2]);
+    await second.flush();
+    expect(whileReading).toBeUndefined();
+    o2.stopped();
+    await eventually(async () =>
+      expect((await rows()).map((x) => [x.change, x.summary])).toEqual([
+        ['seen', 'first seen'],
+        ['updated', 'replicas 1 → 2'],
+        ['updated', 'replicas 2 → 3'],
+      ]),
+    );
+  });
+});
+
+const pgSkip = BACKENDS.find((b) => b.kind === 'postgres')!.skip;
+
+describe.skipIf(pgSkip !== undefined)('one writer per cluster on a shared PostgreSQL database', () => {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const o of opened.splice(0).reverse()) await o.close().catch(() => {});
+  });
+
+  it('the second recorder writes nothing while the first holds the lease, then takes over without losing or repeating a version', async () => {
+    const url = await (await pgServer()).createDatabase();
+    const replica = async () => {
+      const backend = await openPostgresBackend(url, silentLogger(), { max: 3 });
+      const recorder = new ChangeRecorder({
+        backend,
+        options: resolveChangeOptions({ flushMs: 10, leaseRetryMs: 50 }),
+        logger: silentLogger(),
+        now: Date.now,
+      });
+      const r = { backend, recorder, close: async () => (await recorder.close(), await backend.close()) };
+      opened.push(r);
+      return r;
+    };
+    const one = await replica();
+    const two = await replica();
+    const rowsOf = () =>
+      one.backend.all<Row>(
+        'SELECT id, name, uid, change, summary, object, resource_version FROM change_history ORDER BY id',
+      );
+    const o1 = one.recorder.observer(C, DEPLOYMENT);
+    const a = entry('a');
+    firstList(o1, [a]);
+    await one.recorder.flush();
+    expect(one.recorder.records(C)).toBe(true);
+    const o2 = two.recorder.observer(C, DEPLOYMENT);
+    firstList(o2, [a]);
+    await two.recorder.flush();
+    expect(two.recorder.records(C)).toBe(false);
+    const a2 = entry('a', { replicas: 2 });
+    o1.upserted(a2, a);
+    o2.upserted(a2, a);
+    await one.recorder.flush();
+    await two.recorder.flush();
+    expect((await rowsOf()).map((x) => x.change)).toEqual(['seen', 'updated']);
+    // The first replica goes; the cluster changes before the second takes the lease over.
+    opened.splice(opened.indexOf(one), 1);
+    await one.recorder.close();
+    const a3 = entry('a', { replicas: 3 });
+    o2.upserted(a3, a2);
+    await eventually(async () => {
+      await two.recorder.flush();
+      expect(two.recorder.records(C)).toBe(true);
+      const all = await two.backend.all<Row>(
+        'SELECT change, summary, object FROM change_history ORDER BY id',
+      );
+      expect(all.map((x) => [x.change, x.summary])).toEqual([
+        ['seen', 'first seen'],
+        ['updated', 'replicas 1 → 2'],
+        ['updated', 'replicas 2 → 3'],
+      ]);
+      expect(all[2]!.object).not.toBeNull();
+    }, 10_000);
+    await one.backend.close();
+  });
+});
