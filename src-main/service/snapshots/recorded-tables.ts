@@ -11,7 +11,7 @@
  *   key over FILE_LIMITS.keyBytes, a value over its bound, JSON that is not what the column holds
  *   (a patch is a JSON array of objects; an object a JSON object with exactly one metadata object,
  *   as objects' json; containers a JSON object of objects whose cpuMillicores and memoryBytes are
- *   numbers where present).
+ *   both numbers, as the usage recorder writes them).
  * - Messages are one line, naming the table and, where it helps, the row by its object or pod.
  * - Every file Skiff writes passes this check: the capture (capture-recorded.ts) leaves out what
  *   would not, with the same bounds (fitsChange, fitsUsage, fitsKeptLog).
@@ -207,7 +207,7 @@ const CHANGES_SQL = `SELECT ${shortText('resource_type', 'kind')}, ${shortText('
   END AS problem
   FROM change_history WHERE problem IS NOT NULL LIMIT 1`;
 
-const number = (c: string) => `json_type(c.value, '$.${c}') NOT IN ('integer', 'real')`;
+const number = (c: string) => `coalesce(json_type(c.value, '$.${c}'), '') NOT IN ('integer', 'real')`;
 const USAGE_SQL = `SELECT ${shortText('subject', 'kind')}, ${shortText('namespace')}, ${shortText('name')},
   CASE
     WHEN NOT (${['subject', 'namespace', 'name', 'containers'].map(text).join(' AND ')} AND ${integer('time_ms')} AND ${integer('resolution_ms')} AND subject IN ('pod', 'node') AND resolution_ms >= 0) THEN 'type'
