@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import {
   postgresSkipReason,
   startPostgres,
@@ -65,14 +66,17 @@ export async function benchRecording(
   quick: boolean,
   verdicts: Verdict[],
   judge: (pass: boolean) => boolean | undefined,
+  /** Some of it (the standalone run's --parts and --backends): default everything on both. */
+  parts: { recording?: boolean; reads?: boolean; postgres?: boolean; sqlite?: boolean } = {},
 ): Promise<{ skipped: string[] }> {
+  const { recording = true, reads = true, postgres = true, sqlite = true } = parts;
   const s = quick ? QUICK : FULL;
   const skipped: string[] = [];
   await mkdir(dir, { recursive: true });
-  const pg: TestPostgres | undefined = postgresSkipReason ? undefined : await startPostgres();
+  const pg: TestPostgres | undefined = postgresSkipReason || !postgres ? undefined : await startPostgres();
   if (postgresSkipReason) skipped.push(`recording on PostgreSQL: ${postgresSkipReason}`);
   const backends: Backend[] = [
-    { name: 'SQLite', store: async () => ({ dialect: 'sqlite' }) },
+    ...(sqlite ? [{ name: 'SQLite', store: async (): Promise<Store> => ({ dialect: 'sqlite' }) }] : []),
     ...(pg
       ? [
           {
@@ -86,8 +90,18 @@ export async function benchRecording(
       : []),
   ];
   try {
+    if (recording) await recordingPart(dir, s, backends, verdicts);
+    if (reads) await readsPart(dir, s, backends, verdicts, judge);
+  } finally {
+    await pg?.stop();
+  }
+  return { skipped };
+}
+
+async function recordingPart(dir: string, s: Scale, backends: Backend[], verdicts: Verdict[]) {
+  {
     console.log(
-      `\nRecording changes: ${n(s.pods)} pods, ${s.rate} changes/s for ${s.seconds} s, against --record-changes off in the same run${quick ? ' (--quick: a smoke run)' : ''}`,
+      `\nRecording changes: ${n(s.pods)} pods, ${s.rate} changes/s for ${s.seconds} s, against --record-changes off in the same run${s === QUICK ? ' (--quick: a smoke run)' : ''}; load average ${loadavg()[0]!.toFixed(1)}`,
     );
     const sim = await startChangeSim(dir, s.pods, CLUSTER);
     const runs: Array<{ backend: string; off: RecordingRun; on: RecordingRun }> = [];
@@ -118,9 +132,19 @@ export async function benchRecording(
       await sim.stop();
     }
     reportRecording(runs, s, verdicts);
+  }
+}
 
+async function readsPart(
+  dir: string,
+  s: Scale,
+  backends: Backend[],
+  verdicts: Verdict[],
+  judge: (pass: boolean) => boolean | undefined,
+) {
+  {
     console.log(
-      `\nReads at ${n(s.changes)} recorded changes (seeded, shuffled), ${n(s.pods)} pods and ${n(s.events)} events; ${s.requests} sequential requests per row after ${s.warmup} warm-up, one kept-alive connection, timed to the last byte`,
+      `\nReads at ${n(s.changes)} recorded changes (seeded, shuffled), ${n(s.pods)} pods and ${n(s.events)} events; ${s.requests} sequential requests per row after ${s.warmup} warm-up, one kept-alive connection, timed to the last byte; load average ${loadavg()[0]!.toFixed(1)}`,
     );
     const readSim = await startSimulatorProcess({
       pods: s.pods,
@@ -156,10 +180,7 @@ export async function benchRecording(
     } finally {
       await readSim.stop();
     }
-  } finally {
-    await pg?.stop();
   }
-  return { skipped };
 }
 
 function readVerdict(
@@ -242,13 +263,26 @@ function reportRecording(
   }
 }
 
-/** `npx tsx bench/recording.ts [--quick]`: this section alone. */
+/**
+ * `npx tsx bench/recording.ts [--quick] [--parts recording,reads] [--backends sqlite,postgresql]`:
+ * this section alone, or some of it.
+ */
 async function main() {
-  const quick = process.argv.includes('--quick');
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean' }, parts: { type: 'string' }, backends: { type: 'string' } },
+  });
+  const quick = values.quick ?? false;
+  const parts = new Set((values.parts ?? 'recording,reads').split(','));
+  const backends = new Set((values.backends ?? 'sqlite,postgresql').split(','));
   const dir = await mkdtemp(join(tmpdir(), 'skiff-bench-recording-'));
   const verdicts: Verdict[] = [];
   try {
-    const { skipped } = await benchRecording(dir, quick, verdicts, (pass) => (quick ? undefined : pass));
+    const { skipped } = await benchRecording(dir, quick, verdicts, (pass) => (quick ? undefined : pass), {
+      recording: parts.has('recording'),
+      reads: parts.has('reads'),
+      sqlite: backends.has('sqlite'),
+      postgres: backends.has('postgresql'),
+    });
     for (const s of skipped) console.log(`skipped: ${s}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
