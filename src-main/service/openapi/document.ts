@@ -42,6 +42,8 @@ function tagOf(path: string): string {
   if (path.includes('/relations/') || path.endsWith('/counts') || path.endsWith('/search'))
     return 'Resources';
   if (path.includes('/snapshots')) return 'Snapshots';
+  // What Skiff recorded of a cluster (issue 27): its changes, usage and diagnosis.
+  if (/\/observability\/:clusterId\/(history|changes|usage|diagnosis)(\/|$)/.test(path)) return 'History';
   if (path.startsWith('/v1/auth') || path === '/v1/session') return 'Authentication';
   if (path.startsWith('/v1/guidance') || path.includes('/explanations/')) return 'Guidance';
   if (path.startsWith('/v1/health')) return 'Service';
@@ -258,6 +260,7 @@ export function buildOpenApiDocument(): Json {
       'Events',
       'Logs',
       'Snapshots',
+      'History',
       'Workspaces and settings',
       'Authentication',
       'Guidance',
