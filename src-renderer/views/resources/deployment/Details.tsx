@@ -4,6 +4,7 @@ import type { Scope } from '../../../api/queries';
 import { view } from '../../../kube/meta';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
+import { ChangedBefore } from '../../guidance/ChangedBefore';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { RecentWarnings } from '../../guidance/RecentWarnings';
 import { Metadata } from '../detail/Metadata';
@@ -18,6 +19,11 @@ export function DeploymentDetails({ wrapper, scope }: { wrapper: ResourceWrapper
   const ru = d.spec?.strategy?.rollingUpdate;
   return (
     <>
+      <ChangedBefore
+        scope={scope}
+        target={{ kind: 'deployment', name: d.metadata.name, namespace: d.metadata.namespace ?? '' }}
+        version={d.metadata.resourceVersion}
+      />
       <ReplicaCounters
         wrapper={wrapper}
         selector={d.spec?.selector}

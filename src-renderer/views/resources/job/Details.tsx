@@ -5,6 +5,7 @@ import { view } from '../../../kube/meta';
 import { Badge } from '../../common/Badge';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
+import { ChangedBefore } from '../../guidance/ChangedBefore';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { Metadata } from '../detail/Metadata';
 import { PodTemplateSection } from '../detail/PodTemplate';
@@ -12,12 +13,17 @@ import { Counters, PodsButton } from '../detail/Workload';
 import { jobDuration, jobStatus, jobTone } from './status';
 import type { Job } from './types';
 
-export function JobDetails({ wrapper }: { wrapper: ResourceWrapper; scope: Scope }) {
+export function JobDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope: Scope }) {
   const j = view<Job>(wrapper.resource);
   const s = j.status ?? {};
   const status = jobStatus(j);
   return (
     <>
+      <ChangedBefore
+        scope={scope}
+        target={{ kind: 'job', name: j.metadata.name, namespace: j.metadata.namespace ?? '' }}
+        version={j.metadata.resourceVersion}
+      />
       <Section
         id="job"
         title="Completions"

@@ -9,6 +9,7 @@ import { Badge } from '../../common/Badge';
 import { KeyValue } from '../../common/KeyValue';
 import { Loading, ProblemNotice } from '../../common/Problem';
 import { Section } from '../../common/Section';
+import { ChangedBefore } from '../../guidance/ChangedBefore';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { UsageCharts } from '../../usage/UsageCharts';
 import { Metadata } from '../detail/Metadata';
@@ -127,6 +128,11 @@ export function NodeDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scop
   const taints = node.spec?.taints ?? [];
   return (
     <>
+      <ChangedBefore
+        scope={scope}
+        target={{ kind: 'node', name: node.metadata.name }}
+        version={node.metadata.resourceVersion}
+      />
       <Section id="conditions" title="Conditions">
         <ConditionsTable
           conditions={node.status?.conditions}

@@ -6,6 +6,7 @@ import { useRoute } from '../../../state/route';
 import { Badge } from '../../common/Badge';
 import { KeyValue } from '../../common/KeyValue';
 import { Section } from '../../common/Section';
+import { ChangedBefore } from '../../guidance/ChangedBefore';
 import { ConditionsTable } from '../../guidance/ConditionGuidance';
 import { PodExplanation } from '../../guidance/PodExplanation';
 import { RecentWarnings } from '../../guidance/RecentWarnings';
@@ -124,6 +125,11 @@ export function PodDetails({ wrapper, scope }: { wrapper: ResourceWrapper; scope
           )}
         />
       </Section>
+      <ChangedBefore
+        scope={scope}
+        target={{ kind: 'pod', name: pod.metadata.name, namespace: pod.metadata.namespace ?? '' }}
+        version={pod.metadata.resourceVersion}
+      />
       <Section id="status" title="Status">
         <KeyValue
           pairs={[
