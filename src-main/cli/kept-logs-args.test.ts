@@ -17,6 +17,7 @@ describe('--kept-logs, --kept-log-lines, --kept-logs-max-bytes', () => {
     expect(keptLogsArgs({ 'kept-logs-max-bytes': '2048KiB' }, {})).toEqual({ maxBytes: 2048 * 1024 });
     expect(keptLogsArgs({ 'kept-logs-max-bytes': '1048576B' }, {})).toEqual({ maxBytes: 1048576 });
     expect(keptLogsArgs({ 'kept-logs': 'off' }, {})).toEqual({ mode: 'off' });
+    expect(keptLogsArgs({ 'kept-logs-max-bytes': ' 2MiB ' }, {})).toEqual({ maxBytes: 2 * 1024 ** 2 });
     expect(keptLogsArgs({ 'kept-logs': 'failed', 'kept-log-lines': '1' }, {})).toEqual({
       mode: 'failed',
       lines: 1,
@@ -44,6 +45,7 @@ describe('--kept-logs, --kept-log-lines, --kept-logs-max-bytes', () => {
     [{ 'kept-logs-max-bytes': '1048575' }, {}, '--kept-logs-max-bytes must be a size of at least 1MiB'],
     [{ 'kept-logs-max-bytes': '1GB' }, {}, '--kept-logs-max-bytes must be a size of at least 1MiB'],
     [{ 'kept-logs-max-bytes': 'x1GiB' }, {}, '--kept-logs-max-bytes must be a size of at least 1MiB'],
+    [{ 'kept-logs-max-bytes': '2097152 bytes' }, {}, '--kept-logs-max-bytes must be a size of at least 1MiB'],
     [{ 'kept-logs-max-bytes': '99999999999999999TiB' }, {}, '--kept-logs-max-bytes must be a size'],
     [{}, { keptLogsMaxBytes: 'lots' }, 'SKIFF_KEPT_LOGS_MAX_BYTES must be a size of at least 1MiB'],
   ])('refuse %j %j naming the flag or variable', (values, env, message) => {
