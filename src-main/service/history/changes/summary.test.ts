@@ -125,24 +125,75 @@ describe('summarize', () => {
         ]),
       ),
     ).toBe('data changed: p, u');
-    // Keys reordered only: the patch touches /keys but no size moved.
+    // A label moved without a size: the label is named, not the data (it cannot be told).
     expect(
       updated(
         '/secrets',
-        s([
-          { name: 'a', bytes: 1 },
-          { name: 'b', bytes: 2 },
-        ]),
-        s([
-          { name: 'b', bytes: 2 },
-          { name: 'a', bytes: 1 },
-        ]),
+        { ...s([{ name: 'p', bytes: 8 }]), metadata: { labels: { a: '1' } } },
+        { ...s([{ name: 'p', bytes: 8 }]), metadata: { labels: { a: '2' } } },
       ),
-    ).toBe('data changed');
+    ).toBe('metadata.labels');
+    // Keys appearing whole, and junk among them (neither a record nor named), read as no key.
+    expect(updated('/secrets', { type: 'Opaque' }, s([{ name: 'p', bytes: 1 }]))).toBe('data changed: p');
+    expect(
+      updated(
+        '/secrets',
+        { keys: ['junk', { bytes: 3 }] },
+        { keys: ['junk', { bytes: 4 }, { name: 'k', bytes: 1 }] },
+      ),
+    ).toBe('data changed: k');
+    // Another kind's `keys` is just a field.
+    expect(
+      updated('example.com/things', { keys: [{ name: 'a', bytes: 1 }] }, { keys: [{ name: 'a', bytes: 2 }] }),
+    ).toBe('keys[a].bytes');
     expect(
       updated('/secrets', { metadata: { labels: { a: '1' } } }, { metadata: { labels: { a: '2' } } }),
     ).toBe('metadata.labels');
     expect(updated('/secrets', s([]), { ...s([]), type: 'kubernetes.io/tls' })).toBe('type');
+  });
+
+  it('names each piece beside the other paths: a ConfigMap, a condition, an image', () => {
+    expect(
+      updated(
+        '/configmaps',
+        { data: { k: '1' }, metadata: { labels: { a: '1' } } },
+        { data: { k: '2' }, metadata: { labels: { a: '2' } } },
+      ),
+    ).toBe('data changed: k; metadata.labels');
+    expect(
+      updated(
+        '/configmaps',
+        { metadata: { labels: { a: '1' } } },
+        { binaryData: { b: 'AA==' }, metadata: { labels: { a: '2' } } },
+      ),
+    ).toBe('data changed: b; metadata.labels');
+    expect(
+      updated('/configmaps', { binaryData: { b: 'AA==' } }, { binaryData: { b: 'AQ==' }, immutable: true }),
+    ).toBe('data changed: b; immutable');
+    const node = (ready: string, label: string) => ({
+      metadata: { labels: { l: label } },
+      status: { conditions: [{ type: 'Ready', status: ready }] },
+    });
+    expect(updated('/nodes', node('True', 'a'), node('False', 'b'))).toBe(
+      'condition Ready True → False; metadata.labels',
+    );
+    // An array where a map belongs is no map: it is named as the path it is.
+    expect(updated('/configmaps', { data: ['x'] }, { data: {} })).toBe('data');
+  });
+
+  it('an image set where there was none, or removed, is a path; junk among containers is skipped', () => {
+    const d = (c: object) => ({
+      spec: { template: { spec: { containers: ['junk', { image: 'x:1' }, c] } } },
+    });
+    expect(updated('apps/deployments', d({ name: 'app' }), d({ name: 'app', image: 'a:1' }))).toBe(
+      'spec.template.spec.containers[app].image',
+    );
+    expect(updated('apps/deployments', d({ name: 'app', image: 'a:1' }), d({ name: 'app' }))).toBe(
+      'spec.template.spec.containers[app].image',
+    );
+    expect(updated('apps/deployments', d({ name: 'app', image: 'a:1' }), d({ name: 'app', image: 7 }))).toBe(
+      'spec.template.spec.containers[app].image',
+    );
   });
 
   it('says condition T a → b for a condition whose status moved, and covers its other fields', () => {
@@ -159,6 +210,14 @@ describe('summarize', () => {
     );
     // Only a reason moved: the condition is named as a path.
     expect(updated('/nodes', node('True', 'A'), node('True', 'B'))).toBe('status.conditions[Ready].reason');
+    // Junk among conditions is skipped.
+    expect(
+      updated(
+        '/nodes',
+        { status: { conditions: ['junk', { status: 'True' }, { type: 'Ready', status: 'True' }] } },
+        { status: { conditions: ['junk', { status: 'False' }, { type: 'Ready', status: 'False' }] } },
+      ),
+    ).toBe('condition Ready True → False');
     // A condition that appears is not a change of status.
     expect(updated('/nodes', { status: { conditions: [] } }, node('True', 'A'))).toBe(
       'status.conditions[MemoryPressure]; status.conditions[Ready]',
@@ -228,6 +287,16 @@ describe('readablePath and at', () => {
       'spec.containers[app]',
     );
     expect(readablePath('/spec/list/-', obj, obj)).toBe('spec.list[-]');
+    const long = {
+      spec: { list: Array.from({ length: 13 }, (_, i) => (i === 1 ? { type: 5, a: { b: 1 } } : i)) },
+    };
+    expect(readablePath('/spec/list/12', long, long)).toBe('spec.list[12]');
+    // An element named by neither a string name nor type is its index, and the path goes on below it.
+    expect(readablePath('/spec/list/1/a/b', long, long)).toBe('spec.list[1].a.b');
+    // A numeric key of a map is a key.
+    expect(readablePath('/spec/ports/12/x', { spec: { ports: { '12': { x: 1 } } } }, {})).toBe(
+      'spec.ports.12.x',
+    );
   });
   it('reads a value by JSON Pointer, undefined past a leaf', () => {
     expect(at(obj, '')).toBe(obj);

@@ -63,7 +63,7 @@ export function summarize(input: SummaryInput): string {
     const more = paths.length - MAX_PATHS;
     pieces.push(...paths.slice(0, MAX_PATHS), `… (+${more} more)`);
   } else pieces.push(...paths);
-  if (pieces.length === 0) return input.kindKey === '/secrets' ? 'data changed' : 'updated';
+  if (pieces.length === 0) return 'updated';
   return pieces.join('; ');
 }
 
@@ -183,7 +183,7 @@ function data(
     covered.push((p) => p === '/keys' || p.startsWith('/keys/'));
     // Values moved unseen (same sizes): the patch is empty but the Secret changed.
     if (changed.size === 0) {
-      if (patch.length === 0 || patch.some((op) => op.path.startsWith('/keys'))) pieces.push('data changed');
+      if (patch.length === 0) pieces.push('data changed');
       return;
     }
   } else return;
@@ -227,7 +227,7 @@ export function readablePath(pointer: string, prev: unknown, next: unknown): str
   let belowNamed = false;
   for (const key of keys) {
     const list = Array.isArray(curB) ? curB : Array.isArray(curA) ? curA : undefined;
-    if (list && /^(\d+|-)$/.test(key)) {
+    if (list) {
       const el =
         (Array.isArray(curB) ? curB[Number(key)] : undefined) ??
         (Array.isArray(curA) ? curA[Number(key)] : undefined);
