@@ -26,9 +26,11 @@ export interface DemoKube {
 }
 
 export async function demoKube(service: Service): Promise<DemoKube> {
+  const path = service.demoKubeconfig;
+  if (!path) throw new Error('this service was started without --demo-kubeconfig (see fixtures.ts)');
   // serve writes the file once it listens; wait for it rather than for a time.
-  await expect.poll(() => existsSync(service.demoKubeconfig), { timeout: 30_000 }).toBe(true);
-  const config = parse(readFileSync(service.demoKubeconfig, 'utf8')) as Kubeconfig;
+  await expect.poll(() => existsSync(path), { timeout: 30_000 }).toBe(true);
+  const config = parse(readFileSync(path, 'utf8')) as Kubeconfig;
   const { server, 'certificate-authority-data': ca } = config.clusters[0]!.cluster;
   const user = config.users[0]!.user;
   const tls = {

@@ -19,8 +19,11 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export interface Service {
   url: string;
   dataDir: string;
-  /** A kubeconfig for the demo cluster (`--demo-kubeconfig`): a spec edits the cluster through it (demoKube). */
-  demoKubeconfig: string;
+  /**
+   * A kubeconfig for the demo cluster (`--demo-kubeconfig`): a spec edits the cluster through it
+   * (demo-kube.ts). The shared service has one; a spec that starts its own service may leave it out.
+   */
+  demoKubeconfig?: string;
 }
 
 async function startService(): Promise<{ service: Service; child: ChildProcess }> {

@@ -332,7 +332,7 @@ describe('HistoryTab: diffs', () => {
 
   it('compares from the version first recorded of an object that was there before recording began', async () => {
     // The first version has no change of its own: it is rebuilt, never listed.
-    const seen = { ...CHECKOUT_VERSIONS[0]!, time: T('01:00:00'), listed: false };
+    const seen: Version = { ...CHECKOUT_VERSIONS[0]!, time: T('01:00:00'), listed: false };
     histories = { 'deployment/shop/checkout': [seen, ...CHECKOUT_VERSIONS.slice(1, 3)] };
     tab();
     let r = await rows();
@@ -415,7 +415,7 @@ describe('HistoryTab: as it was', () => {
     expect(was.textContent).toContain('replicas: 5');
     expect(was.textContent).toContain('image: shop/checkout:1.4.1');
     expect(screen.getByRole('region', { name: `As it was at ${momentText(T('02:07:00'))}` })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Close version' }));
     expect(screen.queryByTestId('history-as-it-was')).toBeNull();
   });
 

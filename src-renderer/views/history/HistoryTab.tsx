@@ -91,7 +91,7 @@ export function HistoryTab({ scope, target, kind }: { scope: Scope; target: Reso
                 close({ ...(view.from ? { from: view.from } : {}), ...(view.to ? { to: view.to } : {}) })
               }
             >
-              Close
+              Close version
             </button>
           }
         >
