@@ -155,6 +155,110 @@ eachBackend((kind) => {
     await eventually(async () => expect(await rows()).toHaveLength(1_000));
   });
 
+  /** A first recorder lists `before` and closes; a second lists `after`: the rows the second adds. */
+  async function restarted(before: ResourceEntry[], after: ResourceEntry[], now?: () => number) {
+    const first = recorder();
+    firstList(first.observer(C, DEPLOYMENT), before);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    const known = (await rows()).length;
+    const second = recorder(now ? { now } : {});
+    const o = second.observer(C, DEPLOYMENT);
+    firstList(o, after);
+    await second.flush();
+    return { added: (await rows()).slice(known), o, second };
+  }
+
+  it('after a restart: a moved object is updated whole with its patch, a gone one deleted, a new one created, the same one untouched', async () => {
+    const moved = entry('moved');
+    const same = entry('same');
+    const gone = entry('gone');
+    const movedNow = entry('moved', { image: 'app:2' });
+    const made = entry('made', { created: new Date(Date.now() + 60_000).toISOString() });
+    const { added } = await restarted([moved, same, gone], [movedNow, same, made]);
+    expect(added.map((x) => [x.name, x.change, x.summary, x.object !== null])).toEqual([
+      ['moved', 'updated', 'image app: 1 → 2', true],
+      ['made', 'created', 'created', true],
+      ['gone', 'deleted', 'deleted', true],
+    ]);
+    const movedRow = added[0]!;
+    expect(movedRow.resource_version).toBe(JSON.parse(movedNow.json).metadata.resourceVersion);
+    const patch = await backend.get<{ patch: string }>('SELECT patch FROM change_history WHERE id = $id', {
+      id: movedRow.id,
+    });
+    expect(JSON.parse(patch!.patch)).toEqual([
+      { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'app:2' },
+    ]);
+    // The deletion carries the last version recorded, with its resourceVersion.
+    const goneRow = added[2]!;
+    expect(JSON.parse(goneRow.object!).metadata.name).toBe('gone');
+    expect(goneRow.resource_version).toBe(JSON.parse(gone.json).metadata.resourceVersion);
+  });
+
+  it('after a restart: a name now held by another object is its deletion and the new one; an object already deleted stays so', async () => {
+    const a = entry('a');
+    const first = recorder();
+    const o1 = first.observer(C, DEPLOYMENT);
+    const b = entry('b');
+    firstList(o1, [a, b]);
+    await first.flush();
+    o1.removed(b.key, b);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    const known = (await rows()).length;
+    const second = recorder();
+    firstList(second.observer(C, DEPLOYMENT), [entry('a', { uid: 'new-uid' })]);
+    await second.flush();
+    const added = (await rows()).slice(known);
+    expect(added.map((x) => [x.name, x.change, x.uid])).toEqual([
+      ['a', 'deleted', 'uid-a'],
+      ['a', 'seen', 'new-uid'],
+    ]);
+  });
+
+  it('after a restart: a version that moved only by heartbeats, or by nothing recorded, is no row; its next change is whole', async () => {
+    const a = entry('a');
+    const again = { ...a, json: a.json.replace(/"resourceVersion":"\d+"/, '"resourceVersion":"99999"') };
+    const { added, o, second } = await restarted([a], [again]);
+    expect(added).toEqual([]);
+    o.upserted(entry('a', { replicas: 5 }), again);
+    await second.flush();
+    const last = (await rows()).at(-1)!;
+    expect([last.change, last.summary, last.object !== null]).toEqual(['updated', 'replicas 1 → 5', true]);
+  });
+
+  it('after a restart: an object made before recording of the kind began but never seen is a baseline', async () => {
+    const { added } = await restarted(
+      [entry('a')],
+      [entry('a'), entry('late', { created: '2019-01-01T00:00:00Z' })],
+    );
+    expect(added.map((x) => [x.name, x.change])).toEqual([['late', 'seen']]);
+  });
+
+  it("after a restart: a chain that cannot be rebuilt records the object whole with an empty patch, and a lost one's deletion is not invented", async () => {
+    const a = entry('a');
+    const b = entry('b');
+    const first = recorder();
+    firstList(first.observer(C, DEPLOYMENT), [a, b]);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    // Both chains lose their whole object (as a corrupted table would).
+    await backend.run('UPDATE change_history SET object = NULL');
+    const known = (await rows()).length;
+    const second = recorder();
+    firstList(second.observer(C, DEPLOYMENT), [entry('a', { replicas: 2 })]);
+    await second.flush();
+    const added = (await rows()).slice(known);
+    expect(added.map((x) => [x.name, x.change, x.object !== null])).toEqual([['a', 'updated', true]]);
+    const patch = await backend.get<{ patch: string }>('SELECT patch FROM change_history WHERE id = $id', {
+      id: added[0]!.id,
+    });
+    expect(patch!.patch).toBe('[]');
+  });
+
   it('changes seen while a kind reconciles follow the reconcile rows; a stopped cache writes what it saw', async () => {
     const first = recorder();
     const o1 = first.observer(C, DEPLOYMENT);
