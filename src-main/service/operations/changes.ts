@@ -39,6 +39,7 @@ export function changeHandlers(
   const reads = new ChangeReads({
     backend: recorded?.deps.backend ?? EMPTY_DB,
     writer: () => recorded?.changes,
+    signals: recorded?.deps.backend,
     now,
   });
   const watches = new ChangeWatches(recorded?.deps.backend, watchOptions);

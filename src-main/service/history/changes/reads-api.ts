@@ -16,8 +16,10 @@
  *   in. Without a `kind` under rbac it holds, of every kind the cluster serves, what the caller may
  *   list where it looks (nothing, not a 403, where that is nothing; kinds the cluster no longer
  *   serves are left out). Open access asks nothing.
- * - Totals and page boundaries are remembered only while the table's version says every write
- *   (this replica holds the cluster's recorder lease), or for a snapshot.
+ * - Totals and page boundaries are remembered per version of the rows: the recorder's (this
+ *   replica holds the cluster's lease), a snapshot's (it never changes), or else what identifies
+ *   the rows another replica writes: the batches it announced, the table's newest id and the
+ *   cluster's oldest row.
  */
 import type { KubeObject } from '../../../../src-shared/contract/models';
 import type { ReadAccess } from '../../auth/rbac/access';
@@ -26,8 +28,9 @@ import type { ClusterConnection } from '../../clusters/cluster';
 import { isEventKind, type KindInfo } from '../../clusters/kind-info';
 import { ProblemError } from '../../errors';
 import { durationsEnd } from '../../events/clock';
-import type { Queryable } from '../../storage/backend';
+import type { Queryable, StorageBackend } from '../../storage/backend';
 import { type RecordedSource, recordedSource } from '../source';
+import { CHANGES_CHANNEL } from './options';
 import { namespacesHolding, type ObjectRef, objectAt, objectHistory, type TimeRange } from './reads';
 import { ChangeFeedReads, type FeedFilter } from './reads-feed';
 
@@ -52,6 +55,8 @@ export interface ReadsDeps {
   backend: Queryable;
   /** The recorder, when changes are recorded (absent with --record-changes off). */
   writer: () => ChangeWriter | undefined;
+  /** The recorders' signal (CHANGES_CHANNEL), heard from every replica; absent: none is heard. */
+  signals?: Pick<StorageBackend, 'listen'> | undefined;
   now: () => number;
 }
 
@@ -64,8 +69,12 @@ export interface ObjectQuery {
   name: string;
 }
 
+/** The count of re-listens, kept beside the clusters' counts (no cluster id has a NUL). */
+const RELISTENED = '\u0000relisten';
+
 export class ChangeReads {
   private readonly feed = new ChangeFeedReads();
+  private listening: Promise<Map<string, number> | undefined> | undefined;
 
   constructor(private readonly deps: ReadsDeps) {}
 
@@ -119,7 +128,7 @@ export class ChangeReads {
     const filter = await this.feedFilter(cluster, access, q, signal);
     const source = await this.source(cluster);
     if (!source) return { items: [], total: 0 };
-    return this.feed.page(source, filter, limit, offset, this.versionOf(source));
+    return this.feed.page(source, filter, limit, offset, await this.versionOf(source));
   }
 
   /** The feed's filter with what the caller may list (checked again by a watch with its credential). */
@@ -141,10 +150,35 @@ export class ChangeReads {
   }
 
   /** What identifies the rows as they are now, when every write is seen; undefined otherwise. */
-  private versionOf(source: RecordedSource): string | undefined {
+  private async versionOf(source: RecordedSource): Promise<string | undefined> {
     if (source.frozen) return 'frozen';
     const writer = this.deps.writer();
-    return writer?.records(source.clusterId) ? `v${writer.version(source.clusterId)}` : undefined;
+    if (writer?.records(source.clusterId)) return `v${writer.version(source.clusterId)}`;
+    // Another replica (or none) writes the rows: what identifies them is the batches it announced
+    // (heard since this replica listens), the table's newest id (any insert moves it) and the
+    // cluster's oldest row (retention removes from there); each is one seek.
+    const heard = await this.heard();
+    if (heard === undefined) return undefined;
+    const newest = await source.db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM change_history');
+    const oldest = await source.db.get<{ id: number }>(
+      'SELECT id FROM change_history WHERE cluster_id = $cluster ORDER BY time_ms, id LIMIT 1',
+      { cluster: source.clusterId },
+    );
+    return `n${heard.get(source.clusterId) ?? 0}|${heard.get(RELISTENED) ?? 0}|g${newest?.id ?? 0}|o${oldest?.id ?? 0}`;
+  }
+
+  /** Announced batches per cluster, counted from the first read on; undefined without a signal. */
+  private heard(): Promise<Map<string, number> | undefined> {
+    const signals = this.deps.signals;
+    if (!signals) return Promise.resolve(undefined);
+    this.listening ??= (async () => {
+      const counts = new Map<string, number>();
+      const bump = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+      // A listen (re)established may have missed announcements: every remembered total is dropped.
+      await signals.listen(CHANGES_CHANNEL, bump, () => bump(RELISTENED));
+      return counts;
+    })().catch(() => undefined);
+    return this.listening;
   }
 
   /** The object's rows' ref after the `get` check; undefined when nothing of it is recorded. */
