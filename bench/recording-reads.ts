@@ -77,6 +77,16 @@ async function timeCase(
     if (wrong) throw new Error(wrong);
     return elapsed;
   };
+  try {
+    // A cache still making its first list answers 503 (or 504): wait for it, as a user would reload.
+    for (const patience = Date.now() + 120_000; ; ) {
+      const res = await service.get(path);
+      if ((res.status !== 503 && res.status !== 504) || Date.now() > patience) break;
+      await new Promise((r) => setTimeout(r, 1_000 * Number(res.headers['retry-after'] ?? 1)));
+    }
+  } catch {
+    // The timed requests say what is wrong.
+  }
   const deadline = performance.now() + CASE_BUDGET_MS;
   try {
     for (let i = 0; i < warmup && performance.now() < deadline - (2 * CASE_BUDGET_MS) / 3; i++) await once();
