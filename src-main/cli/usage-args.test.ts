@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { parseServeArgs, UsageError } from './args';
 
 const parse = (argv: string[], usageInterval?: string) =>
-  parseServeArgs(argv, { dataDir: '/tmp/skiff-test', ...(usageInterval !== undefined ? { usageInterval } : {}) });
+  parseServeArgs(argv, {
+    dataDir: '/tmp/skiff-test',
+    ...(usageInterval !== undefined ? { usageInterval } : {}),
+  });
 
 describe('--usage-interval', () => {
   it('is unset by default (the service samples every 30 s), and with an empty variable', () => {
