@@ -229,6 +229,104 @@ describe('readStatus: pods', () => {
   });
 });
 
+describe('readStatus: what a pod’s fields must be', () => {
+  const running = (c: Record<string, unknown>) =>
+    readStatus('Pod', pod({ phase: 'Running', containerStatuses: [{ state: { running: {} }, ...c }] }));
+
+  it('a back-off without a recorded exit, or a container without a name, still reads', () => {
+    const r = readStatus(
+      'Pod',
+      pod({
+        phase: 'Running',
+        containerStatuses: [{ restartCount: 1, state: { waiting: { reason: 'CrashLoopBackOff' } } }],
+      }),
+    );
+    expect(r.failures).toEqual([
+      {
+        type: 'CrashLoopBackOff',
+        message: 'container ? is crash-looping: restarted 1 times, last exit code unknown',
+      },
+    ]);
+    expect(r.candidates).toEqual([]);
+    const named = running({
+      name: 5,
+      restartCount: 1,
+      ready: false,
+      lastState: { terminated: { exitCode: 1 } },
+    });
+    expect(named.failures[0]!.message).toBe(
+      'container ? is crash-looping: restarted 1 times, last exit code 1',
+    );
+  });
+
+  it('a back-off after a clean exit is still one (the kubelet says so)', () => {
+    const r = readStatus(
+      'Pod',
+      pod({
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'app',
+            restartCount: 1,
+            ready: false,
+            state: { waiting: { reason: 'CrashLoopBackOff' } },
+            lastState: { terminated: { exitCode: 0, finishedAt: T('10:00') } },
+          },
+        ],
+      }),
+    );
+    expect(r.failures.map((f) => f.type)).toEqual(['CrashLoopBackOff']);
+    // A clean exit dates nothing.
+    expect(r.candidates).toEqual([]);
+  });
+
+  it('fields of the wrong type are no evidence', () => {
+    expect(
+      running({ name: 'a', restartCount: '3', ready: false, lastState: { terminated: { exitCode: 1 } } })
+        .failures,
+    ).toEqual([]);
+    expect(
+      running({ name: 'a', restartCount: 3, ready: false, lastState: { terminated: { exitCode: '1' } } })
+        .failures,
+    ).toEqual([]);
+    expect(running({ name: 'a', restartCount: 3, ready: false, lastState: {} }).failures).toEqual([]);
+    expect(
+      readStatus(
+        'Pod',
+        pod({ phase: 'Running', containerStatuses: [{ name: 'a', state: { waiting: { reason: 7 } } }] }),
+      ).failures,
+    ).toEqual([]);
+    expect(readStatus('Pod', { kind: 'Pod', status: { phase: 'Pending' } }).candidates).toEqual([]);
+  });
+
+  it('only failed exits with a time are candidates', () => {
+    const r = readStatus(
+      'Pod',
+      pod({
+        phase: 'Running',
+        containerStatuses: [
+          {
+            name: 'app',
+            restartCount: 2,
+            ready: false,
+            state: { running: {} },
+            lastState: { terminated: { exitCode: 1 } },
+          },
+          {
+            name: 'side',
+            restartCount: 1,
+            ready: true,
+            state: { running: {} },
+            lastState: { terminated: { exitCode: 0, finishedAt: T('09:00') } },
+          },
+        ],
+      }),
+    );
+    expect(r.failures.map((f) => f.type)).toEqual(['CrashLoopBackOff']);
+    expect(r.candidates).toEqual([]);
+  });
+});
+
 describe('readStatus: conditions', () => {
   const withCondition = (kind: string, c: Record<string, unknown>) => ({ kind, status: { conditions: [c] } });
 
@@ -251,7 +349,15 @@ describe('readStatus: conditions', () => {
       events: 'none',
       diagnosed: true,
     });
-    expect(readStatus('Job', withCondition('Job', { type: 'Failed', status: 'False' })).failures).toEqual([]);
+    expect(readStatus('Job', withCondition('Job', { type: 'Failed', status: 'False' }))).toEqual({
+      failures: [],
+      candidates: [],
+      events: 'none',
+      diagnosed: true,
+    });
+    expect(readStatus('Job', withCondition('Job', { type: 'Failed', status: 'True' })).failures).toEqual([
+      { type: 'JobFailed', message: 'the Job failed: no reason given' },
+    ]);
     expect(readStatus('Job', withCondition('Job', { type: 'Complete', status: 'True' })).failures).toEqual(
       [],
     );
