@@ -72,7 +72,13 @@ const history = (ns?: string, name = NAME) =>
     : `${stack.cluster}/history/namespaces/${ns}/deployment/${name}`;
 
 function overIpc(
-  name: 'objectHistory' | 'namespacedObjectAt' | 'listChanges',
+  name:
+    | 'objectHistory'
+    | 'namespacedObjectHistory'
+    | 'objectAt'
+    | 'namespacedObjectAt'
+    | 'listChanges'
+    | 'watchChanges',
   params: Record<string, string>,
   query: Record<string, string>,
 ) {
@@ -181,6 +187,36 @@ describe('the object as it was (?at=)', () => {
       { at: new Date(times[1]!).toISOString() },
     )) as { data: KubeObject };
     expect(reply.data.metadata.resourceVersion).toBe(rv[1]);
+  });
+});
+
+describe('the other reads over IPC', () => {
+  it('answers the namespaced history and ?at= across namespaces as HTTP does', async () => {
+    const history = (await overIpc(
+      'namespacedObjectHistory',
+      { namespace: NS, resourceType: 'deployment', resourceName: NAME },
+      { offset: '2' },
+    )) as { data: ObjectChange[]; page: { total: number; offset: number } };
+    expect(history.data.map((c) => c.resourceVersion)).toEqual([rv[1]]);
+    expect(history.page).toMatchObject({ total: 3, offset: 2 });
+    const at = (await overIpc(
+      'objectAt',
+      { resourceType: 'deployment', resourceName: NAME },
+      { at: new Date(times[2]!).toISOString() },
+    )) as { data: KubeObject };
+    expect(at.data.metadata.resourceVersion).toBe(rv[2]);
+  });
+
+  it('streams the changes watch from invoke, as a desktop stream channel reads it', async () => {
+    const reply = (await overIpc('watchChanges', {}, { watch: 'true', namespace: NS })) as {
+      data: { contentType: string; chunks: AsyncIterable<string> };
+    };
+    expect(reply.data.contentType).toBe('text/event-stream; charset=utf-8');
+    const it = reply.data.chunks[Symbol.asyncIterator]();
+    let text = '';
+    while (!text.includes('event: synced')) text += (await it.next()).value ?? '';
+    await it.return?.(undefined);
+    expect(text).toContain(`"resourceVersion":"${rv[1]}"`);
   });
 });
 
