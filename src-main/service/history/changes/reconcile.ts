@@ -12,20 +12,14 @@
  */
 import type { ResourceEntry } from '../../cache/entries';
 import type { KindInfo } from '../../clusters/kind-info';
-import { diff, type Version, versionOf, versionOfObject } from './diff';
+import { diff, versionOf, versionOfObject } from './diff';
+import { changeRow } from './rows';
 import type { ChangeRow, ChangeStore } from './store';
-import type { ChangeKind } from './summary';
 
 export interface Reconciler {
   readonly store: ChangeStore;
-  row(
-    state: ReconcileState,
-    change: ChangeKind,
-    v: Version,
-    prev: Version | undefined,
-    patch: ReturnType<typeof diff>,
-    whole?: boolean,
-  ): ChangeRow;
+  /** The service's clock: the rows' time. */
+  now(): number;
 }
 
 export interface ReconcileState {
@@ -55,6 +49,7 @@ export async function reconcile(
     return obj ? { ...versionOfObject(obj, state.kindKey), resourceVersion: l.resource_version } : undefined;
   };
   const rows: ChangeRow[] = [];
+  const now = r.now();
   for (const e of entries) {
     const v = versionOf(e.json, state.kindKey);
     const l = latest.get(e.key);
@@ -71,23 +66,23 @@ export async function reconcile(
         continue;
       }
       state.sinceWhole.set(e.key, 0);
-      rows.push(r.row(state, 'updated', v, prev, patch, true));
+      rows.push(changeRow(state, 'updated', v, prev, patch, now));
       continue;
     }
     if (l && l.change !== 'deleted') {
       const prev = await rebuilt(l);
-      if (prev) rows.push(r.row(state, 'deleted', prev, undefined, []));
+      if (prev) rows.push(changeRow(state, 'deleted', prev, undefined, [], now));
     }
     const created = Date.parse(
       String((v.object.metadata as { creationTimestamp?: unknown }).creationTimestamp),
     );
     state.sinceWhole.set(e.key, 0);
-    rows.push(r.row(state, created >= began ? 'created' : 'seen', v, undefined, []));
+    rows.push(changeRow(state, created >= began ? 'created' : 'seen', v, undefined, [], now));
   }
   for (const l of latest.values()) {
     if (l.change === 'deleted') continue;
     const prev = await rebuilt(l);
-    if (prev) rows.push(r.row(state, 'deleted', prev, undefined, []));
+    if (prev) rows.push(changeRow(state, 'deleted', prev, undefined, [], now));
   }
   return rows;
 }

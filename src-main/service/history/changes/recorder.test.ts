@@ -75,10 +75,16 @@ eachBackend((kind) => {
     for (const r of recorders.splice(0)) await r.close();
     await close();
   });
-  const recorder = (over: { wholeEvery?: number; now?: () => number; on?: StorageBackend } = {}) => {
+  const recorder = (
+    over: { wholeEvery?: number; now?: () => number; on?: StorageBackend; flushMs?: number } = {},
+  ) => {
     const r = new ChangeRecorder({
       backend: over.on ?? backend,
-      options: resolveChangeOptions({ flushMs: 10, leaseRetryMs: 50, wholeEvery: over.wholeEvery ?? 20 }),
+      options: resolveChangeOptions({
+        flushMs: over.flushMs ?? 10,
+        leaseRetryMs: 50,
+        wholeEvery: over.wholeEvery ?? 20,
+      }),
       logger: silentLogger(),
       now: over.now ?? Date.now,
     });
@@ -147,12 +153,16 @@ eachBackend((kind) => {
   });
 
   it('writes a thousand changes at once without waiting for the flush timer', async () => {
-    const r = recorder();
+    // The timer would wait an hour: only the count starts this write.
+    const r = recorder({ flushMs: 3_600_000 });
     const o = r.observer(C, DEPLOYMENT);
     firstList(o, []);
     await r.flush();
-    for (let i = 0; i < 1_000; i++) o.upserted(entry(`p${i}`), undefined);
-    await eventually(async () => expect(await rows()).toHaveLength(1_000));
+    for (let i = 0; i < 999; i++) o.upserted(entry(`p${i}`), undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await rows()).toEqual([]);
+    o.upserted(entry('p999'), undefined);
+    await eventually(async () => expect(await rows()).toHaveLength(1_000), 30_000);
   });
 
   /** A first recorder lists `before` and closes; a second lists `after`: the rows the second adds. */

@@ -27,12 +27,12 @@ import { type KindInfo, kindKey } from '../../clusters/kind-info';
 import { RecorderLeases } from '../../events/history/leases';
 import type { Logger } from '../../logger';
 import type { StorageBackend } from '../../storage/backend';
-import { diff, type Version, versionOf } from './diff';
+import { versionOf } from './diff';
 import { CHANGES_CHANNEL, changesLeaseKey, type ResolvedChangeOptions } from './options';
 import { reconcile } from './reconcile';
 import { pruneCluster } from './retention';
+import { changeRow, upsertRows } from './rows';
 import { type ChangeRow, ChangeStore } from './store';
-import { type ChangeKind, summarize } from './summary';
 
 /** Where one recorded kind of one cluster is. */
 export interface KindState {
@@ -109,14 +109,15 @@ export class ChangeRecorder {
     return {
       upserted: (entry, previous) => {
         state.live.set(entry.key, entry);
-        if (state.phase !== 'waiting') this.made(state, this.upsertRows(state, entry, previous));
+        if (state.phase !== 'waiting')
+          this.made(state, upsertRows(state, entry, previous, this.deps.options.wholeEvery, this.deps.now()));
       },
       removed: (k, previous) => {
         state.live.delete(k);
         state.sinceWhole.delete(k);
         if (state.phase !== 'waiting' && previous) {
           const v = versionOf(previous.json, state.kindKey);
-          this.made(state, [this.row(state, 'deleted', v, undefined, [])]);
+          this.made(state, [changeRow(state, 'deleted', v, undefined, [], this.deps.now())]);
         }
       },
       listed: (entries) => {
@@ -195,60 +196,9 @@ export class ChangeRecorder {
     } else this.schedule();
   }
 
-  private upsertRows(
-    state: KindState,
-    entry: ResourceEntry,
-    previous: ResourceEntry | undefined,
-  ): ChangeRow[] {
-    const next = versionOf(entry.json, state.kindKey);
-    if (!previous) {
-      state.sinceWhole.set(entry.key, 0);
-      return [this.row(state, 'created', next, undefined, [])];
-    }
-    const prev = versionOf(previous.json, state.kindKey);
-    if (prev.uid !== next.uid) {
-      // Deleted and made again under the same name between two looks (a relist).
-      state.sinceWhole.set(entry.key, 0);
-      return [
-        this.row(state, 'deleted', prev, undefined, []),
-        this.row(state, 'created', next, undefined, []),
-      ];
-    }
-    const patch = diff(prev, next);
-    if (
-      patch.length === 0 &&
-      !(state.kindKey === '/secrets' && prev.resourceVersion !== next.resourceVersion)
-    )
-      return [];
-    const since = state.sinceWhole.get(entry.key);
-    const whole = since === undefined || since >= this.deps.options.wholeEvery;
-    state.sinceWhole.set(entry.key, whole ? 0 : since + 1);
-    return [this.row(state, 'updated', next, prev, patch, whole)];
-  }
-
-  /** A row of `change` for version `v` (`prev`: the version the patch starts from). */
-  row(
-    state: Pick<KindState, 'kind' | 'kindKey'>,
-    change: ChangeKind,
-    v: Version,
-    prev: Version | undefined,
-    patch: ReturnType<typeof diff>,
-    whole = true,
-  ): ChangeRow {
-    const meta = v.object.metadata as { namespace?: string; name?: string };
-    return {
-      timeMs: this.deps.now(),
-      resourceType: state.kind.resourceType,
-      kind: state.kind.kind,
-      namespace: meta.namespace ?? '',
-      name: meta.name ?? '',
-      uid: v.uid,
-      change,
-      resourceVersion: v.resourceVersion,
-      patch: JSON.stringify(patch),
-      summary: summarize({ change, kindKey: state.kindKey, prev: prev?.object, next: v.object, patch }),
-      object: whole || change !== 'updated' ? JSON.stringify(v.object) : null,
-    };
+  /** The service's clock (reconcile.ts stamps its rows with it). */
+  now(): number {
+    return this.deps.now();
   }
 
   private schedule(): void {
