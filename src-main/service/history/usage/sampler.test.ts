@@ -181,16 +181,33 @@ eachBackend((kind) => {
     await s.close();
   });
 
-  it('maintains only the clusters it samples', async () => {
-    const now = T0 + 3 * 24 * HOUR;
+  it('maintains a cluster nobody samples any more too, unless another replica holds its lease', async () => {
+    const now = T0 + 9 * 24 * HOUR;
     const s = sampler(backend, () => [], { now: () => now });
-    await backend.run(
-      `INSERT INTO usage_samples (cluster_id, subject, namespace, name, time_ms, resolution_ms, containers)
-       VALUES ('other', 'node', '', 'n', $t, 30000, '{}')`,
-      { t: now - 2 * 24 * HOUR },
-    );
+    const put = (t: number) =>
+      backend.run(
+        `INSERT INTO usage_samples (cluster_id, subject, namespace, name, time_ms, resolution_ms, containers)
+         VALUES ('gone', 'node', '', 'n', $t, 30000, '{"n":{"cpuMillicores":1,"memoryBytes":1}}')`,
+        { t },
+      );
+    await put(now - 2 * 24 * HOUR);
+    await put(now - 8 * 24 * HOUR);
+    if (kind === 'postgres') {
+      // Another replica holds it (it samples it, or maintains it now): this one leaves it alone.
+      const other = await backend.tryLease(usageLeaseKey('gone'));
+      await s.maintain();
+      expect((await allRows(backend)).map((r) => r.resolution_ms)).toEqual([30_000, 30_000]);
+      await other?.release();
+    }
     await s.maintain();
-    expect((await allRows(backend)).map((r) => r.resolution_ms)).toEqual([30_000]);
+    expect((await allRows(backend)).map((r) => [r.time_ms - now, r.resolution_ms])).toEqual([
+      [-2 * 24 * HOUR, 300_000],
+    ]);
+    // The lease was taken for the pass alone: it is free again.
+    const again = await backend.tryLease(usageLeaseKey('gone'));
+    expect(again).not.toBeNull();
+    await again?.release();
+    expect(s.sampling()).toEqual([]);
     await s.close();
   });
 

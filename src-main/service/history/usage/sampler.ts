@@ -7,6 +7,8 @@
  * - One sampler per cluster across the replicas sharing a database: the holder of the lease
  *   `usage-sampler:<clusterId>` (StorageBackend.tryLease; always granted on SQLite). A lease not
  *   held is asked for again at the next tick; a lost lease stops this replica sampling that cluster.
+ *   Downsampling and retention run for the clusters this replica samples, and for those in the table
+ *   nobody samples any more, under their lease taken for that pass alone.
  * - Each read is bounded by the cluster's timeout (and by the interval): a slow or absent
  *   metrics-server costs one bounded request per tick and never blocks the loop. A cluster whose
  *   metrics cannot be read is logged once, then again only when it recovers; it is retried every
@@ -14,6 +16,7 @@
  * - Ticks never overlap: a tick still running when the next is due makes that one skipped.
  * - Samples are stamped with the service clock at the tick's start.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../../logger';
 import type { Lease, StorageBackend } from '../../storage/backend';
 import type { ResolvedUsageOptions } from './options';
@@ -169,12 +172,24 @@ export class UsageSampler {
     const { retentionMs, downsampleAfterMs, downsampleStepMs, intervalMs } = this.deps.options;
     // Larger than one bucket's samples, so a bucket is never merged from part of them.
     const batch = Math.max(2_000, 2 * Math.ceil(downsampleStepMs / Math.max(intervalMs, 1)) + 1);
-    for (const clusterId of this.sampling()) {
+    const pass = async (clusterId: string) => {
+      const now = this.deps.now();
+      const cut = Math.floor((now - downsampleAfterMs) / downsampleStepMs) * downsampleStepMs;
+      while (!this.closed && (await this.store.downsample(clusterId, cut, downsampleStepMs, batch)) > 0)
+        await yieldToEventLoop();
+      while (!this.closed && (await this.store.prune(clusterId, now - retentionMs)) > 0)
+        await yieldToEventLoop();
+    };
+    // The clusters this replica samples, and those nobody samples any more (removed, no longer
+    // recorded): their rows still age out, under the lease taken for the pass alone.
+    const held = new Set(this.sampling());
+    for (const clusterId of new Set([...held, ...(await this.store.clusters())])) {
       try {
-        const now = this.deps.now();
-        const cut = Math.floor((now - downsampleAfterMs) / downsampleStepMs) * downsampleStepMs;
-        while (!this.closed && (await this.store.downsample(clusterId, cut, downsampleStepMs, batch)) > 0) {}
-        while (!this.closed && (await this.store.prune(clusterId, now - retentionMs)) > 0) {}
+        if (held.has(clusterId)) await pass(clusterId);
+        else if (!this.closed) {
+          const lease = await this.deps.backend.tryLease(usageLeaseKey(clusterId));
+          if (lease) await pass(clusterId).finally(() => lease.release().catch(() => {}));
+        }
       } catch (err) {
         this.deps.logger.error(
           { clusterId, err: err instanceof Error ? err.message : String(err) },

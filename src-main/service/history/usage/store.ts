@@ -138,7 +138,7 @@ export class UsageStore {
     );
   }
 
-  /** The clusters that hold samples (retention also reaches clusters no longer sampled). */
+  /** The clusters that hold samples: retention also reaches those no longer sampled. */
   async clusters(): Promise<string[]> {
     const rows = await this.backend.all<{ cluster_id: string }>(
       'SELECT DISTINCT cluster_id FROM usage_samples ORDER BY cluster_id',
