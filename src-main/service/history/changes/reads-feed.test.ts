@@ -221,6 +221,17 @@ eachBackend((kind) => {
       );
     });
 
+    it('remembers at most 64 totals, forgetting the oldest', async () => {
+      await seed();
+      const reads = new ChangeFeedReads();
+      const first = (await reads.page(rig.source(), {}, 5, 0, 'v1')).total;
+      await insertRows(rig.backend, [{ ...row(1), timeMs: T0 + 500 * MIN, resourceVersion: 'new' }]);
+      // Still remembered: the same version answers the same total.
+      expect((await reads.page(rig.source(), {}, 5, 0, 'v1')).total).toBe(first);
+      for (let i = 0; i < 64; i++) await reads.page(rig.source(), { sinceMs: i }, 5, 0, 'v1');
+      expect((await reads.page(rig.source(), {}, 5, 0, 'v1')).total).toBe(first + 1);
+    });
+
     it('answers an empty page past the end', async () => {
       await seed();
       const reads = new ChangeFeedReads();

@@ -55,7 +55,7 @@ export function feedWhere(source: RecordedSource, f: FeedFilter): { sql: string;
   if (f.allowed !== undefined) {
     const kinds: string[] = [];
     let k = 0;
-    for (const [type, namespaces] of [...f.allowed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [type, namespaces] of f.allowed) {
       if (namespaces !== 'all' && namespaces.length === 0) continue;
       params[`k${k}`] = type;
       let term = `resource_type = $k${k}`;

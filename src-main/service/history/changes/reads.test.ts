@@ -103,6 +103,40 @@ eachBackend((kind) => {
       expect(created?.patch).toEqual([{ op: 'add', path: '', value: deployment('a') }]);
     });
 
+    it('answers a stored patch as it is, and an empty one for text that is no JSON patch', async () => {
+      await insertRows(rig.backend, [
+        {
+          timeMs: T0,
+          change: 'created',
+          resourceVersion: '1',
+          patch: [replace('/a', 1)],
+          object: deployment('a'),
+        },
+        { timeMs: T0 + 1, change: 'created', resourceVersion: '2' },
+        { timeMs: T0 + 2, change: 'updated', resourceVersion: '3', object: deployment('b') },
+        { timeMs: T0 + 3, change: 'updated', resourceVersion: '4' },
+        { timeMs: T0 + 4, change: 'updated', resourceVersion: '5' },
+      ]);
+      await rig.backend.run("UPDATE change_history SET patch = 'not json' WHERE resource_version = '4'");
+      await rig.backend.run(
+        'UPDATE change_history SET patch = \'{"op":"add"}\' WHERE resource_version = \'5\'',
+      );
+      const { items } = await objectHistory(rig.source(), REF, {}, 20, 0);
+      expect(items.map((i) => [i.resourceVersion, i.patch])).toEqual([
+        ['5', []],
+        ['4', []],
+        ['3', []],
+        ['2', []],
+        ['1', [replace('/a', 1)]],
+      ]);
+    });
+
+    it('keeps to since alone', async () => {
+      await seedChain();
+      const { items } = await objectHistory(rig.source(), REF, { sinceMs: T0 + 5 * MIN }, 20, 0);
+      expect(items.map((i) => i.resourceVersion)).toEqual(['14', '13', '12']);
+    });
+
     it('answers nothing after a snapshot’s takenAt', async () => {
       await seedChain();
       const { items, total } = await objectHistory(rig.source('c1', T0 + 5 * MIN), REF, {}, 20, 0);
@@ -204,6 +238,14 @@ eachBackend((kind) => {
       await seedChain();
       const got = await objectAt(rig.source('c1', T0 + 5 * MIN), REF, T0 + 60 * MIN);
       expect((got?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion).toBe('12');
+    });
+
+    it('answers nothing for a whole object that does not parse', async () => {
+      await insertRows(rig.backend, [
+        { timeMs: T0, change: 'seen', resourceVersion: '1', object: deployment('a') },
+      ]);
+      await rig.backend.run("UPDATE change_history SET object = '{broken'");
+      expect(await objectAt(rig.source(), REF, T0)).toBe(undefined);
     });
 
     it('answers nothing for a chain without a whole object or with a patch that does not apply', async () => {
