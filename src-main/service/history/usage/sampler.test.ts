@@ -135,6 +135,8 @@ eachBackend((kind) => {
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatchObject({
       clusterId: 'sim',
+      // The cluster's own answer, as the client reported it.
+      err: expect.stringMatching(/^\/apis\/metrics\.k8s\.io\/v1beta1\/(pods|nodes): 503$/),
       msg: expect.stringContaining('metrics.k8s.io could not be read'),
     });
     sim.faults.metricsDown = false;
