@@ -339,6 +339,11 @@ describe('recordedTablesProblem on the tables themselves', () => {
       'the usage sample of pod shop/checkout-1 is larger than a snapshot allows (65536 bytes of containers)',
     ],
     [
+      'a node whose containers are over 64 KiB',
+      { subject: 'node', namespace: '', name: 'n1', containers: `{"${'c'.repeat(65_536)}":{}}` },
+      'the usage sample of node n1 is larger than a snapshot allows',
+    ],
+    [
       'a name over 253 bytes',
       { name: 'n'.repeat(254) },
       'a row of usage_samples has a key longer than 253 bytes',
