@@ -330,7 +330,11 @@ describe.skipIf(pgSkip !== undefined)('one writer per cluster on a shared Postgr
         logger: silentLogger(),
         now: Date.now,
       });
-      const r = { backend, recorder, close: async () => (await recorder.close(), await backend.close()) };
+      const close = async () => {
+        await recorder.close();
+        await backend.close();
+      };
+      const r = { backend, recorder, close };
       opened.push(r);
       return r;
     };

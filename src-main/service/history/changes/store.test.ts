@@ -3,7 +3,7 @@
  * recording began, rebuilding a version, and retention that keeps every surviving version
  * rebuildable. Rows are inserted straight, out of time order where it matters.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import {
   type BackendKind,
   eachBackend,
