@@ -113,6 +113,9 @@ beforeAll(async () => {
     sessionId: other.sessionId,
     apiKeyId: key.apiKey.apiKeyId,
     accountId: victim.accountId,
+    // A kept run's path (kept logs): a container and its restart index.
+    container: POD.container,
+    restartCount: '0',
   };
 }, 60_000);
 /** How many answers of each status: shows that hostile requests reach the handlers, not only the 400s. */
