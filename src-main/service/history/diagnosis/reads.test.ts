@@ -129,6 +129,21 @@ eachBackend((kind) => {
       expect(rows[4]!.ref).toEqual({ kind: 'Node', resourceType: 'node', name: 'n1', uid: 'uid-1' });
     });
 
+    it('reads two objects of one kind apart', async () => {
+      await insertRows(rig.backend, [
+        { timeMs: T0 + 2 * MIN, change: 'updated', resourceVersion: '2', name: 'b' },
+        { timeMs: T0 + 1 * MIN, change: 'updated', resourceVersion: '1', name: 'a' },
+      ]);
+      const refs = ['a', 'b'].map((name) => ({
+        resourceType: 'deployment',
+        namespace: 'shop',
+        name,
+        relation: 'uses' as const,
+      }));
+      const rows = await changesIn(rig.source(), refs, T0, ONSET, ONSET);
+      expect(rows.map((r) => r.ref.name)).toEqual(['a', 'b']);
+    });
+
     it('a snapshot answers nothing after its takenAt', async () => {
       await insertRows(rig.backend, [
         { timeMs: T0 + 5 * MIN, change: 'updated', resourceVersion: '2' },
