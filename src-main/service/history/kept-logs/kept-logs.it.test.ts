@@ -110,6 +110,52 @@ describe('kept logs, default mode (failed runs)', () => {
     );
   });
 
+  it('filter a kept run as the live endpoint filters: level, search (case, regex), context, tailLines, podUid', async () => {
+    const ns = addNamespace(stack, 'kept');
+    const pod = uniqueName('filters');
+    addPod(stack, ns, pod, { containers: ['app'] });
+    write(
+      stack,
+      ns,
+      pod,
+      'app',
+      'INFO starting',
+      'INFO loading config',
+      'ERROR Panic: no config',
+      'INFO shutting down',
+    );
+    stack.sim.store.restartContainer(ns, pod, 'app', { exitCode: 1 });
+    const [run] = await keptRuns(stack, ns, pod, 1);
+    const read = async (query: string) => {
+      const res = await stack.get<string>(keptPath(stack, ns, pod, `/app/0?${query}`));
+      expect(res.status, query).toBe(200);
+      return res.body;
+    };
+    const all = 'INFO starting\nINFO loading config\nERROR Panic: no config\nINFO shutting down\n';
+    expect(await read('')).toBe(all);
+    expect(await read('level=ERROR')).toBe('ERROR Panic: no config\n');
+    expect(await read('level=-INFO')).toBe('ERROR Panic: no config\n');
+    expect(await read('search=panic')).toBe('');
+    expect(await read('search=panic&ignoreCase=true')).toBe('ERROR Panic: no config\n');
+    expect(await read('search=P.n[a-z]c')).toBe('ERROR Panic: no config\n');
+    expect(await read('search=Panic&context=1')).toBe(
+      'INFO loading config\nERROR Panic: no config\nINFO shutting down\n',
+    );
+    expect(await read('search=starting%7Cdown&context=0')).toBe('INFO starting\nINFO shutting down\n');
+    expect(await read('context=1')).toBe(all);
+    expect(await read('tailLines=2')).toBe('ERROR Panic: no config\nINFO shutting down\n');
+    expect(await read('tailLines=0')).toBe('');
+    expect(await read(`podUid=${run!.podUid}&tailLines=1`)).toBe('INFO shutting down\n');
+    const other = await stack.get<{ code: string }>(keptPath(stack, ns, pod, '/app/0?podUid=another-pod'));
+    expect(other.status).toBe(404);
+    // RE2 has no backreferences: a pattern only a backtracking engine runs is refused, never run.
+    const slow = await stack.get<{ code: string }>(
+      keptPath(stack, ns, pod, `/app/0?search=${encodeURIComponent('(a)\\1')}`),
+    );
+    expect(slow.status).toBe(400);
+    expect(slow.contentType).toMatch(/^application\/problem\+json/);
+  });
+
   it('answer the same over the invoker IPC uses', async () => {
     const ns = addNamespace(stack, 'kept');
     const pod = uniqueName('ipc');
