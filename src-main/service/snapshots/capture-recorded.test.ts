@@ -269,6 +269,34 @@ describe('the recorded part of a capture', () => {
     expect(many.keptLogs).toHaveLength(155);
   });
 
+  it('every part that cannot be read is a gap naming it and why', async () => {
+    for (const table of ['change_history', 'usage_samples', 'kept_logs']) app.run(`DROP TABLE ${table}`);
+    const got = await capture();
+    expect(got.gaps.map((g) => [g.part, g.reason])).toEqual([
+      ['changes', 'no such table: change_history'],
+      ['usage', 'no such table: usage_samples'],
+      ['keptLogs', 'no such table: kept_logs'],
+    ]);
+  });
+
+  it('ends when the capture is cancelled while it reads usage or kept logs', async () => {
+    for (let i = 0; i <= BATCH; i++) await insertUsage(usageRow({ name: `p${i}` }));
+    const stop = new AbortController();
+    stop.abort(new Error('cancelled in usage'));
+    await expect(capture({ signal: stop.signal })).rejects.toThrow('cancelled in usage');
+    app.run('DELETE FROM usage_samples');
+    for (let id = 1; id <= 101; id++) await insertKept(keptLogRow({ id, restart_count: id }));
+    await expect(capture({ signal: stop.signal })).rejects.toThrow('cancelled in usage');
+  });
+
+  it('takes a usage sample of the first millisecond', async () => {
+    const first = usageRow({ time_ms: 0 });
+    const second = usageRow({ name: 'p1', time_ms: 1 });
+    await insertUsage(first);
+    await insertUsage(second);
+    expect((await capture()).usage).toEqual([usageRow({ name: 'checkout-1', time_ms: 0 }), second]);
+  });
+
   it('a part that cannot be read is a gap naming why, and the others are taken', async () => {
     await insertChange(changeRow({ id: 1 }));
     await insertKept(keptLogRow({ id: 1, restart_count: 1 }));
@@ -302,5 +330,77 @@ describe('leftOutGap', () => {
       reason:
         'forbidden: 1 kept logs the taker cannot read were left out; 1 kept logs larger than a snapshot allows were left out; the 3 oldest kept logs were left out (a snapshot holds at most 10 kept logs and 2 MiB of them)',
     });
+  });
+});
+
+describe('under --authorize rbac', () => {
+  // Where the taker may read each part, as the cluster's RBAC answers it (capture-scope.ts); the
+  // answers against a real apiserver's RBAC are snapshot-recorded-rbac.it.test.ts's.
+  const asked: string[] = [];
+  const ruled = (rules: Record<string, readonly string[] | 'all'>): CaptureSource =>
+    ({
+      clusterId: CLUSTER,
+      recorded: { db: backend },
+      async scope(attrs: { verb: string; group: string; resource: string; subresource?: string }) {
+        const key = `${attrs.verb} ${attrs.group}/${attrs.resource}${attrs.subresource ? `/${attrs.subresource}` : ''}`;
+        asked.push(key);
+        const rule = rules[key] ?? [];
+        return rule === 'all' ? undefined : { allowed: new Set(rule), denied: ['elsewhere'] };
+      },
+      async discovery() {
+        return {
+          gaps: [],
+          kinds: [
+            { resourceType: 'deployment', group: 'apps', plural: 'deployments' },
+            { resourceType: 'node', group: '', plural: 'nodes' },
+          ],
+        };
+      },
+    }) as unknown as CaptureSource;
+
+  beforeEach(() => {
+    asked.length = 0;
+  });
+
+  it('asks each permission once, and takes only where it is allowed', async () => {
+    await insertChange(changeRow({ id: 1, namespace: 'shop' }));
+    await insertChange(changeRow({ id: 2, namespace: 'kube-system' }));
+    await insertChange(changeRow({ id: 3, namespace: 'shop', resource_type: 'widget.example.dev' }));
+    await insertChange(changeRow({ id: 4, namespace: '', resource_type: 'node', kind: 'Node', name: 'n1' }));
+    await insertUsage(usageRow({ namespace: 'shop' }));
+    await insertUsage(usageRow({ namespace: 'kube-system' }));
+    await insertUsage(usageRow({ subject: 'node', namespace: '', name: 'n1' }));
+    await insertKept(keptLogRow({ id: 1, namespace: 'shop' }));
+    await insertKept(keptLogRow({ id: 2, namespace: 'kube-system' }));
+    const got = await capture({
+      source: ruled({
+        'list apps/deployments': ['shop'],
+        'list /pods': ['shop'],
+        'get /pods/log': ['kube-system'],
+      }),
+    });
+    expect(got.changes.map((c) => c.id)).toEqual([1]);
+    expect(got.usage.map((u) => u.namespace)).toEqual(['shop']);
+    expect(got.keptLogs.map((k) => k.id)).toEqual([2]);
+    expect(got.gaps).toEqual([
+      { part: 'changes', reason: 'forbidden: 3 changes the taker cannot read were left out' },
+      { part: 'usage', reason: 'forbidden: 2 usage samples the taker cannot read were left out' },
+      { part: 'keptLogs', reason: 'forbidden: 1 kept logs the taker cannot read were left out' },
+    ]);
+    expect([...asked].sort()).toEqual(
+      ['get /pods/log', 'list /nodes', 'list /pods', 'list apps/deployments'].sort(),
+    );
+  });
+
+  it('takes node usage and cluster-scoped changes with the permission cluster-wide', async () => {
+    await insertChange(changeRow({ id: 4, namespace: '', resource_type: 'node', kind: 'Node', name: 'n1' }));
+    await insertUsage(usageRow({ subject: 'node', namespace: '', name: 'n1' }));
+    await insertUsage(usageRow({ namespace: 'shop' }));
+    const got = await capture({ source: ruled({ 'list /nodes': 'all', 'list /pods': [] }) });
+    expect(got.changes.map((c) => c.id)).toEqual([4]);
+    expect(got.usage.map((u) => u.subject)).toEqual(['node']);
+    expect(got.gaps).toEqual([
+      { part: 'usage', reason: 'forbidden: 1 usage samples the taker cannot read were left out' },
+    ]);
   });
 });
