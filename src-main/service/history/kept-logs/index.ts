@@ -108,7 +108,7 @@ export class KeptLogs {
 
   /** Waits until every queued run is read and kept (tests; close). */
   async idle(): Promise<void> {
-    while (this.busy.size > 0 || this.queue.length > 0) {
+    while ((this.busy.size > 0 || this.queue.length > 0) && !this.closing.signal.aborted) {
       await Promise.all([...this.busy]);
       if (this.busy.size === 0 && this.queue.length > 0) this.pump();
     }
@@ -136,7 +136,8 @@ export class KeptLogs {
   private observer(clusterId: string): CacheObserver<ResourceEntry> {
     return {
       upserted: (entry) => {
-        if (!this.deps.isRecorded(clusterId)) return;
+        // Most updates of most pods show no ended run: they are not parsed at all.
+        if (!entry.json.includes('"terminated"') || !this.deps.isRecorded(clusterId)) return;
         const pod = JSON.parse(entry.json) as PodObject;
         for (const run of endedRuns(pod)) this.offer(clusterId, pod, run);
       },
