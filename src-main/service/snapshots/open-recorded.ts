@@ -28,6 +28,12 @@ const BATCH = 2_000;
 
 const TABLES: readonly RecordedTable[] = ['change_history', 'usage_samples', 'kept_logs'];
 
+/** The app schema's indexes of those tables (SQLite's own automatic ones have no SQL). */
+const INDEXES_SQL = `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${TABLES.map((t) => `'${t}'`).join(', ')})`;
+
+/** What a write is called in the log if it is dropped (the database closed under it). */
+const WRITE_LABEL = 'snapshot recorded rows';
+
 /** The recorded tables of an opened snapshot, and the database to close with it. */
 export interface SnapshotRecorded {
   tables: RecordedTables;
@@ -43,15 +49,13 @@ export async function buildSnapshotRecorded(
   if (file.facts.schemaVersion < 3) return undefined;
   const db = AppDatabase.open(':memory:', logger);
   try {
-    const indexes = db.all<{ name: string; sql: string }>(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${TABLES.map((t) => `'${t}'`).join(', ')})`,
-    );
+    const indexes = db.all<{ name: string; sql: string }>(INDEXES_SQL);
     for (const { name } of indexes) db.run(`DROP INDEX ${name}`);
     for (const table of TABLES) {
       const columns = RECORDED_COLUMNS[table];
       const insert = `INSERT INTO ${table} (cluster_id, ${columns.join(', ')}) VALUES ($cluster_id, ${columns.map((c) => `$${c}`).join(', ')})`;
       for (const batch of file.recordedBatches(table, BATCH)) {
-        db.write(`snapshot ${table}`, () => {
+        db.write(WRITE_LABEL, () => {
           for (const row of batch) db.run(insert, { ...row, cluster_id: clusterId });
         });
         await yieldToEventLoop();
