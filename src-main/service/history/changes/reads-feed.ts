@@ -56,17 +56,15 @@ export function feedWhere(source: RecordedSource, f: FeedFilter): { sql: string;
     const kinds: string[] = [];
     let k = 0;
     for (const [type, namespaces] of f.allowed) {
-      if (namespaces !== 'all' && namespaces.length === 0) continue;
       params[`k${k}`] = type;
-      let term = `resource_type = $k${k}`;
-      if (namespaces !== 'all') {
+      if (namespaces === 'all') kinds.push(`(resource_type = $k${k})`);
+      else if (namespaces.length > 0) {
         const names = namespaces.map((ns, i) => {
           params[`k${k}n${i}`] = ns;
           return `$k${k}n${i}`;
         });
-        term += ` AND namespace IN (${names.join(', ')})`;
-      }
-      kinds.push(`(${term})`);
+        kinds.push(`(resource_type = $k${k} AND namespace IN (${names.join(', ')}))`);
+      } else delete params[`k${k}`];
       k++;
     }
     terms.push(kinds.length === 0 ? '1 = 0' : `(${kinds.join(' OR ')})`);
@@ -79,9 +77,8 @@ export function matchesFeed(source: RecordedSource, r: StoredChange, f: FeedFilt
   if (r.change === 'seen') return false;
   if (f.namespace !== undefined && r.namespace !== f.namespace) return false;
   if (f.resourceType !== undefined && r.resource_type !== f.resourceType) return false;
-  if (f.sinceMs !== undefined && r.time_ms < f.sinceMs) return false;
-  const until = untilOf(source, f.untilMs);
-  if (until !== undefined && r.time_ms > until) return false;
+  if (r.time_ms < (f.sinceMs ?? Number.NEGATIVE_INFINITY)) return false;
+  if (r.time_ms > (untilOf(source, f.untilMs) ?? Number.POSITIVE_INFINITY)) return false;
   if (f.allowed === undefined) return true;
   const namespaces = f.allowed.get(r.resource_type);
   return namespaces === 'all' || namespaces?.includes(r.namespace) === true;
@@ -94,7 +91,7 @@ export function feedKey(f: FeedFilter): string {
       ? null
       : [...f.allowed]
           .map(([t, ns]): [string, string[] | 'all'] => [t, ns === 'all' ? ns : [...ns].sort()])
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+          .sort(([a], [b]) => a.localeCompare(b));
   return JSON.stringify([
     f.namespace ?? null,
     f.resourceType ?? null,

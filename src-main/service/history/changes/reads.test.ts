@@ -263,6 +263,18 @@ eachBackend((kind) => {
       expect(await objectAt(rig.source(), REF, T0 + MIN)).toBe(undefined);
       expect(await objectAt(rig.source(), { ...REF, name: 'broken' }, T0 + MIN)).toBe(undefined);
       expect(await objectAt(rig.source(), { ...REF, name: 'broken' }, T0)).not.toBe(undefined);
+      // A replace of a field the version does not have: the chain was not recorded from it.
+      await insertRows(rig.backend, [
+        { timeMs: T0, change: 'seen', resourceVersion: '1', name: 'gap', object: deployment('a') },
+        {
+          timeMs: T0 + MIN,
+          change: 'updated',
+          resourceVersion: '2',
+          name: 'gap',
+          patch: [replace('/spec/paused', true)],
+        },
+      ]);
+      expect(await objectAt(rig.source(), { ...REF, name: 'gap' }, T0 + MIN)).toBe(undefined);
     });
   });
 });
