@@ -2,6 +2,7 @@ import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { DesktopBridge } from '../src-shared/ipc/bridge';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../src-shared/ipc/channels';
 import { IPC_EVENT_STREAM } from '../src-shared/ipc/event-stream';
+import { IPC_KEPT_LOG_STREAM } from '../src-shared/ipc/kept-log-stream';
 import { IPC_LOG_STREAM } from '../src-shared/ipc/log-stream';
 import { buildBridge } from './bridge';
 import { buildLogStreamBridge } from './log-stream';
@@ -27,6 +28,11 @@ contextBridge.exposeInMainWorld(
 contextBridge.exposeInMainWorld(
   'skiffEvents',
   buildLogStreamBridge((request, port) => ipcRenderer.postMessage(IPC_EVENT_STREAM, request, [port])),
+);
+// A kept run's lines (the logs of dead containers): the same port protocol on its own channel.
+contextBridge.exposeInMainWorld(
+  'skiffKeptLogs',
+  buildLogStreamBridge((request, port) => ipcRenderer.postMessage(IPC_KEPT_LOG_STREAM, request, [port])),
 );
 // Snapshot files: main's own save and open dialogs, and files dropped onto the window (by path).
 contextBridge.exposeInMainWorld(

@@ -3,6 +3,7 @@ import type { StreamBody } from '../../src-shared/contract/define';
 import { type OperationName, operationNames, operations } from '../../src-shared/contract/operations';
 import { IPC_INVOKE, IPC_RENEW_SESSION, type IpcOutcome } from '../../src-shared/ipc/channels';
 import { IPC_EVENT_STREAM } from '../../src-shared/ipc/event-stream';
+import { IPC_KEPT_LOG_STREAM } from '../../src-shared/ipc/kept-log-stream';
 import { IPC_LOG_STREAM } from '../../src-shared/ipc/log-stream';
 import { IPC_SNAPSHOT_SAVE } from '../../src-shared/ipc/snapshot-files';
 import type { Principal } from '../service/context';
@@ -34,6 +35,7 @@ const NAMES = new Set<string>(operationNames);
 const STREAM_CHANNELS: Partial<Record<OperationName, string>> = {
   getLogs: `the log stream channel (${IPC_LOG_STREAM})`,
   watchEvents: `the event stream channel (${IPC_EVENT_STREAM})`,
+  getKeptLog: `the kept log stream channel (${IPC_KEPT_LOG_STREAM})`,
   downloadSnapshot: `the snapshot save channel (${IPC_SNAPSHOT_SAVE})`,
 };
 

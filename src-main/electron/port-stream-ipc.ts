@@ -1,10 +1,11 @@
 /**
  * Streams over Electron MessagePorts with credit (src-shared/ipc/log-stream.ts is the protocol):
- * a pod's log and the event watch, each on its own channel, served the same way.
+ * a pod's log, the event watch and a kept run's lines, each on its own channel, served the same way.
  */
 import type { StreamBody } from '../../src-shared/contract/define';
 import { NDJSON } from '../../src-shared/contract/log-models';
 import { IPC_EVENT_STREAM } from '../../src-shared/ipc/event-stream';
+import { IPC_KEPT_LOG_STREAM } from '../../src-shared/ipc/kept-log-stream';
 import {
   IPC_LOG_STREAM,
   type LogStreamDown,
@@ -58,6 +59,7 @@ function problemOf(err: unknown) {
 export const PORT_STREAMS = {
   logs: { channel: IPC_LOG_STREAM, operation: 'getLogs' },
   events: { channel: IPC_EVENT_STREAM, operation: 'watchEvents' },
+  keptLogs: { channel: IPC_KEPT_LOG_STREAM, operation: 'getKeptLog' },
 } as const;
 
 export type PortStream = (typeof PORT_STREAMS)[keyof typeof PORT_STREAMS];

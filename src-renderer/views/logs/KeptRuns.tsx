@@ -88,10 +88,7 @@ function KeptRunLines({
   const [state, setState] = useState<{ text?: string; error?: unknown }>({});
   const { namespace, pod } = target;
   const { container, restartCount, podUid } = run;
-  // The desktop window reaches the service over IPC, where a streamed read needs a channel of its own.
-  const desktop = typeof window !== 'undefined' && window.skiffLogs !== undefined;
   useEffect(() => {
-    if (desktop) return;
     const abort = new AbortController();
     setState({});
     keptRunText(
@@ -106,15 +103,8 @@ function KeptRunLines({
       },
     );
     return () => abort.abort();
-  }, [desktop, scope, namespace, pod, container, restartCount, podUid]);
+  }, [scope, namespace, pod, container, restartCount, podUid]);
   const label = `Kept log of ${container}, run ${restartCount}`;
-  if (desktop)
-    return (
-      <p className="notice" role="status">
-        The desktop app cannot open a kept run's lines yet: read them in a browser, or with GET …/kept-logs/
-        {container}/{restartCount}.
-      </p>
-    );
   if (state.error) return <ProblemNotice error={state.error} what={label} retrying={false} />;
   return (
     <section className="kept-run-lines-box" aria-label={label}>
