@@ -1,8 +1,11 @@
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotGap } from '../../../src-shared/contract/snapshot-models';
 import { silentLogger } from '../logger';
+import type { StorageBackend } from '../storage/backend';
 import { AppDatabase } from '../storage/database';
+import { postgresSkipReason, startPostgres, type TestPostgres } from '../storage/postgres.test-support';
+import { openPostgresBackend } from '../storage/postgres-backend';
 import { SqliteBackend } from '../storage/sqlite-backend';
 import { BATCH, captureRecorded, leftOutGap, type PartLimits } from './capture-recorded';
 import { RECORDED_LIMITS } from './format';
@@ -24,7 +27,7 @@ const MIN = 60_000;
 
 let folder: ReturnType<typeof tempFolder>;
 let app: AppDatabase;
-let backend: SqliteBackend;
+let backend: StorageBackend;
 beforeEach(() => {
   folder = tempFolder();
   app = AppDatabase.open(':memory:', silentLogger());
@@ -403,4 +406,79 @@ describe('under --authorize rbac', () => {
       { part: 'usage', reason: 'forbidden: 1 usage samples the taker cannot read were left out' },
     ]);
   });
+});
+
+describe.skipIf(postgresSkipReason)('on PostgreSQL', () => {
+  let pg: TestPostgres | undefined;
+  let pgBackend: StorageBackend | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+  beforeEach(async () => {
+    pgBackend = await openPostgresBackend(await pg!.createDatabase(), silentLogger(), { max: 2 });
+    backend = pgBackend;
+  });
+  afterEach(async () => {
+    await pgBackend?.close();
+  });
+
+  it('takes the newest rows up to the start, as they were, page after page, within the bounds', async () => {
+    const n = BATCH + 5;
+    const rows = Array.from({ length: n }, (_, i) =>
+      changeRow({ id: n - i, time_ms: T0 + Math.floor(i / 3), object: i === 0 ? '{"metadata":{}}' : null }),
+    );
+    for (const r of [...rows].reverse()) await insertChange(r);
+    await insertChange(changeRow({ id: n + 1, time_ms: T0 + 60 * MIN + 1 }));
+    await insertChange(changeRow({ id: n + 2 }), 'other');
+    const samples = [0, 1, 2, 2, 3].map((m, i) => usageRow({ name: `p${i}`, time_ms: T0 + m * MIN }));
+    for (const u of samples) await insertUsage(u);
+    for (let id = 1; id <= 5; id++)
+      await insertKept(
+        keptLogRow({ id, restart_count: id, kept_at: T0 + id, exit_code: id === 1 ? null : 2 }),
+      );
+    const all = await capture();
+    expect(all.changes).toEqual([...rows].sort((a, b) => a.id - b.id));
+    expect(all.usage).toEqual(samples);
+    expect(all.keptLogs.map((k) => [k.id, k.exit_code])).toEqual([
+      [1, null],
+      [2, 2],
+      [3, 2],
+      [4, 2],
+      [5, 2],
+    ]);
+    expect(all.gaps).toEqual([]);
+    const bounded = await capture({
+      limits: {
+        changes: { rows: BATCH + 1, totalBytes: 2 ** 30 },
+        usage: { rows: 2, totalBytes: 2 ** 30 },
+        keptLogs: { rows: 3, totalBytes: 2 ** 30 },
+      },
+    });
+    const newest = [...rows]
+      .sort((a, b) => b.time_ms - a.time_ms || b.id - a.id)
+      .slice(0, BATCH + 1)
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
+    expect(bounded.changes.map((r) => r.id)).toEqual(newest);
+    expect(bounded.usage.map((u) => u.name)).toEqual(['p4']);
+    expect(bounded.keptLogs.map((k) => k.id)).toEqual([3, 4, 5]);
+    expect(bounded.gaps.map((g) => g.reason)).toEqual([
+      `the 4 oldest changes were left out (a snapshot holds at most ${BATCH + 1} changes and 1024 MiB of them)`,
+      'the 4 oldest usage samples were left out (a snapshot holds at most 2 usage samples and 1024 MiB of them)',
+      'the 2 oldest kept logs were left out (a snapshot holds at most 3 kept logs and 1024 MiB of them)',
+    ]);
+  }, 120_000);
+
+  it('reads usage page after page in key order', async () => {
+    const n = BATCH + 3;
+    for (let i = 0; i < n; i++)
+      await insertUsage(usageRow({ name: `p${String(i).padStart(5, '0')}`, time_ms: T0 + (i % 7) }));
+    const got = await capture();
+    expect(got.usage).toHaveLength(n);
+    expect(new Set(got.usage.map((u) => u.name)).size).toBe(n);
+    expect(got.gaps).toEqual([]);
+  }, 120_000);
 });
