@@ -258,4 +258,94 @@ describe('timers', () => {
       await close();
     }
   });
+
+  it('maintenance runs on its own timer: a sample past retention goes without a call', async () => {
+    const { backend, close } = await openBackend('sqlite');
+    try {
+      await backend.run(
+        `INSERT INTO usage_samples (cluster_id, subject, namespace, name, time_ms, resolution_ms, containers)
+         VALUES ('old', 'node', '', 'n', 1, 30000, '{}')`,
+      );
+      const s = sampler(backend, () => [], { options: { intervalMs: 60_000, maintainEveryMs: 50 } });
+      s.start();
+      await expect.poll(async () => (await allRows(backend)).length, { timeout: 20_000 }).toBe(0);
+      await s.close();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('sampler details', () => {
+  let backend: StorageBackend;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ backend, close } = await openBackend('sqlite'));
+  });
+  afterAll(async () => close?.());
+
+  it('names its lease after the cluster', () => {
+    expect(usageLeaseKey('prod-eu')).toBe('usage-sampler:prod-eu');
+  });
+
+  it('lists the clusters it samples sorted', async () => {
+    const s = sampler(backend, () => [simCluster(sim, 'b'), simCluster(sim, 'a')], { now: () => T0 });
+    await s.tick();
+    expect(s.sampling()).toEqual(['a', 'b']);
+    await s.close();
+  });
+
+  it('bounds each read by the cluster timeout and the interval, the shorter; with off by the cluster timeout', async () => {
+    const asked: number[] = [];
+    const cluster = (timeoutMs: number) => {
+      const c = simCluster(sim, 'timed');
+      return {
+        ...c,
+        timeoutMs,
+        client: {
+          getJson<T>(path: string, opts: { timeoutMs: number }): Promise<T> {
+            asked.push(opts.timeoutMs);
+            return c.client.getJson<T>(path, opts);
+          },
+        },
+      };
+    };
+    for (const [intervalMs, timeoutMs, expected] of [
+      [30_000, 5_000, 5_000],
+      [2_000, 5_000, 2_000],
+      [0, 5_000, 5_000],
+    ] as const) {
+      asked.length = 0;
+      const s = sampler(backend, () => [cluster(timeoutMs)], { options: { intervalMs }, now: () => T0 });
+      await s.tick();
+      expect(asked).toEqual([expected, expected]);
+      await s.close();
+    }
+  });
+
+  it('a tick whose reads end after close writes nothing', async () => {
+    await backend.run('DELETE FROM usage_samples');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const c = simCluster(sim, 'slow');
+    const slow = {
+      ...c,
+      client: {
+        async getJson<T>(path: string, opts: { timeoutMs: number }): Promise<T> {
+          await gate;
+          return c.client.getJson<T>(path, opts);
+        },
+      },
+    };
+    const s = sampler(backend, () => [slow], { now: () => T0 });
+    const ticking = s.tick();
+    await expect.poll(() => s.sampling()).toEqual(['slow']);
+    const closing = s.close();
+    release();
+    await ticking;
+    await closing;
+    expect(await allRows(backend)).toEqual([]);
+  });
 });
