@@ -151,7 +151,7 @@ export async function startStoreService(
         const res = await request(svc.url + path, {
           headers: auth,
           dispatcher: agent,
-          signal: AbortSignal.timeout(120_000),
+          signal: AbortSignal.timeout(300_000),
         });
         const text = await res.body.text();
         return { status: res.statusCode, headers: res.headers as Record<string, string>, text };
