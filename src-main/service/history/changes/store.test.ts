@@ -155,6 +155,18 @@ eachBackend((kind: BackendKind) => {
     expect(await all('other')).toHaveLength(3);
   });
 
+  it('the cap removes only what it exceeds by, even with a bigger batch', async () => {
+    await put(chain('a', 0, [1, 2, 3, 4, 5, 6]));
+    expect(await pruneCluster(store, C, { beforeMs: -1, maxPerCluster: 5 })).toBe(1);
+    expect((await all()).map((r) => r.time_ms)).toEqual([60_000, 120_000, 180_000, 240_000, 300_000]);
+  });
+
+  it('the cap cannot go below the objects that still exist: their only rows stay, and the pass ends', async () => {
+    await put([...chain('x', 0, [1]), ...chain('y', 1, [1]), ...chain('z', 2, [1])]);
+    expect(await pruneCluster(store, C, { beforeMs: -1, maxPerCluster: 1, batch: 2 })).toBe(0);
+    expect((await all()).map((r) => r.name)).toEqual(['x', 'y', 'z']);
+  });
+
   it('keeps a chain it cannot rebuild rather than cut it where it could not be read', async () => {
     const rows = chain('bad', 0, [1, 2, 3]);
     rows[1] = { ...rows[1]!, patch: JSON.stringify([{ op: 'remove', path: '/spec/missing/x' }]) };
