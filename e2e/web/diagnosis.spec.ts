@@ -62,6 +62,7 @@ test.afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
+// biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies as the first argument
 test.use({ baseURL: async ({}, use) => use(url) });
 
 test('the bad rollout’s diagnosis names the image change, links its diff and the kept logs', async ({
