@@ -72,9 +72,9 @@ const CLUSTER = 'bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // A stuck step must not hold the machine: the whole run is bounded.
 // The replicas section starts PostgreSQL, a simulator and five services of its own: minutes more.
-// The recording section records on both backends and seeds 1,000,000 changes into each: minutes more.
+// The recording section records on both backends and seeds 1,000,000 changes into each: 10-20 minutes more.
 const DEADLINE_MS =
-  ((quick ? 4 : 10) + (runs('replicas') ? (quick ? 3 : 6) : 0) + (runs('recording') ? (quick ? 4 : 8) : 0)) *
+  ((quick ? 4 : 10) + (runs('replicas') ? (quick ? 3 : 6) : 0) + (runs('recording') ? (quick ? 6 : 15) : 0)) *
   60_000;
 
 const n = (x: number) => x.toLocaleString('en-US');
