@@ -125,6 +125,9 @@ describe('the changes watch stream', () => {
       backend,
       Array.from({ length: REPLAY_MAX + 5 }, (_, i) => row(i)),
     );
+    const ids = await backend.all<{ id: number }>('SELECT id FROM change_history ORDER BY id');
+    const resumed = await read({ lastEventId: String(ids.at(-2)!.id) }).until('SYNCED');
+    expect(resumed.map((r) => r.type)).toEqual(['ADDED', 'SYNCED']);
     const got = versions(await read().until('SYNCED'));
     expect(got).toHaveLength(REPLAY_MAX);
     expect(got[0]).toBe('5');
@@ -141,7 +144,9 @@ describe('the changes watch stream', () => {
 
   it('resumes after 0 when the feed was empty then', async () => {
     await insertRows(backend, [row(1), row(2)]);
-    expect(versions(await read({ lastEventId: '0' }).until('SYNCED'))).toEqual(['1', '2']);
+    const got = await read({ lastEventId: '0' }).until('SYNCED');
+    expect(versions(got)).toEqual(['1', '2']);
+    expect(got.some((r) => r.type === 'RESET')).toBe(false);
   });
 
   it('answers an id it cannot resume from with RESET naming it, then the replay', async () => {
@@ -159,6 +164,18 @@ describe('the changes watch stream', () => {
       [
         String(ids[2]),
         `Last-Event-ID "${ids[2]}" cannot be resumed from (no longer kept, or from another database); the newest changes follow`,
+      ],
+      [
+        'x1',
+        'Last-Event-ID "x1" cannot be resumed from (not an id this watch sends); the newest changes follow',
+      ],
+      [
+        '1x',
+        'Last-Event-ID "1x" cannot be resumed from (not an id this watch sends); the newest changes follow',
+      ],
+      [
+        'x'.repeat(64),
+        `Last-Event-ID "${'x'.repeat(64)}" cannot be resumed from (not an id this watch sends); the newest changes follow`,
       ],
       [
         'x'.repeat(100),
@@ -309,6 +326,8 @@ describe('ChangeWatches', () => {
   it('streams a new row the recorder announces, and SYNCED on a snapshot without rows', async () => {
     const watches = new ChangeWatches(backend, { maxPerCredential: 2 });
     const abort = new AbortController();
+    // Already there: not replayed (sendInitialEvents=false), and an empty Last-Event-ID is none.
+    await insertRows(backend, [row(0)]);
     const body = await watches.watch(
       async () => ({ source: source(), filter: {}, refilter: undefined }),
       { sendInitialEvents: false, lastEventId: '' },
@@ -329,6 +348,7 @@ describe('ChangeWatches', () => {
     await backend.notify('skiff_changes', 'c1');
     await take('"ADDED"');
     expect(lines.filter((l) => l.includes('"ADDED"'))).toHaveLength(1);
+    expect(lines.some((l) => l.includes('"RESET"'))).toBe(false);
     abort.abort();
     await it.return?.();
 
