@@ -148,6 +148,21 @@ describe('kept logs, default mode (failed runs)', () => {
     expect(await read(`podUid=${run!.podUid}&tailLines=1`)).toBe('INFO shutting down\n');
     const other = await stack.get<{ code: string }>(keptPath(stack, ns, pod, '/app/0?podUid=another-pod'));
     expect(other.status).toBe(404);
+    // NDJSON carries a structured line's fields unless fields=false, as the live endpoint does.
+    const json = uniqueName('json');
+    addPod(stack, ns, json, { containers: ['app'] });
+    write(stack, ns, json, 'app', '{"level":"error","msg":"json line","code":"E42"}');
+    stack.sim.store.restartContainer(ns, json, 'app', { exitCode: 1 });
+    await keptRuns(stack, ns, json, 1);
+    const ndjson = async (query: string) => {
+      const res = await fetch(stack.url + keptPath(stack, ns, json, `/app/0${query}`), {
+        headers: { ...stack.session.headers, accept: 'application/x-ndjson' },
+      });
+      return JSON.parse((await res.text()).trim()) as LogRecord;
+    };
+    expect(await ndjson('')).toMatchObject({ type: 'line', level: 'ERROR', fields: { code: 'E42' } });
+    expect(await ndjson('?fields=false')).not.toHaveProperty('fields');
+    expect(await ndjson('?fields=true')).toMatchObject({ fields: { code: 'E42' } });
     // RE2 has no backreferences: a pattern only a backtracking engine runs is refused, never run.
     const slow = await stack.get<{ code: string }>(
       keptPath(stack, ns, pod, `/app/0?search=${encodeURIComponent('(a)\\1')}`),
@@ -217,6 +232,9 @@ describe('kept logs, default mode (failed runs)', () => {
     expect(missing.status).toBe(404);
     expect(missing.contentType).toMatch(/^application\/problem\+json/);
     expect(missing.body.code).toBe('resource_not_found');
+    expect((missing.body as { detail?: string }).detail).toBe(
+      `no kept log of container app run 0 of pod nobody in namespace ${ns}`,
+    );
     for (const bad of ['/app/-1', '/app/x', '/App/0', '/app/0?podUid=%24%24', '/app/0?level=LOUD']) {
       const res = await stack.get<{ status: number }>(keptPath(stack, ns, 'p', bad));
       expect(res.status, bad).toBe(400);
