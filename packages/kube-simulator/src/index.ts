@@ -48,7 +48,6 @@ export { type ExecPluginConfig, type KubeconfigUser, kubeconfigYaml } from './ku
 export { type FinishOptions, finishPod } from './pod-finish';
 export type { Decision, NonResourceAttributes, ResourceAttributes, UserInfo } from './rbac';
 export type { Faults } from './server';
-export { type FinishOptions, finishPod } from './pod-finish';
 export { type Change, SimStore } from './store';
 export { objectKey } from './table';
 export { rfc3339 } from './time';
