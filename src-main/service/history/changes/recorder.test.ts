@@ -269,6 +269,92 @@ eachBackend((kind) => {
     expect(patch!.patch).toBe('[]');
   });
 
+  it('an update carries the whole object after wholeEvery patch-only rows; created and deleted always, with an empty patch', async () => {
+    const r = recorder({ wholeEvery: 2 });
+    const o = r.observer(C, DEPLOYMENT);
+    firstList(o, []);
+    await r.flush();
+    let prev = entry('a');
+    o.upserted(prev, undefined);
+    for (const replicas of [2, 3, 4, 5]) {
+      const next = entry('a', { replicas });
+      o.upserted(next, prev);
+      prev = next;
+    }
+    o.removed(prev.key, prev);
+    o.upserted(entry('a', { uid: 'u2' }), undefined);
+    const again = entry('a', { uid: 'u3' });
+    o.upserted(again, entry('a', { uid: 'u2' }));
+    await r.flush();
+    const all = await backend.all<{ change: string; patch: string; object: string | null }>(
+      'SELECT change, patch, object FROM change_history ORDER BY id',
+    );
+    expect(all.map((x) => [x.change, x.object !== null])).toEqual([
+      ['created', true],
+      ['updated', false],
+      ['updated', false],
+      ['updated', true],
+      ['updated', false],
+      ['deleted', true],
+      ['created', true],
+      ['deleted', true],
+      ['created', true],
+    ]);
+    expect(all.filter((x) => x.change !== 'updated').every((x) => x.patch === '[]')).toBe(true);
+  });
+
+  it("a Secret whose version moved with nothing visible is an update saying `data changed`; another kind's is no row", async () => {
+    const SECRET: KindInfo = {
+      ...DEPLOYMENT,
+      resourceType: 'secret',
+      singular: 'secret',
+      plural: 'secrets',
+      kind: 'Secret',
+      group: '',
+      version: 'v1',
+      apiPath: '/api/v1',
+    };
+    const secret = (v: string) => ({
+      key: 'ns/s',
+      namespace: 'ns',
+      name: 's',
+      labels: undefined,
+      json: JSON.stringify({
+        kind: 'Secret',
+        metadata: { name: 's', namespace: 'ns', uid: 'us', resourceVersion: v },
+        keys: [],
+      }),
+    });
+    const r = recorder();
+    const o = r.observer(C, SECRET);
+    firstList(o, [secret('1')]);
+    await r.flush();
+    o.upserted(secret('2'), secret('1'));
+    o.upserted(secret('2'), secret('2'));
+    await r.flush();
+    expect((await rows()).map((x) => [x.change, x.summary])).toEqual([
+      ['seen', 'first seen'],
+      ['updated', 'data changed'],
+    ]);
+  });
+
+  it('after a restart: an object made again after its recorded deletion is only its new first sight', async () => {
+    const first = recorder();
+    const o1 = first.observer(C, DEPLOYMENT);
+    const a = entry('a');
+    firstList(o1, [a]);
+    await first.flush();
+    o1.removed(a.key, a);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    const known = (await rows()).length;
+    const second = recorder();
+    firstList(second.observer(C, DEPLOYMENT), [entry('a', { uid: 'again' })]);
+    await second.flush();
+    expect((await rows()).slice(known).map((x) => [x.change, x.uid])).toEqual([['seen', 'again']]);
+  });
+
   it('changes seen while a kind reconciles follow the reconcile rows; a stopped cache writes what it saw', async () => {
     const first = recorder();
     const o1 = first.observer(C, DEPLOYMENT);
