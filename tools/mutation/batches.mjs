@@ -129,6 +129,26 @@ export const batches = [
     tests: ['src-main/service/snapshots/*.test.ts'],
   },
   {
+    name: 'history',
+    // What Skiff records beyond events (issue 27): object changes, usage samples, kept logs, the
+    // diagnosis, their handlers, and the snapshot-independent seam (history/hooks, source, keyset).
+    mutate: [
+      'src-main/service/history/**/*.ts',
+      'src-main/service/operations/changes.ts',
+      'src-main/service/operations/usage.ts',
+      'src-main/service/operations/kept-logs.ts',
+      'src-main/service/operations/diagnosis.ts',
+    ],
+    // Unit and integration tests alike, and the handlers' own.
+    tests: [
+      'src-main/service/history/**/*.test.ts',
+      'src-main/service/operations/usage*.test.ts',
+      'src-main/service/operations/*changes*.test.ts',
+      'src-main/service/operations/*kept-logs*.test.ts',
+      'src-main/service/operations/*diagnosis*.test.ts',
+    ],
+  },
+  {
     name: 'api',
     mutate: [
       'src-main/service/*.ts',
