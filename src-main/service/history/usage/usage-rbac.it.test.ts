@@ -55,12 +55,17 @@ describe('usage under --authorize rbac', () => {
     const pod = await stack.get<Problem>(podPath, alice);
     expect(pod.status).toBe(403);
     expect(pod.body.code).toBe('forbidden');
-    expect(pod.body.permission).toMatchObject({ verb: 'get', resource: 'pods', namespace: other.namespace });
+    expect(pod.body.permission).toMatchObject({
+      verb: 'get',
+      group: '',
+      resource: 'pods',
+      namespace: other.namespace,
+    });
     const node = stack.sim.store.list('nodes')[0]!.metadata.name;
     const nodePath = `${stack.cluster}/usage/node/${node}`;
     const refused = await stack.get<Problem>(nodePath, alice);
     expect(refused.status).toBe(403);
-    expect(refused.body.permission).toMatchObject({ verb: 'get', resource: 'nodes' });
+    expect(refused.body.permission).toMatchObject({ verb: 'get', group: '', resource: 'nodes' });
     expect((await stack.get(podPath)).status).toBe(200);
     expect((await stack.get(nodePath)).status).toBe(200);
   });
