@@ -188,6 +188,31 @@ describe('firstEvent from the event history', () => {
     );
     expect(found?.timeMs).toBe(T('02:12:00'));
   });
+
+  it('reads a cluster-scoped object’s events, which are system events', async () => {
+    const node = `node-${++n}`;
+    await s.put(CLUSTER, [
+      row('n1', '', T('02:10:00'), T('02:11:00'), { kind: 'Node', name: node, resourceId: '' }),
+      row('n0', '', T('02:05:00'), T('02:06:00'), {
+        kind: 'Node',
+        name: node,
+        resourceId: '',
+        type: 'NORMAL',
+      }),
+    ]);
+    const found = await firstEvent(
+      connect(),
+      history(),
+      { kindKey: 'node', namespace: '', name: node, uid: 'node-uid', createdMs: undefined },
+      'warning',
+      signal(),
+    );
+    expect(found).toEqual({
+      type: 'FirstWarning',
+      message: `the first Warning event about node ${node}`,
+      timeMs: T('02:10:00'),
+    });
+  });
 });
 
 describe('firstEvent from the events the cluster holds', () => {
