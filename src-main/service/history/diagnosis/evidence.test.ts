@@ -256,6 +256,20 @@ describe('firstEvent from the events the cluster holds', () => {
     expect(await firstEvent(c, history('off'), subject(ns), 'backoff', signal())).toBeUndefined();
   });
 
+  it('without a uid to compare, counts the events of any object of that name', async () => {
+    const ns = freshNamespace(env.sim, 'any-uid');
+    clusterEvent(ns, { uid: 'uid-previous', last: T('02:00:00') });
+    clusterEvent(ns, { last: T('02:10:00') });
+    const found = await firstEvent(
+      connect(),
+      history('off'),
+      subject(ns, { uid: undefined }),
+      'backoff',
+      signal(),
+    );
+    expect(found?.timeMs).toBe(T('02:00:00'));
+  });
+
   it('answers the earlier of the history’s and the cluster’s', async () => {
     const ns = freshNamespace(env.sim, 'both');
     clusterEvent(ns, { last: T('02:20:00') });
