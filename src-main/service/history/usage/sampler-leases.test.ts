@@ -1,10 +1,11 @@
 /**
  * The sampler's edges against the simulator and a real SQLite database: a lease lost (its
  * connection ended) stops the sampling until taken again, and a stale loss is ignored; a lease won
- * after close is given straight back with nothing read; a closed sampler reads nothing; a failing
- * maintenance pass is logged for its cluster and spares the others; a bucket wider than 2,000 raw
- * samples is merged whole. Lease losses and a slow lease are driven through a backend that hands
- * out the real backend's leases with a `lost` the test resolves, or a `tryLease` the test holds.
+ * after close is given straight back with nothing read; a closed sampler reads nothing and takes
+ * no lease; a lease another replica holds means no read at all; a failing maintenance pass is
+ * logged for its cluster and spares the others; a bucket wider than 2,000 raw samples is merged
+ * whole. Leases are driven through a backend that hands out the real backend's leases with a `lost`
+ * the test resolves, a `tryLease` the test holds, counts, or answers as held elsewhere (null).
  */
 import { type Simulator, startSimulator } from '@skiff/kube-simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +151,47 @@ describe('close', () => {
     await s.tick();
     expect(listed).toBe(1);
     expect(await allRows(backend)).toHaveLength(written);
+  });
+});
+
+describe('leases held elsewhere', () => {
+  it('a cluster whose lease another replica holds is not read at all', async () => {
+    const elsewhere = Object.create(backend) as StorageBackend;
+    elsewhere.tryLease = async () => null;
+    let reads = 0;
+    const c = simCluster(sim, 'theirs');
+    const counted = {
+      ...c,
+      client: {
+        getJson<T>(path: string, opts: { timeoutMs: number }): Promise<T> {
+          reads += 1;
+          return c.client.getJson<T>(path, opts);
+        },
+      },
+    };
+    const s = sampler(elsewhere, () => [counted], { now: () => T0 });
+    await s.tick();
+    expect(reads).toBe(0);
+    expect(s.sampling()).toEqual([]);
+    expect(await allRows(backend)).toEqual([]);
+    await s.close();
+  });
+
+  it('a closed sampler’s maintenance takes no lease of a cluster it does not sample', async () => {
+    await backend.run(
+      `INSERT INTO usage_samples (cluster_id, subject, namespace, name, time_ms, resolution_ms, containers)
+       VALUES ('orphan', 'node', '', 'n', 1, 30000, '{}')`,
+    );
+    const taken: string[] = [];
+    const counting = Object.create(backend) as StorageBackend;
+    counting.tryLease = async (key: string) => {
+      taken.push(key);
+      return backend.tryLease(key);
+    };
+    const s = sampler(counting, () => [], { now: () => T0 });
+    await s.close();
+    await s.maintain();
+    expect(taken).toEqual([]);
   });
 });
 
