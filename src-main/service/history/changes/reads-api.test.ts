@@ -19,7 +19,7 @@ import { ChangeReads, type ChangeWriter } from './reads-api';
 const env = simPerFile();
 const rig = readsPerTest('sqlite');
 let cluster: ClusterConnection;
-let kinds: KindInfo[];
+let kinds: readonly KindInfo[];
 const signal = new AbortController().signal;
 const kind = (resourceType: string) => kinds.find((k) => k.resourceType === resourceType)!;
 

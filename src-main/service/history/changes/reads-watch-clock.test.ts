@@ -361,11 +361,13 @@ describe('ChangeWatches on the clock', () => {
   }
 
   it('is woken by its own cluster’s signal only', async () => {
+    // Already there, and not replayed: sendInitialEvents=false.
+    await insertRows(backend, [row(0)]);
     const watches = new ChangeWatches(backend, QUIET);
     const abort = new AbortController();
     const body = await watches.watch(target, { sendInitialEvents: false }, ctx(abort.signal));
     const chunks = body.chunks[Symbol.asyncIterator]();
-    await take(chunks, 'SYNCED');
+    expect(await take(chunks, 'SYNCED')).not.toContain('ADDED');
     // The signal's first wake (on listening) has been read: the watch now waits.
     const p = chunks.next();
     let done = false;
