@@ -343,7 +343,9 @@ describe('exec credential plugins', () => {
     const stack = await execStack([], {
       service: {
         watch: { baseMs: backoffMs, capMs: backoffMs },
+        // Nothing recorded: a recorded kind (changes, kept logs) keeps its watch through the sweep.
         eventHistory: { record: 'off' },
+        changeHistory: { record: 'off' },
       },
     });
     const kinds = ['pod', 'service', 'deployment', 'statefulset', 'daemonset', 'job', 'cronjob'];
