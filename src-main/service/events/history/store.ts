@@ -24,10 +24,35 @@ import { type HistoryFilter, type HistoryRow, whereOf } from './filter';
 const COLUMNS = `cluster_id, event_id, last_ms, first_ms, type, reason, namespace, kind, kind_key, name,
   resource_id, first_timestamp, last_timestamp, count, message, component, host, recorded_at, expired_at`;
 
-// Only a row that changed is rewritten: a relist after a restart names every event again.
-const UPSERT = `INSERT INTO event_history (${COLUMNS})
-  VALUES ($cluster, $eventId, $lastMs, $firstMs, $type, $reason, $namespace, $kind, $kindKey, $name,
-    $resourceId, $firstTimestamp, $lastTimestamp, $count, $message, $component, $host, $now, NULL)
+/** The per-row values of an upsert, named `$<name>_<row>` in its VALUES list. */
+const ROW_PARAMS = [
+  'eventId',
+  'lastMs',
+  'firstMs',
+  'type',
+  'reason',
+  'namespace',
+  'kind',
+  'kindKey',
+  'name',
+  'resourceId',
+  'firstTimestamp',
+  'lastTimestamp',
+  'count',
+  'message',
+  'component',
+  'host',
+] as const;
+
+// Only a row that changed is rewritten: a relist after a restart names every event again. Rows go
+// in one statement per call (one round trip to PostgreSQL for up to 100 rows, not one per row: a
+// restart's relist of 100,000 events otherwise kept every history read, which flushes first, waiting
+// the better part of a minute). A statement may not update one row twice: ids are made distinct.
+const upsertSql = (rows: number) => `INSERT INTO event_history (${COLUMNS})
+  VALUES ${Array.from(
+    { length: rows },
+    (_, i) => `($cluster, ${ROW_PARAMS.map((k) => `$${k}_${i}`).join(', ')}, $now, NULL)`,
+  ).join(',\n    ')}
   ON CONFLICT (cluster_id, event_id) DO UPDATE SET
     last_ms = excluded.last_ms, first_ms = excluded.first_ms, type = excluded.type,
     reason = excluded.reason, namespace = excluded.namespace, kind = excluded.kind,
@@ -132,9 +157,8 @@ function toRow(clusterId: string, r: StoredRow): HistoryRow {
 const firstMsOf = (e: EventEntry) =>
   e.firstTimestamp === e.lastTimestamp ? e.lastMs : Date.parse(e.firstTimestamp) || e.lastMs;
 
-/** A row's values for UPSERT. */
-const upsertParams = (clusterId: string, e: EventEntry, now: number) => ({
-  cluster: clusterId,
+/** A row's values for upsertSql, before their `_<row>` suffix. */
+const rowParams = (e: EventEntry) => ({
   eventId: e.eventId,
   lastMs: e.lastMs,
   firstMs: firstMsOf(e),
@@ -151,7 +175,6 @@ const upsertParams = (clusterId: string, e: EventEntry, now: number) => ({
   message: e.message,
   component: e.component,
   host: e.host,
-  now,
 });
 
 /**
@@ -203,7 +226,14 @@ export class HistoryStore {
 
   /** Writes (or rewrites, when changed) the rows of `entries`, on `tx` (the caller's transaction). */
   async upsert(tx: Queryable, clusterId: string, entries: readonly EventEntry[], now: number): Promise<void> {
-    for (const e of entries) await tx.run(UPSERT, upsertParams(clusterId, e, now));
+    // The last of an event id named twice wins, as it did row by row.
+    const rows = [...new Map(entries.map((e) => [e.eventId, e])).values()];
+    if (rows.length === 0) return;
+    const params: Record<string, string | number> = { cluster: clusterId, now };
+    rows.forEach((e, i) => {
+      for (const [k, v] of Object.entries(rowParams(e))) params[`${k}_${i}`] = v;
+    });
+    await tx.run(upsertSql(rows.length), params);
   }
 
   async markExpired(
