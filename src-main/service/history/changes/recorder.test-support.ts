@@ -349,6 +349,83 @@ export function recorderCases(kind: BackendKind): void {
     expect((await rows()).slice(known).map((x) => [x.change, x.uid])).toEqual([['seen', 'again']]);
   });
 
+  it('after a restart: a Secret at its recorded version is no row; one whose version moved with nothing visible is `data changed`', async () => {
+    const SECRET: KindInfo = {
+      ...DEPLOYMENT,
+      resourceType: 'secret',
+      singular: 'secret',
+      plural: 'secrets',
+      kind: 'Secret',
+      group: '',
+      version: 'v1',
+      apiPath: '/api/v1',
+    };
+    const secret = (name: string, v: string) => ({
+      key: `ns/${name}`,
+      namespace: 'ns',
+      name,
+      labels: undefined,
+      json: JSON.stringify({
+        kind: 'Secret',
+        metadata: { name, namespace: 'ns', uid: `u-${name}`, resourceVersion: v },
+        keys: [],
+      }),
+    });
+    const first = recorder();
+    firstList(first.observer(C, SECRET), [secret('same', '1'), secret('moved', '1')]);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    const known = (await rows()).length;
+    const second = recorder();
+    firstList(second.observer(C, SECRET), [secret('same', '1'), secret('moved', '2')]);
+    await second.flush();
+    expect((await rows()).slice(known).map((x) => [x.name, x.change, x.summary])).toEqual([
+      ['moved', 'updated', 'data changed'],
+    ]);
+  });
+
+  it('after a restart: the same object seen again after its recorded deletion is whole again, not an update', async () => {
+    const first = recorder();
+    const o1 = first.observer(C, DEPLOYMENT);
+    const a = entry('a');
+    firstList(o1, [a]);
+    await first.flush();
+    o1.removed(a.key, a);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    const known = (await rows()).length;
+    const second = recorder();
+    firstList(second.observer(C, DEPLOYMENT), [entry('a', { replicas: 2 })]);
+    await second.flush();
+    const added = (await rows()).slice(known);
+    expect(added.map((x) => [x.change, x.uid, x.object !== null])).toEqual([['seen', 'uid-a', true]]);
+  });
+
+  it("after a restart: an object made at the very millisecond recording began is created; the reconcile's created and deleted rows carry an empty patch", async () => {
+    const T = Date.parse('2020-01-01T00:00:00Z');
+    const first = recorder({ now: () => T });
+    firstList(first.observer(C, DEPLOYMENT), [entry('a'), entry('b')]);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    const known = (await rows()).length;
+    const second = recorder({ now: () => T + 1 });
+    firstList(second.observer(C, DEPLOYMENT), [entry('b', { uid: 'b2' }), entry('c')]);
+    await second.flush();
+    const added = await backend.all<{ name: string; change: string; patch: string }>(
+      'SELECT name, change, patch FROM change_history WHERE id > $k ORDER BY id',
+      { k: known },
+    );
+    expect(added.map((x) => [x.name, x.change, x.patch])).toEqual([
+      ['b', 'deleted', '[]'],
+      ['b', 'created', '[]'],
+      ['c', 'created', '[]'],
+      ['a', 'deleted', '[]'],
+    ]);
+  });
+
   it('changes seen while a kind reconciles follow the reconcile rows; a stopped cache writes what it saw', async () => {
     const first = recorder();
     const o1 = first.observer(C, DEPLOYMENT);
