@@ -127,6 +127,29 @@ describe('ChangeReads: an object', () => {
     expect(
       await reads.history(objectQuery({ namespace: undefined, name: 'none' }), undefined, undefined, 10, 0),
     ).toEqual({ items: [], total: 0 });
+    // Under rbac too: nothing recorded anywhere is an empty history, not a 403.
+    const shopOnly = ruleAccess([deployments('shop')]);
+    expect(
+      await reads.history(
+        objectQuery({ namespace: undefined, name: 'none', access: shopOnly }),
+        undefined,
+        undefined,
+        10,
+        0,
+      ),
+    ).toEqual({ items: [], total: 0 });
+    // A cluster-scoped object: its rows have no namespace.
+    await insertRows(rig.backend, [
+      row(4, { resourceType: 'node', kind: 'Node', namespace: '', name: 'n1' }),
+    ]);
+    const node = await reads.history(
+      { ...objectQuery({ name: 'n1' }), kind: kind('node'), namespace: undefined },
+      undefined,
+      undefined,
+      10,
+      0,
+    );
+    expect(node.items.map((c) => c.resourceVersion)).toEqual(['4']);
   });
 
   it('under rbac: needs get where it looks, and finds it only where the caller may get it', async () => {
@@ -228,7 +251,7 @@ describe('ChangeReads: the feed', () => {
         { ...q(), since: { durationMs: MIN }, until: { instant: 7 } },
         signal,
       ),
-    ).toEqual({ sinceMs: NOW - MIN, untilMs: 7 });
+    ).toStrictEqual({ sinceMs: NOW - MIN, untilMs: 7 });
     expect(w.flushes).toBe(2);
   });
 
@@ -240,8 +263,16 @@ describe('ChangeReads: the feed', () => {
     await expect(
       reads.changes(cluster, shopOnly, q({ kind: kind('deployment'), namespace: 'other' }), 10, 0, signal),
     ).rejects.toMatchObject({ code: 'forbidden' });
+    expect(shopOnly.asked.at(-1)).toEqual({
+      verb: 'list',
+      group: 'apps',
+      resource: 'deployments',
+      namespace: 'other',
+    });
     const everywhere = ruleAccess([deployments()]);
-    expect(await reads.feedFilter(cluster, everywhere, q({ kind: kind('deployment') }), signal)).toEqual({
+    expect(
+      await reads.feedFilter(cluster, everywhere, q({ kind: kind('deployment') }), signal),
+    ).toStrictEqual({
       resourceType: 'deployment',
     });
     expect(
@@ -274,6 +305,16 @@ describe('ChangeReads: the feed', () => {
     const inOther = await reads.feedFilter(cluster, access, q({ namespace: 'other' }), signal);
     expect(inOther.allowed?.get('deployment')).toEqual([]);
     expect(inOther.namespace).toBe('other');
+    const otherOnly = await reads.feedFilter(
+      cluster,
+      ruleAccess([deployments('other')]),
+      q({ namespace: 'other' }),
+      signal,
+    );
+    expect(otherOnly.allowed?.get('deployment')).toEqual(['other']);
+    // A RoleBinding does not grant a cluster-scoped kind.
+    const nodesInShop = ruleAccess([{ verbs: ['list'], group: '', resources: ['nodes'], namespace: 'shop' }]);
+    expect((await reads.feedFilter(cluster, nodesInShop, q(), signal)).allowed?.get('node')).toEqual([]);
     const everywhere = await reads.feedFilter(cluster, ruleAccess([deployments()]), q(), signal);
     expect(everywhere.allowed?.get('deployment')).toBe('all');
   });
@@ -282,6 +323,19 @@ describe('ChangeReads: the feed', () => {
     await insertRows(rig.backend, [row(1)]);
     const total = async () => (await reads.changes(cluster, OPEN_ACCESS, q(), 1, 5, signal)).total;
     expect(await total()).toBe(1);
+    // Another replica records a cluster with no rows: nothing is its oldest row.
+    w = writer(false);
+    expect((await reads.changes(cluster, OPEN_ACCESS, q(), 1, 0, signal)).total).toBe(1);
+    const empty = await reads.changes(
+      { ...cluster, clusterId: 'c9' } as unknown as typeof cluster,
+      OPEN_ACCESS,
+      { ...q(), kind: undefined },
+      1,
+      0,
+      signal,
+    );
+    expect(empty).toEqual({ items: [], total: 0 });
+    w = writer();
     // This replica records: a row it did not count (its version unchanged) is not in the total.
     await insertRows(rig.backend, [row(2)]);
     expect(await total()).toBe(1);
@@ -290,6 +344,7 @@ describe('ChangeReads: the feed', () => {
 
     // Another replica records: the newest id moves the total.
     w = writer(false);
+    expect(await total()).toBe(2);
     await insertRows(rig.backend, [row(3)]);
     expect(await total()).toBe(3);
     // Retention removes the oldest row: the cluster's oldest row moves it.
@@ -304,6 +359,13 @@ describe('ChangeReads: the feed', () => {
     await rig.backend.notify('skiff_changes', 'c1');
     await new Promise((r) => setImmediate(r));
     expect(await shop(reads)).toBe(1);
+    // And every batch announced after it.
+    await rig.backend.run("UPDATE change_history SET namespace = 'shop' WHERE resource_version = '2'");
+    expect(await shop(reads)).toBe(1);
+    await rig.backend.notify('skiff_changes', 'c1');
+    await new Promise((r) => setImmediate(r));
+    expect(await shop(reads)).toBe(2);
+    await rig.backend.run("UPDATE change_history SET namespace = 'gone' WHERE resource_version = '2'");
     // Without a signal nothing is remembered.
     const unheard = new ChangeReads({ backend: rig.backend, writer: () => undefined, now: () => NOW });
     expect(await shop(unheard)).toBe(1);
