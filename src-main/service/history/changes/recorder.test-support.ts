@@ -426,6 +426,32 @@ export function recorderCases(kind: BackendKind): void {
     ]);
   });
 
+  it('after a restart: the change after a reconcile row that carried the whole object is patch-only', async () => {
+    const first = recorder();
+    const a = entry('a');
+    firstList(first.observer(C, DEPLOYMENT), [a]);
+    await first.flush();
+    await first.close();
+    recorders.splice(recorders.indexOf(first), 1);
+    const known = (await rows()).length;
+    const second = recorder();
+    const o = second.observer(C, DEPLOYMENT);
+    const a2 = entry('a', { replicas: 2 });
+    const b = entry('b');
+    firstList(o, [a2, b]);
+    await second.flush();
+    o.upserted(entry('a', { replicas: 3 }), a2);
+    o.upserted(entry('b', { replicas: 4 }), b);
+    await second.flush();
+    const added = (await rows()).slice(known);
+    expect(added.map((x) => [x.name, x.change, x.summary, x.object !== null])).toEqual([
+      ['a', 'updated', 'replicas 1 → 2', true],
+      ['b', 'seen', 'first seen', true],
+      ['a', 'updated', 'replicas 2 → 3', false],
+      ['b', 'updated', 'replicas 1 → 4', false],
+    ]);
+  });
+
   it('changes seen while a kind reconciles follow the reconcile rows; a stopped cache writes what it saw', async () => {
     const first = recorder();
     const o1 = first.observer(C, DEPLOYMENT);
