@@ -263,7 +263,7 @@ h3{font-size:1.05rem;margin:0 0 .4rem}h4{margin:.8rem 0 .3rem;font-size:.95rem}
 .get{background:var(--get)}.post{background:var(--post)}.put{background:var(--put)}.patch{background:var(--patch)}.delete{background:var(--delete)}
 .path{font-size:14px}.credential,.optional,.media{color:var(--muted)}.optional{font-size:12px}
 table{border-collapse:collapse;width:100%;font-size:14px}th code{white-space:nowrap;overflow-wrap:normal}th,td{text-align:left;vertical-align:top;border-top:1px solid var(--line);padding:.3rem .5rem}
-td p,dd p{margin:0 0 .2rem}.type{margin:0}
+td p,dd p{margin:0 0 .2rem}.type{margin:0}.type a{display:inline-block;min-height:24px}
 dl.props{margin:.2rem 0;display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem}dd{margin:0}
 @media (max-width:800px){.layout{grid-template-columns:1fr}nav{position:static;max-height:none;border-right:0}}
 `;
